@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultSettings } from '../../shared/settings.ts';
-import { discoverTools } from '../../electron/runtime/sources/discover-tools.ts';
+import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
 import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
-import { ToolRegistry } from '../../electron/runtime/sources/tool-registry.ts';
+import { ToolRegistry } from '../../electron/runtime/sources/discovery/tool-registry.ts';
 import { percentile, report } from './report.ts';
 
 const THREE_LAYER = 300;

@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../electron/cli/main.ts';
-import { TEMPLATE_FORMATS } from '../../electron/runtime/sources/templates-dir.ts';
+import { TEMPLATE_FORMATS } from '../../electron/runtime/sources/authoring/templates-dir.ts';
 
 const home = () => mkdtempSync(join(tmpdir(), 'td-'));
 /** Loading Python/PowerShell modules writes caches beside them: work on copies, not resources/. */

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
 import type { Diagnostic, ToolExecuteResult } from '../../shared/tools.ts';
-import { discoverTools } from '../../electron/runtime/sources/discover-tools.ts';
+import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
 import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
 import type { SourceContext } from '../../electron/runtime/sources/types.ts';
 import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';

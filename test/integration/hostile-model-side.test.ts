@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
-import { discoverTools } from '../../electron/runtime/sources/discover-tools.ts';
+import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
 import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
 import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
 import type { Tool } from '../../electron/runtime/tools/types.ts';

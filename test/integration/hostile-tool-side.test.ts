@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
 import type { ToolExecuteResult } from '../../shared/tools.ts';
-import { discoverTools } from '../../electron/runtime/sources/discover-tools.ts';
+import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
 import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
 import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
 import { waitNoneWithMarker } from '../support/live-processes.ts';

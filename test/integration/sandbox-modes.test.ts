@@ -6,7 +6,7 @@ import { join, dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type Settings } from '../../shared/settings.ts';
 import { sandboxStatus } from '../../electron/runtime/runner/sandbox.ts';
-import { discoverTools } from '../../electron/runtime/sources/discover-tools.ts';
+import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
 import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
 import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
 import { realPython } from '../support/real-python.ts';

@@ -3,8 +3,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolRegistry, type ToolsChangedEvent } from '../../electron/runtime/sources/tool-registry.ts';
-import { syncExecutorGroups } from '../../electron/runtime/sources/sync-executor-groups.ts';
+import { ToolRegistry, type ToolsChangedEvent } from '../../electron/runtime/sources/discovery/tool-registry.ts';
+import { syncExecutorGroups } from '../../electron/runtime/sources/discovery/sync-executor-groups.ts';
 import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
 import { toolsByName } from '../support/fixture-entries.ts';
 import { makeTmpHome, testSourceContext } from '../support/tool-source-context.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunner } from '../../electron/runtime/runner/create-runner.ts';
 import { startKeyEndpoint, type KeyEndpoint } from '../../electron/runtime/runner/key-endpoint.ts';
 import { mapSecretResolver } from '../../electron/runtime/runner/secret-resolver.ts';
-import { loadPowerShellModules } from '../../electron/runtime/sources/powershell-module-source.ts';
+import { loadPowerShellModules } from '../../electron/runtime/sources/powershell/index.ts';
 import { countingContext, entriesOf } from '../support/module-tool-fixtures.ts';
 import { tempHomes } from '../support/temp-homes.ts';
 

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { classifyEntry } from '../../electron/runtime/sources/classify-entry.ts';
+import { classifyEntry } from '../../electron/runtime/sources/discovery/classify-entry.ts';
 import type { SourceEntry } from '../../electron/runtime/sources/types.ts';
 import type { Tool, ToolGroup } from '../../electron/runtime/tools/types.ts';
 

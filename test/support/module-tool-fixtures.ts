@@ -8,7 +8,7 @@ import { defaultSettings } from '../../shared/settings.ts';
 import type { RunSpec } from '../../electron/runtime/runner/types.ts';
 import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
 import type { SourceContext, SourceEntry } from '../../electron/runtime/sources/types.ts';
-import { classifyEntry } from '../../electron/runtime/sources/classify-entry.ts';
+import { classifyEntry } from '../../electron/runtime/sources/discovery/classify-entry.ts';
 import { readdirSync, statSync } from 'node:fs';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/tools/', import.meta.url));

@@ -7,10 +7,10 @@ import type { Command } from '../command.ts';
 import { UsageError } from '../command.ts';
 import { openCliSettings } from '../cli-settings.ts';
 import { option, parseArgs } from '../parse-args.ts';
-import { writeFileAtomic } from '../../runtime/sources/atomic-write.ts';
-import { AuthoringError, createTool, templateFiles, templateIsFolder, validateToolName } from '../../runtime/sources/tool-authoring.ts';
-import { TEMPLATE_FORMATS, type TemplateFormat } from '../../runtime/sources/templates-dir.ts';
-import { toolRootsFromSettings } from '../../runtime/sources/tool-roots.ts';
+import { writeFileAtomic } from '../../runtime/sources/files/atomic-write.ts';
+import { AuthoringError, createTool, templateFiles, templateIsFolder, validateToolName } from '../../runtime/sources/authoring/tool-authoring.ts';
+import { TEMPLATE_FORMATS, type TemplateFormat } from '../../runtime/sources/authoring/templates-dir.ts';
+import { toolRootsFromSettings } from '../../runtime/sources/discovery/tool-roots.ts';
 
 const ALIASES: Record<string, TemplateFormat> = {
   script: 'script-py',

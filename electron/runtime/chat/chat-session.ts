@@ -9,7 +9,7 @@ import type { LlmToolCall } from '../llm/types.ts';
 import { ToolExecutor } from '../tools/tool-executor.ts';
 import type { PermissionStore, ToolGroup } from '../tools/types.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
-import { syncExecutorGroups } from '../sources/sync-executor-groups.ts';
+import { syncExecutorGroups } from '../sources/discovery/sync-executor-groups.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
 import { ApprovalBroker } from './approval-broker.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';

@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { apiError } from '../../../shared/api.ts';
-import { createTool, deleteTool, formatOfFolder, readTool, updateTool } from '../sources/tool-authoring.ts';
-import type { ToolRoot } from '../sources/tool-roots.ts';
+import { createTool, deleteTool, formatOfFolder, readTool, updateTool } from '../sources/authoring/tool-authoring.ts';
+import type { ToolRoot } from '../sources/discovery/tool-roots.ts';
 import type { ToolGroup } from '../tools/types.ts';
 import type { ToolAuthoringPort } from './tool-service.ts';
 

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanRoot } from '../../../electron/runtime/sources/discover-tools.ts';
+import { scanRoot } from '../../../electron/runtime/sources/discovery/discover-tools.ts';
 import { makeTmpHome } from '../../support/tool-source-context.ts';
 
 function tree(root: string, files: string[]): void {

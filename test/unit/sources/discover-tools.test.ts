@@ -3,8 +3,8 @@ import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../shared/settings.ts';
-import { discoverTools } from '../../../electron/runtime/sources/discover-tools.ts';
-import { toolRootsFromSettings } from '../../../electron/runtime/sources/tool-roots.ts';
+import { discoverTools } from '../../../electron/runtime/sources/discovery/discover-tools.ts';
+import { toolRootsFromSettings } from '../../../electron/runtime/sources/discovery/tool-roots.ts';
 import { copyFixtureCase, TOOL_FIXTURES, toolsByName } from '../../support/fixture-entries.ts';
 import { makeTmpHome, testSourceContext, testToolContext } from '../../support/tool-source-context.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { executeOrder, parameterNames } from '../../../electron/runtime/sources/execute-argument-order.ts';
+import { executeOrder, parameterNames } from '../../../electron/runtime/sources/module/execute-argument-order.ts';
 
 describe('execute argument order', () => {
   it('reads parameter names from methods, functions and arrows', () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRunner } from '../../../electron/runtime/runner/create-runner.ts';
 import { mapSecretResolver } from '../../../electron/runtime/runner/secret-resolver.ts';
-import { DECLARATIVE_MESSAGE } from '../../../electron/runtime/sources/module-entry-files.ts';
-import { loadModuleFactories } from '../../../electron/runtime/sources/module-factory-source.ts';
+import { DECLARATIVE_MESSAGE } from '../../../electron/runtime/sources/module/entry-files.ts';
+import { loadModuleFactories } from '../../../electron/runtime/sources/module/index.ts';
 import { fixtureEntries, TOOL_FIXTURES, toolsByName } from '../../support/fixture-entries.ts';
 import { makeTmpHome, testSourceContext, testToolContext } from '../../support/tool-source-context.ts';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheLocations } from '../../../electron/runtime/sources/module-cache.ts';
-import { readPermission, timeoutOf } from '../../../electron/runtime/sources/module-permissions.ts';
+import { cacheLocations } from '../../../electron/runtime/sources/cached-modules/cache.ts';
+import { readPermission, timeoutOf } from '../../../electron/runtime/sources/cached-modules/permissions.ts';
 
 describe('readPermission', () => {
   it('maps the legacy sy-f-misc keys; the modern ones win', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatSize, truncateHead, truncateLine, truncateTail } from '../../../electron/runtime/sources/module-shim/pi-truncate.ts';
-import { Key, Text, truncateToWidth, visibleWidth, wrapTextWithAnsi } from '../../../electron/runtime/sources/module-shim/pi-tui.ts';
-import { createPiShim } from '../../../electron/runtime/sources/module-shim/pi-shim.ts';
+import { formatSize, truncateHead, truncateLine, truncateTail } from '../../../electron/runtime/sources/module/shim/pi-truncate.ts';
+import { Key, Text, truncateToWidth, visibleWidth, wrapTextWithAnsi } from '../../../electron/runtime/sources/module/shim/pi-tui.ts';
+import { createPiShim } from '../../../electron/runtime/sources/module/shim/pi-shim.ts';
 
 describe('pi truncation helpers (the fields tools read back)', () => {
   it('leaves short content alone and says so', () => {

@@ -1,7 +1,7 @@
 // The whole discovery path (discoverTools, both module formats, broken files included):
 // a second load with fresh caches starts no process at all.
 import { describe, expect, it } from 'vitest';
-import { discoverTools } from '../../../electron/runtime/sources/discover-tools.ts';
+import { discoverTools } from '../../../electron/runtime/sources/discovery/discover-tools.ts';
 import { copyFixtures, countingContext, tmp } from '../../support/module-tool-fixtures.ts';
 
 describe('warm load of Python and PowerShell modules', () => {

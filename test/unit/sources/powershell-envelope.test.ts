@@ -1,7 +1,7 @@
 // powershellOutcome is pure: its contract is tested here, where pwsh itself cannot run.
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../electron/runtime/runner/types.ts';
-import { powershellOutcome } from '../../../electron/runtime/sources/powershell-tool.ts';
+import { powershellOutcome } from '../../../electron/runtime/sources/powershell/tool.ts';
 
 const run = (patch: Partial<RunResult>): RunResult => ({
   exitCode: 0, signal: null, stdout: '', stderr: '', timedOut: false, aborted: false,

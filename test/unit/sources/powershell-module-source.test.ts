@@ -2,12 +2,12 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { findPowerShell } from '../../../electron/runtime/sources/find-powershell.ts';
-import type { CachedDiagnostic } from '../../../electron/runtime/sources/module-cache.ts';
-import { parsePowerShellFileStatically, parsePowerShellModules, type ParsedPowerShellFile } from '../../../electron/runtime/sources/powershell-parse.ts';
-import { parsePowerShellSource, psTypeSchema } from '../../../electron/runtime/sources/powershell-parse-source.ts';
-import { loadPowerShellModules } from '../../../electron/runtime/sources/powershell-module-source.ts';
-import { loadPythonModules } from '../../../electron/runtime/sources/python-module-source.ts';
+import { findPowerShell } from '../../../electron/runtime/sources/powershell/find-powershell.ts';
+import type { CachedDiagnostic } from '../../../electron/runtime/sources/cached-modules/cache.ts';
+import { parsePowerShellFileStatically, parsePowerShellModules, type ParsedPowerShellFile } from '../../../electron/runtime/sources/powershell/parse.ts';
+import { parsePowerShellSource, psTypeSchema } from '../../../electron/runtime/sources/powershell/parse-source.ts';
+import { loadPowerShellModules } from '../../../electron/runtime/sources/powershell/index.ts';
+import { loadPythonModules } from '../../../electron/runtime/sources/python/index.ts';
 import type { ToolGroup } from '../../../electron/runtime/tools/types.ts';
 import { copyFixtures, countingContext, entriesOf, EXAMPLES, FIXTURES } from '../../support/module-tool-fixtures.ts';
 

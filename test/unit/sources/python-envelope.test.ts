@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../electron/runtime/runner/types.ts';
-import { envelopeToResult } from '../../../electron/runtime/sources/python-tool.ts';
+import { envelopeToResult } from '../../../electron/runtime/sources/python/tool.ts';
 
 const run = (patch: Partial<RunResult>): RunResult => ({
   exitCode: 0, signal: null, stdout: '', stderr: '', timedOut: false, aborted: false,

@@ -1,8 +1,8 @@
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPythonModules } from '../../../electron/runtime/sources/python-module-source.ts';
-import { PYTHON_PARSER_VERSION } from '../../../electron/runtime/sources/python-parse.ts';
+import { loadPythonModules } from '../../../electron/runtime/sources/python/index.ts';
+import { PYTHON_PARSER_VERSION } from '../../../electron/runtime/sources/python/parse.ts';
 import type { ToolContext } from '../../../electron/runtime/tools/types.ts';
 import { copyFixtures, countingContext, entriesOf } from '../../support/module-tool-fixtures.ts';
 

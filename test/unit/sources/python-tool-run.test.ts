@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPythonModules } from '../../../electron/runtime/sources/python-module-source.ts';
-import { resolvePythonCommand } from '../../../electron/runtime/sources/resolve-python-command.ts';
+import { loadPythonModules } from '../../../electron/runtime/sources/python/index.ts';
+import { resolvePythonCommand } from '../../../electron/runtime/sources/process/resolve-python-command.ts';
 import type { ToolContext, ToolGroup } from '../../../electron/runtime/tools/types.ts';
 import type { ToolUpdate } from '../../../shared/tools.ts';
 import { copyFixtures, countingContext, entriesOf, tmp } from '../../support/module-tool-fixtures.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRunner } from '../../../electron/runtime/runner/create-runner.ts';
 import { mapSecretResolver } from '../../../electron/runtime/runner/secret-resolver.ts';
-import { loadThreeLayerTools } from '../../../electron/runtime/sources/three-layer-source.ts';
+import { loadThreeLayerTools } from '../../../electron/runtime/sources/three-layer/index.ts';
 import { fixtureEntries, TOOL_FIXTURES, toolsByName } from '../../support/fixture-entries.ts';
 import { makeTmpHome, testSourceContext, testToolContext } from '../../support/tool-source-context.ts';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseFormatTemplate } from '../../../electron/runtime/sources/format-template.ts';
-import { formatWithSpec } from '../../../electron/runtime/sources/python-format-spec.ts';
-import { pythonLiteral, quoteWithout } from '../../../electron/runtime/sources/python-literal.ts';
-import { PLACEHOLDER_MARK, placeholderContexts } from '../../../electron/runtime/sources/python-quote-contexts.ts';
-import { compileExecution, renderExecution } from '../../../electron/runtime/sources/three-layer-template.ts';
-import { returnTemplateProblem, formatReturnTemplate } from '../../../electron/runtime/sources/three-layer-definition.ts';
+import { parseFormatTemplate } from '../../../electron/runtime/sources/three-layer/format-template.ts';
+import { formatWithSpec } from '../../../electron/runtime/sources/three-layer/format-spec.ts';
+import { pythonLiteral, quoteWithout } from '../../../electron/runtime/sources/three-layer/python-literal.ts';
+import { PLACEHOLDER_MARK, placeholderContexts } from '../../../electron/runtime/sources/three-layer/quote-contexts.ts';
+import { compileExecution, renderExecution } from '../../../electron/runtime/sources/three-layer/template.ts';
+import { returnTemplateProblem, formatReturnTemplate } from '../../../electron/runtime/sources/three-layer/definition.ts';
 
 const contextsOf = (code: string) => placeholderContexts(code.replaceAll('@', PLACEHOLDER_MARK)).map((c) => (c.kind === 'string' ? `${c.prefix}${c.triple ? c.quote.repeat(3) : c.quote}` : c.kind));
 

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuthoringError, createTool, deleteTool, readTool, updateTool, validateToolName } from '../../../electron/runtime/sources/tool-authoring.ts';
-import { ToolRegistry } from '../../../electron/runtime/sources/tool-registry.ts';
+import { AuthoringError, createTool, deleteTool, readTool, updateTool, validateToolName } from '../../../electron/runtime/sources/authoring/tool-authoring.ts';
+import { ToolRegistry } from '../../../electron/runtime/sources/discovery/tool-registry.ts';
 import { toolsByName } from '../../support/fixture-entries.ts';
 import { makeTmpHome, testSourceContext, testToolContext } from '../../support/tool-source-context.ts';
 

@@ -1,0 +1,133 @@
+// Scans tool roots in order, classifies each entry, hands each format's entries to its loader
+// (in one batch, so Python modules share one parse), and assembles the groups.
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Diagnostic, ToolFormat } from '../../../../shared/tools.ts';
+import { assembleGroups, splitByEntry, type EntryResult } from './assemble-groups.ts';
+import { classifyEntry } from './classify-entry.ts';
+import { loadModuleFactories } from '../module/index.ts';
+import { loadPowerShellModules } from '../powershell/index.ts';
+import { loadPythonModules } from '../python/index.ts';
+import { BUILTIN_TOOL_NAMES } from './reserved-tool-names.ts';
+import { loadScriptFolders } from '../script-folder/index.ts';
+import { loadThreeLayerTools } from '../three-layer/index.ts';
+import { asToolRoot, type ToolRoot } from './tool-roots.ts';
+import type { LoadResult, SourceContext, SourceEntry, SourceLoader } from '../types.ts';
+
+export const LOADERS: Record<Exclude<ToolFormat, 'builtin'>, SourceLoader> = {
+  python: loadPythonModules,
+  powershell: loadPowerShellModules,
+  script: loadScriptFolders,
+  'three-layer': loadThreeLayerTools,
+  module: loadModuleFactories,
+};
+
+export interface DiscoverOptions {
+  /** Names no tool may take; default the built-in variable tools. */
+  reservedNames?: Iterable<string>;
+}
+
+/** Classifies one entry of a root, honouring the root's accepted formats. */
+export function classifyInRoot(root: ToolRoot, path: string, isDirectory: boolean): SourceEntry | null {
+  const entry = classifyEntry(root.path, path, isDirectory);
+  if (!entry || (root.formats && !root.formats.includes(entry.format))) return null;
+  return entry;
+}
+
+/** A FIFO or device named like a tool would block whoever reads it: it is reported, never loaded. */
+export function notRegularDiagnostic(path: string): Diagnostic {
+  return { severity: 'error', file: path, message: 'Cannot read: not a regular file', hint: 'Tools are regular files or folders; remove this entry.', code: 'unreadable' };
+}
+
+export async function scanRoot(root: string | ToolRoot): Promise<{ entries: SourceEntry[]; diagnostics: Diagnostic[] }> {
+  const spec = asToolRoot(root);
+  try {
+    const dirents = await readdir(spec.path, { withFileTypes: true });
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries: SourceEntry[] = [];
+    const diagnostics: Diagnostic[] = [];
+    for (const d of dirents) {
+      const path = join(spec.path, d.name);
+      const kind = d.isDirectory() ? 'directory' : d.isFile() ? 'file' : d.isSymbolicLink() ? await targetKind(path) : 'special';
+      if (kind === 'missing') continue; // a dangling link, like any stray file
+      const entry = classifyInRoot(spec, path, kind === 'directory');
+      if (!entry) continue;
+      if (kind === 'special') {
+        diagnostics.push(notRegularDiagnostic(path));
+        continue;
+      }
+      entries.push(entry);
+    }
+    return { entries, diagnostics };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { entries: [], diagnostics: [] };
+    return {
+      entries: [],
+      diagnostics: [{ severity: 'error', file: spec.path, message: `Cannot read tools folder: ${(error as Error).message}`, hint: 'Check the folder exists and is readable, or remove it from the tool roots in Settings.' }],
+    };
+  }
+}
+
+async function targetKind(path: string): Promise<'directory' | 'file' | 'special' | 'missing'> {
+  try {
+    const target = await stat(path);
+    return target.isDirectory() ? 'directory' : target.isFile() ? 'file' : 'special';
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * Loads entries (any formats, any roots) and returns one result per entry. Entries of one format
+ * go to their loader together. `rootIndexOf` gives each entry's root position. Never throws.
+ */
+export async function loadEntries(entries: SourceEntry[], ctx: SourceContext, rootIndexOf: (entry: SourceEntry) => number): Promise<EntryResult[]> {
+  const byFormat = new Map<Exclude<ToolFormat, 'builtin'>, SourceEntry[]>();
+  for (const entry of entries) {
+    const list = byFormat.get(entry.format) ?? [];
+    list.push(entry);
+    byFormat.set(entry.format, list);
+  }
+  const results: EntryResult[] = [];
+  for (const [format, list] of byFormat) {
+    let loaded: LoadResult;
+    try {
+      loaded = await LOADERS[format](list, ctx);
+    } catch (error) {
+      // Loaders promise not to throw; if one does, its entries still get a diagnostic each.
+      loaded = { groups: [], diagnostics: list.map((e) => ({ severity: 'error' as const, file: e.path, message: `Loading failed: ${(error as Error).message}`, code: 'loader-failed' })) };
+    }
+    const split = splitByEntry(list, loaded.groups, loaded.diagnostics);
+    for (const entry of list) {
+      const part = split.get(entry.path)!;
+      results.push({ entry, rootIndex: rootIndexOf(entry), groups: part.groups, diagnostics: part.diagnostics });
+    }
+  }
+  return results;
+}
+
+/** Scans roots in order; an entry reachable twice (a root listed twice) keeps its first root. */
+export async function scanRoots(roots: ToolRoot[]): Promise<{ entries: SourceEntry[]; rootIndex: Map<string, number>; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const entries: SourceEntry[] = [];
+  const rootIndex = new Map<string, number>();
+  for (const [index, root] of roots.entries()) {
+    const scanned = await scanRoot(root);
+    diagnostics.push(...scanned.diagnostics);
+    for (const entry of scanned.entries) {
+      if (rootIndex.has(entry.path)) continue;
+      rootIndex.set(entry.path, index);
+      entries.push(entry);
+    }
+  }
+  return { entries, rootIndex, diagnostics };
+}
+
+/** Loads every tool under `roots` (in order: earlier roots win name clashes). Never throws. */
+export async function discoverTools(roots: (string | ToolRoot)[], ctx: SourceContext, options: DiscoverOptions = {}): Promise<LoadResult & { entries: EntryResult[] }> {
+  const { entries, rootIndex, diagnostics } = await scanRoots(roots.map(asToolRoot));
+  const results = await loadEntries(entries, ctx, (e) => rootIndex.get(e.path) ?? 0);
+  const assembled = assembleGroups(results, options.reservedNames ?? BUILTIN_TOOL_NAMES);
+  return { groups: assembled.groups, diagnostics: [...diagnostics, ...assembled.diagnostics], entries: results };
+}

@@ -1,0 +1,229 @@
+// The API object a module tool's factory receives (seed 003's CustomToolAPI, plus what
+// `pi.registerTool` extensions call), and the `ctx` its execute receives. Headless: hasUI false.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { runWarnings } from '../../runner/run-warnings.ts';
+import type { SessionEvent, ToolContext } from '../../tools/types.ts';
+import { sandboxSpecFor } from '../process/sandbox-spec-for.ts';
+import { shimValues } from './shim/shim-bridges.ts';
+import type { SourceContext } from '../types.ts';
+
+export interface ExecOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  cwd?: string;
+}
+
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+  killed: boolean;
+}
+
+export interface ModuleApiState {
+  /** Tools passed to `pi.registerTool` (extension shape). */
+  registered: unknown[];
+  sessionHandlers: ((event: SessionEvent) => unknown)[];
+  /** Commands, shortcuts, flags, renderers and event handlers it registered (none of them tools). */
+  otherRegistrations: number;
+  /** The module's recent logger lines (bounded) and how many were ever written. */
+  logs: string[];
+  logCount: number;
+  /** Every secret name the module's tools declare (filled in once its tools are adapted). */
+  secrets: string[];
+}
+
+/**
+ * The tool whose execute is running: `exec()` is shared by all tools of a module, so it asks
+ * this which tool called it and passes that tool's declared secrets to the runner. Outside an
+ * execute (factory, onSession, detached callbacks) it falls back to the module's declared names.
+ */
+const execScope = new AsyncLocalStorage<{ state: ModuleApiState; secrets: string[] }>();
+
+export function runWithToolSecrets<T>(state: ModuleApiState, secrets: string[], run: () => T): T {
+  return execScope.run({ state, secrets }, run);
+}
+
+function secretsForExec(state: ModuleApiState): string[] {
+  const scope = execScope.getStore();
+  return scope?.state === state ? scope.secrets : state.secrets;
+}
+
+/** Logger lines written since `mark` (a logCount taken earlier), as far as they are still kept. */
+export function logsSince(state: ModuleApiState, mark: number): string[] {
+  const fresh = state.logCount - mark;
+  return fresh > 0 ? state.logs.slice(-Math.min(fresh, state.logs.length)) : [];
+}
+
+const SESSION_EVENTS = new Set(['session_start', 'session_switch', 'session_shutdown']);
+
+/** A UI that is never there: dialogs resolve empty, notifications vanish. */
+export function noUI(): Record<string, unknown> {
+  const theme = new Proxy({}, { get: () => (_color: unknown, text?: unknown) => (text === undefined ? String(_color ?? '') : String(text)) });
+  return new Proxy({} as Record<string, unknown>, {
+    get(_target, prop) {
+      if (prop === 'then') return undefined;
+      if (prop === 'theme') return theme;
+      if (prop === 'confirm') return async () => false;
+      return async () => undefined;
+    },
+  });
+}
+
+/**
+ * pi-mono's `pi.events`: a bus shared by all extensions of the process (one extension emits,
+ * another listens). A listener that throws is dropped from that delivery, never crashes the host.
+ */
+export const moduleEvents = (() => {
+  const listeners = new Map<string, Set<(data: unknown) => unknown>>();
+  return {
+    on(channel: string, handler: (data: unknown) => unknown): () => void {
+      if (typeof handler !== 'function') return () => {};
+      const set = listeners.get(channel) ?? new Set();
+      set.add(handler);
+      listeners.set(channel, set);
+      return () => void set.delete(handler);
+    },
+    emit(channel: string, data?: unknown): void {
+      for (const handler of [...(listeners.get(channel) ?? [])]) {
+        try {
+          void Promise.resolve(handler(data)).catch(() => {});
+        } catch {
+          // a failing listener must not stop the others or the emitter
+        }
+      }
+    },
+  };
+})();
+
+function addLog(state: ModuleApiState, line: string): void {
+  state.logs.push(line);
+  state.logCount++;
+  if (state.logs.length > 200) state.logs.shift();
+}
+
+/** exec() through the runner: own process group, caps, timeout, abort, sandbox, declared secrets. */
+export function createExec(ctx: SourceContext, toolDir: string, label: string, state?: ModuleApiState) {
+  return async (command: string, args: string[] = [], options: ExecOptions = {}): Promise<ExecResult> => {
+    const secrets = state ? secretsForExec(state) : [];
+    const run = await ctx.runner({
+      command,
+      args,
+      cwd: options.cwd ?? ctx.workingDir,
+      env: ctx.env,
+      timeoutMs: options.timeout ?? ctx.toolTimeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      maxOutputBytes: ctx.outputCapBytes,
+      ...(secrets.length > 0 ? { secrets } : {}),
+      sandbox: sandboxSpecFor(ctx, label, toolDir),
+    });
+    // The sandbox's notes reach the user as the calling tool's logs (exec's result has no place for them).
+    if (state) for (const warning of runWarnings(run)) addLog(state, `[warn] exec ${command}: ${warning}`);
+    if (run.spawnError) return { stdout: run.stdout, stderr: run.stderr || run.spawnError, code: 127, killed: false };
+    const killed = run.timedOut || run.aborted;
+    return { stdout: run.stdout, stderr: run.stderr, code: run.exitCode ?? (killed ? 137 : 1), killed };
+  };
+}
+
+export function createModuleApi(ctx: SourceContext, toolDir: string, label: string, state: ModuleApiState): Record<string, unknown> {
+  const shims = shimValues();
+  const log = (level: string) => (...parts: unknown[]) => addLog(state, `[${level}] ${parts.map((p) => (typeof p === 'string' ? p : safeJson(p))).join(' ')}`);
+  const api: Record<string, unknown> = {
+    cwd: ctx.workingDir,
+    exec: createExec(ctx, toolDir, label, state),
+    ui: noUI(),
+    hasUI: false,
+    logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
+    typebox: shims.typebox,
+    pi: shims.pi,
+    zod: shims.zod,
+    z: (shims.zod as { z: unknown }).z,
+    registerTool(tool: unknown) {
+      state.registered.push(tool);
+    },
+    events: moduleEvents,
+    // Queries extensions make at load (pi-mono's ExtensionAPI) must answer with the right type.
+    getActiveTools: () => [],
+    getAllTools: () => [],
+    getCommands: () => [],
+    getThinkingLevel: () => 'off',
+    on(event: string, handler: (event: unknown, ctx: unknown) => unknown) {
+      state.otherRegistrations++;
+      if (!SESSION_EVENTS.has(event) || typeof handler !== 'function') return;
+      // Each handler hears only its own event: a session_shutdown cleanup must not run at start.
+      state.sessionHandlers.push((e) =>
+        `session_${e.reason}` === event ? handler(e, hostContext(ctx, { callId: '', sessionId: e.sessionId, signal: new AbortController().signal, onUpdate: () => {} })) : undefined,
+      );
+    },
+    pushPendingAction() {},
+    setUIContext() {},
+  };
+  // Extensions call many other host methods (registerCommand, registerShortcut, sendMessage …);
+  // none of them matter to a headless tool runtime, so each is a harmless no-op.
+  return new Proxy(api, {
+    get(target, prop) {
+      if (prop in target || typeof prop === 'symbol') return target[prop as string];
+      if (prop === 'then') return undefined;
+      if (prop.startsWith('register')) return () => void state.otherRegistrations++;
+      return () => undefined;
+    },
+  });
+}
+
+/**
+ * Tools look up provider keys through the host's model registry (`ctx.modelRegistry`). Tooldesk
+ * shares none with them, so every lookup finds nothing and the tool says what it is missing.
+ */
+const modelRegistry = new Proxy(
+  {
+    find: () => undefined,
+    getAll: () => [],
+    getAvailable: () => [],
+    getApiKey: async () => undefined,
+    getApiKeyForProvider: async () => undefined,
+  } as Record<string, unknown>,
+  { get: (target, prop) => (typeof prop === 'string' && !(prop in target) ? () => undefined : target[prop as string]) },
+);
+
+/** The `ctx` argument of execute: working folder, no UI, a minimal session manager. */
+export function hostContext(ctx: SourceContext, toolCtx: ToolContext): Record<string, unknown> {
+  const sessionManager = new Proxy(
+    {
+      getSessionId: () => toolCtx.sessionId,
+      getCwd: () => ctx.workingDir,
+      getEntries: () => [],
+      getBranch: () => [],
+      getHeader: () => undefined,
+      getSessionFile: () => undefined,
+      getLeafId: () => null,
+    } as Record<string, unknown>,
+    { get: (target, prop) => (typeof prop === 'string' && !(prop in target) ? () => undefined : target[prop as string]) },
+  );
+  return {
+    cwd: ctx.workingDir,
+    hasUI: false,
+    ui: noUI(),
+    sessionManager,
+    signal: toolCtx.signal,
+    toolCallId: toolCtx.callId,
+    isIdle: () => false,
+    abort: () => {},
+    // The rest of pi's ExtensionContext: nothing queued, no context figures, nothing to compact.
+    hasPendingMessages: () => false,
+    hasQueuedMessages: () => false,
+    getContextUsage: () => undefined,
+    getSystemPrompt: () => '',
+    compact: () => {},
+    shutdown: () => {},
+    modelRegistry,
+    model: undefined,
+  };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}

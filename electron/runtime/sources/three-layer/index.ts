@@ -1,0 +1,111 @@
+// Astrion three-layer tools (seed 004): `<id>/definition.json` + `execution.py` (a str.format
+// template, substituted injection-proof) + optional `return.json` and `meta.json`.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic } from '../../../../shared/tools.ts';
+import type { RunResult } from '../../runner/types.ts';
+import { runWarnings } from '../../runner/run-warnings.ts';
+import type { Tool, ToolGroup, ToolRunResult } from '../../tools/types.ts';
+import { mapLimit } from '../process/map-limit.ts';
+import { readTextFile } from '../files/read-text-file.ts';
+import { resolvePythonCommand } from '../process/resolve-python-command.ts';
+import { sandboxSpecFor } from '../process/sandbox-spec-for.ts';
+import { formatReturnTemplate, readThreeLayerDefinition, type ThreeLayerDefinition } from './definition.ts';
+import { compileExecution, renderExecution, type CompiledExecution } from './template.ts';
+import type { LoadResult, SourceContext, SourceEntry, SourceLoader } from '../types.ts';
+
+/** Seed 004's global output cap, characters. */
+export const THREE_LAYER_OUTPUT_CAP = 10_000;
+
+export const loadThreeLayerTools: SourceLoader = async (entries, ctx) => {
+  const result: LoadResult = { groups: [], diagnostics: [] };
+  const byCategory = new Map<string, Tool[]>();
+  for (const loaded of await mapLimit(entries, 16, (entry) => loadThreeLayerTool(entry, ctx))) {
+    result.diagnostics.push(...loaded.diagnostics);
+    if (!loaded.tool || !loaded.category) continue;
+    const list = byCategory.get(loaded.category) ?? [];
+    list.push(loaded.tool);
+    byCategory.set(loaded.category, list);
+  }
+  for (const [name, tools] of byCategory) result.groups.push({ name, tools } satisfies ToolGroup);
+  return result;
+};
+
+/** Reads and compiles a three-layer folder without running anything (loading and authoring share it). */
+export async function readThreeLayerFolder(dir: string): Promise<{ definition?: ThreeLayerDefinition; compiled?: CompiledExecution; diagnostics: Diagnostic[] }> {
+  const { definition, diagnostics } = await readThreeLayerDefinition(dir);
+  if (!definition) return { diagnostics };
+  const executionFile = join(dir, 'execution.py');
+  if (!existsSync(executionFile)) {
+    return { diagnostics: [...diagnostics, { severity: 'error', file: dir, message: 'Three-layer tool folder has no execution.py', hint: 'Add execution.py next to definition.json (see `tooldesk tools new three-layer NAME`).', code: 'no-execution' }] };
+  }
+  let template: string;
+  try {
+    template = await readTextFile(executionFile);
+  } catch (error) {
+    return { diagnostics: [...diagnostics, { severity: 'error', file: executionFile, message: `Cannot read: ${(error as Error).message}`, hint: 'Make it a regular, readable text file.', code: 'unreadable' }] };
+  }
+  const compiled = compileExecution(template, definition.parameters, executionFile);
+  return { definition, compiled, diagnostics: [...diagnostics, ...compiled.diagnostics] };
+}
+
+export async function loadThreeLayerTool(entry: SourceEntry, ctx: SourceContext): Promise<{ tool: Tool | null; category?: string; diagnostics: Diagnostic[] }> {
+  const { definition, compiled, diagnostics } = await readThreeLayerFolder(entry.path);
+  if (!definition || !compiled) return { tool: null, diagnostics };
+  return { tool: createThreeLayerTool(definition, compiled, entry, ctx), category: definition.category, diagnostics };
+}
+
+export function createThreeLayerTool(definition: ThreeLayerDefinition, compiled: CompiledExecution, entry: SourceEntry, ctx: SourceContext): Tool {
+  const timeoutMs = definition.timeoutS * 1000;
+  const meta: Record<string, unknown> = { ...(definition.meta ?? {}), category: definition.category, folder: entry.path };
+  if (definition.icon && meta.icon === undefined) meta.icon = definition.icon;
+  return {
+    definition: { type: 'function', function: { name: definition.id, description: definition.description, parameters: definition.parameters } },
+    source: { format: 'three-layer', file: join(entry.path, 'definition.json'), root: entry.root },
+    timeoutMs,
+    ...(definition.secrets.length > 0 ? { secrets: definition.secrets } : {}),
+    meta,
+    async execute(args, toolCtx) {
+      const rendered = renderExecution(compiled, args ?? {}, definition.parameters);
+      if (!rendered.ok) return { status: 'ERROR', error: rendered.error };
+      const command = await resolvePythonCommand(ctx.pythonPath, ctx.runner);
+      const run = await ctx.runner({
+        command,
+        // The program comes on stdin so its size is not bound by argv limits.
+        args: ['-u', '-'],
+        cwd: ctx.workingDir,
+        stdin: rendered.code,
+        env: ctx.env,
+        timeoutMs,
+        signal: toolCtx.signal,
+        maxOutputBytes: ctx.outputCapBytes,
+        ...(definition.secrets.length > 0 ? { secrets: definition.secrets } : {}),
+        sandbox: sandboxSpecFor(ctx, definition.id, entry.path, definition.network),
+      });
+      return threeLayerRunResult(run, definition);
+    },
+  };
+}
+
+/** Output = stdout + stderr, capped, then return.json's truncate and template (seed 004 §6). */
+export function threeLayerRunResult(run: RunResult, definition: ThreeLayerDefinition): ToolRunResult {
+  const warnings: string[] = runWarnings(run);
+  if (run.spawnError) return { status: 'ERROR', error: `Python could not start: ${run.spawnError}`, ...(warnings.length ? { warnings } : {}) };
+  // Tracebacks name the program read from stdin; point them at the file the user wrote.
+  const stderr = run.stderr.replaceAll('File "<stdin>"', 'File "execution.py"');
+  let output = run.stdout + stderr;
+  if (output.length > THREE_LAYER_OUTPUT_CAP) {
+    output = `${output.slice(0, THREE_LAYER_OUTPUT_CAP)}\n…[output cut at ${THREE_LAYER_OUTPUT_CAP} characters]`;
+    warnings.push(`output exceeded ${THREE_LAYER_OUTPUT_CAP} characters and was cut`);
+  }
+  if (definition.truncate !== undefined && output.length > definition.truncate) output = output.slice(0, definition.truncate);
+  const returnCode = run.exitCode ?? -1;
+  const message = definition.template
+    ? formatReturnTemplate(definition.template, { output, stderr, return_code: returnCode, tool_id: definition.id }) ?? output
+    : output;
+  const base = warnings.length ? { warnings } : {};
+  if (run.timedOut) return { status: 'ERROR', error: `timeout: execution.py ran longer than ${definition.timeoutS} s and was stopped${output ? `\n${output}` : ''}`, ...base };
+  if (run.aborted) return { status: 'ERROR', error: 'aborted', ...base };
+  if (run.exitCode !== 0) return { status: 'ERROR', error: message || `execution.py exited with code ${returnCode}`, ...base };
+  return { status: 'SUCCESS', data: message, ...base };
+}
