@@ -56,6 +56,8 @@ export const SETTINGS_SCHEMA: JsonSchema = {
       },
       additionalProperties: false,
     },
+    // Not required: files written before project trust existed have none (nothing trusted).
+    trustedProjectFolders: { type: 'array', items: { type: 'string', minLength: 1 } },
     groupDefaults: boolMap,
     toolDefaults: boolMap,
     permissionOverrides: { type: 'object', additionalProperties: permission },
