@@ -54,4 +54,15 @@ describe('project trust in the Tools panel', () => {
     await page.locator('[data-testid="tool-item"][data-tool="script_project_echo"]').waitFor();
     await expect(page.getByTestId('untrusted-folder').count()).resolves.toBe(0);
   });
+
+  it('revokes the approval from Settings: the folder is untrusted again and its tools unload', async () => {
+    await openPanel(page, 'settings');
+    const row = page.locator(`[data-testid="trusted-folder"][data-path="${folder}"]`);
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.waitFor({ state: 'detached' });
+    await openPanel(page, 'tools');
+    await page.locator(`[data-testid="untrusted-folder"][data-path="${folder}"]`).waitFor();
+    await expect(page.locator('[data-testid="tool-item"][data-tool="script_project_echo"]').count()).resolves.toBe(0);
+  });
 });
