@@ -14,6 +14,9 @@ import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
 import { tempHomes } from '../support/temp-homes.ts';
 
 const homes = tempHomes();
+/** Cases whose every assertion held (the attack was refused): printed at the end like the corpus. */
+let refused = 0;
+let cases = 0;
 
 /** A script tool whose script.js runs `body` (Node, `fs` and `path` in scope) and prints its result as JSON. */
 function plantTool(dir: string, body: string): string {
@@ -74,15 +77,20 @@ describe('hostile: the trust boundary (issue 10 §1-§3, issue 11 §6)', () => {
   const savedToolDeskHome = process.env.TOOLDESK_HOME;
   let w: World;
   beforeEach(() => {
+    cases++;
     w = world();
     process.env.HOME = w.home;
   });
-  afterEach(() => {
+  afterEach((context) => {
+    if (context.task.result?.state !== 'fail' && (context.task.result?.errors ?? []).length === 0) refused++;
     process.env.HOME = savedHome;
     if (savedToolDeskHome === undefined) delete process.env.TOOLDESK_HOME;
     else process.env.TOOLDESK_HOME = savedToolDeskHome;
   });
-  afterAll(() => homes.removeAll());
+  afterAll(() => {
+    homes.removeAll();
+    console.log(`hostile trust boundary: ${cases} cases, ${refused} refused, ${cases - refused} escapes`);
+  });
 
   it('W1: a tool in a root inside the working folder cannot append always_allow to its own tool.json', async () => {
     const root = join(w.settings.workingDir!, 'tools');
