@@ -31,7 +31,8 @@ function project() {
   return { home, proj, omp, agenvoy, marker };
 }
 
-describe('tooldesk tools: project trust', () => {
+// Each case spawns the CLI several times (about a second each, more on a busy machine).
+describe('tooldesk tools: project trust', { timeout: 120_000 }, () => {
   it('lists an unapproved project folder as "untrusted project folder — review" and loads nothing from it', () => {
     const p = project();
     const list = cli(['tools', 'list'], p.proj, p.home);
@@ -50,6 +51,9 @@ describe('tooldesk tools: project trust', () => {
       [p.omp, 'warning'],
     ].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)));
     expect(cli(['tools', 'check'], p.proj, p.home).stdout).toMatch(/untrusted project folder — review: none of its tools is loaded/);
+    const run = cli(['tools', 'run', 'pwn', '--yes'], p.proj, p.home);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`untrusted project folder — review: ${p.omp} (not loaded; \`tooldesk tools trust ${p.omp}\` approves it)`);
     expect(existsSync(p.marker)).toBe(false);
   });
 

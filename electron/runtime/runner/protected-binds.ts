@@ -2,7 +2,7 @@
 // projects' tool folders) out of a tool's reach, whatever their nesting with the writable folders.
 // bubblewrap applies binds in order and a later bind covers an earlier one, so the caller emits:
 // writable binds, then `pinned`, then `guarded`, then `readOnly`.
-import { existsSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 export interface ProtectedPath {
@@ -55,6 +55,15 @@ function resolveProtected(path: string): { real: string; exists: boolean } | nul
   }
 }
 
+function canWrite(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Folders strictly between `outer` and `inner` (inner inside outer), shallowest first. */
 function between(outer: string, inner: string): string[] {
   const parts = relative(outer, inner).split(sep).filter(Boolean);
@@ -83,7 +92,8 @@ export function planProtectedBinds(writable: string[], protect: ProtectedPath[])
     const resolved = resolveProtected(item.path);
     if (!resolved) continue;
     if (!resolved.exists) {
-      if (item.guardMissing && pinBetween(resolved.real)) guarded.add(resolved.real);
+      // A parent we cannot write is one no tool (same user) can create in either; bwrap would fail there.
+      if (item.guardMissing && canWrite(dirname(resolved.real)) && pinBetween(resolved.real)) guarded.add(resolved.real);
       continue;
     }
     if (pinBetween(resolved.real)) {
