@@ -9,6 +9,8 @@ import { VariablesPanel } from './variables/variables-panel.tsx';
 import { SettingsPanel } from './settings/settings-panel.tsx';
 import { SandboxBanner } from './ui/sandbox-banner.tsx';
 import { StartupWarnings } from './ui/startup-warnings.tsx';
+import { focusFirstWaitingCard, isJumpToApprovalKey } from './approvals/focus-if-idle.ts';
+import { watchTyping } from './approvals/typing-watch.ts';
 import './ui/theme.css';
 import './ui/layout.css';
 
@@ -47,7 +49,11 @@ export function App(props: { store: AppStore; connection?: () => string }) {
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+    if (isJumpToApprovalKey(e)) {
+      // Cards never take the keyboard from someone typing: this is how to reach them.
+      e.preventDefault();
+      focusFirstWaitingCard();
+    } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
       e.preventDefault();
       if (narrow()) setSessionsOpen(true);
       search?.focus();
@@ -65,11 +71,14 @@ export function App(props: { store: AppStore; connection?: () => string }) {
   };
   // Opening or starting a session closes the narrow-window sidebar.
   createEffect(on(() => props.store.state.activeSessionId, () => setSessionsOpen(false), { defer: true }));
+  let stopTypingWatch: (() => void) | undefined;
   onMount(() => {
+    stopTypingWatch = watchTyping(document);
     document.addEventListener('keydown', onKeyDown);
     void props.store.init();
   });
   onCleanup(() => {
+    stopTypingWatch?.();
     document.removeEventListener('keydown', onKeyDown);
     props.store.dispose();
   });
