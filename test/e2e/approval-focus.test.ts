@@ -118,7 +118,7 @@ describe('typing while an approval card arrives', () => {
     expect(await composerValue(page)).toBe(typed);
   });
 
-  it('a card that took focus on an idle page does not answer to Space or Enter until the user moves focus there', async () => {
+  it('a card that took focus on an idle page does not answer to Space or Enter, and letters go to the message box', async () => {
     await newChat(page);
     await page.getByTestId('composer').fill('call script_echo {"text": "idle"}');
     await page.getByTestId('send').click();
@@ -132,17 +132,22 @@ describe('typing while an approval card arrives', () => {
     const card = page.getByTestId('execution-approval');
     await card.waitFor();
     expect(await focused(page)).toBe('Approve once');
-    // The user did not see it and types a sentence, spaces and Enter included.
-    await page.keyboard.type('ok so the next thing ');
-    await page.keyboard.press('Enter');
+    // The user did not see it: Space and Enter do nothing there…
     await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
     await page.waitForTimeout(300);
     expect(await lastCall(page).getAttribute('data-status')).toBe('approval');
+    expect(await focused(page)).toBe('Approve once');
+    // …and the sentence they type goes to the message box, from its first letter.
+    await page.keyboard.type('ok so the next thing is');
+    expect(await focused(page)).toBe('composer');
+    expect(await composerValue(page)).toBe('ok so the next thing is');
+    expect(await lastCall(page).getAttribute('data-status')).toBe('approval');
     expect(await card.getByRole('button', { name: 'Approve once' }).isEnabled()).toBe(true);
-    // Tab then Shift+Tab: the user moved focus there; now Enter approves once.
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Shift+Tab');
+    // Moved there on purpose with the shortcut: now Enter approves once.
+    await page.keyboard.press('ControlOrMeta+Shift+Enter');
     await page.keyboard.press('Enter');
     await waitForStatus(lastCall(page), 'done');
+    expect(await focused(page)).toBe('composer');
   });
 });

@@ -51,6 +51,9 @@ export function createCardState(props: { onAnswer: (decision: ApprovalDecision) 
     } else if (focusIsOurs && isActivationKey(e)) {
       // Someone typing a sentence when the card took focus: their Space or Enter is not an answer.
       e.preventDefault();
+    } else if (focusIsOurs && e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      // …and their letters belong in the message box: moving focus now lets this one land there.
+      document.querySelector<HTMLElement>('[data-focus-home]')?.focus();
     } else if (e.key === 'Enter' && !e.shiftKey && tag !== 'BUTTON') {
       e.preventDefault();
       if (tag === 'TEXTAREA') reject();

@@ -120,6 +120,15 @@ describe('focus a card took by itself', () => {
     expect(onAnswer).toHaveBeenCalledWith({ decision: 'reject' });
   });
 
+  it('sends a typed letter on to the message box (the browser then puts it there)', () => {
+    const box = field('textarea');
+    box.setAttribute('data-focus-home', '');
+    render(() => <ExecutionApprovalCard request={request('r11')} onAnswer={() => {}} autofocus />);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Approve once' }));
+    fireEvent.keyDown(document.activeElement!, { key: 'o' });
+    expect(document.activeElement).toBe(box);
+  });
+
   it('arms Enter once the user moves focus inside the card (Tab, a click)', () => {
     const onAnswer = vi.fn();
     render(() => <ExecutionApprovalCard request={request('r8')} onAnswer={onAnswer} autofocus />);
