@@ -105,7 +105,7 @@ describe('chat polish', () => {
     await page.getByTestId('session-search').fill('');
     const age = page.locator('[data-testid="session-item"].active .session-open .small');
     const first = await age.innerText();
-    await expect.poll(() => age.innerText(), { timeout: 15_000, intervals: [1000] }).not.toBe(first);
+    await expect.poll(() => age.innerText(), { timeout: 15_000, interval: 1000 }).not.toBe(first);
   });
 
   it('highlights a code block in an answer and shows variables with full names and readable kinds', async () => {
