@@ -105,10 +105,13 @@ describe('typing while an approval card arrives', () => {
     // Shift+Tab from the message box walks back into the last card.
     await page.keyboard.press('Shift+Tab');
     expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="execution-approval"]'))).toBe(true);
-    await box.focus();
-
-    // The shortcut, Esc rejects the first, focus moves on to the second, Enter approves it.
+    // The shortcut works from any field, the session search included (its Enter opens a session).
+    const session = await page.locator('.session-heading').textContent();
+    await page.keyboard.press('ControlOrMeta+k');
+    expect(await focused(page)).toBe('session-search');
     await page.keyboard.press('ControlOrMeta+Shift+Enter');
+    expect(await page.locator('.session-heading').textContent()).toBe(session);
+    // Esc rejects the first, focus moves on to the second, Enter approves it.
     await page.keyboard.press('Escape');
     expect(await focused(page)).toBe('Approve once');
     await page.keyboard.press('Enter');
