@@ -1,7 +1,7 @@
 // powershellOutcome is pure: its contract is tested here, where pwsh itself cannot run.
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../electron/runtime/runner/types.ts';
-import { moduleToolFields } from '../../../electron/runtime/sources/cached-modules/tool-fields.ts';
+import { moduleToolFields } from '../../../electron/runtime/sources/cached-modules/module-tool.ts';
 import { powershellReading } from '../../../electron/runtime/sources/powershell/tool.ts';
 import { processResult } from '../../../electron/runtime/sources/process/run-tool-process.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../electron/runtime/runner/types.ts';
-import { moduleToolFields } from '../../../electron/runtime/sources/cached-modules/tool-fields.ts';
+import { moduleToolFields } from '../../../electron/runtime/sources/cached-modules/module-tool.ts';
 import { processResult } from '../../../electron/runtime/sources/process/run-tool-process.ts';
 import { pythonReading } from '../../../electron/runtime/sources/python/tool.ts';
 

@@ -1,43 +1,33 @@
 // A PowerShell module function as a Tool: each call runs resources/powershell/run_tool.ps1,
 // which dot-sources the script, splats the JSON args into the function and prints a JSON
 // envelope after a per-run marker line (so the tool's own output cannot be taken for it).
-import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { RunResult } from '../../runner/types.ts';
 import type { Tool } from '../../tools/types.ts';
 import { findPowerShell, POWERSHELL_FLAGS } from './find-powershell.ts';
 import { helperScript } from '../process/helper-scripts.ts';
 import type { CachedTool } from '../cached-modules/cache.ts';
-import { envelopeResult, moduleFailures, moduleToolFields, parseEnvelope } from '../cached-modules/tool-fields.ts';
-import { runToolProcess, stderrTail, type ProcessReading } from '../process/run-tool-process.ts';
+import { createModuleTool, envelopeResult, moduleFailures, parseEnvelope } from '../cached-modules/module-tool.ts';
+import { stderrTail, type ProcessReading } from '../process/run-tool-process.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
 
 export function createPowerShellTool(cached: CachedTool, entry: SourceEntry, secrets: string[], ctx: SourceContext): Tool {
   const name = cached.function.name;
-  const fields = moduleToolFields(cached, entry, '`# TOOL_CONFIG: {"timeout": seconds}`');
-  return {
-    ...fields,
-    ...(secrets.length > 0 ? { secrets } : {}),
-    async execute(args, call) {
+  return createModuleTool(cached, entry, secrets, ctx, {
+    timeoutSetting: '`# TOOL_CONFIG: {"timeout": seconds}`',
+    async prepare(args, _call, marker, timedOut) {
       const pwsh = findPowerShell();
-      if (!pwsh) return { status: 'ERROR', error: 'PowerShell is not installed: install pwsh (PowerShell 7) to run this tool' };
-      const marker = `TOOLDESK-RESULT-${randomBytes(12).toString('hex')}`;
-      return runToolProcess(ctx, call, {
-        spec: {
-          command: pwsh,
-          args: [...POWERSHELL_FLAGS, '-File', helperScript.powershellRunner(), '-ScriptPath', entry.path, '-FunctionName', name, '-FormatterName', cached.formatter ?? '', '-Marker', marker],
-          cwd: dirname(entry.path),
-          stdin: JSON.stringify(args),
-          env: { ...ctx.env },
-        },
-        toolName: name,
-        toolDir: dirname(entry.path),
-        secrets,
-        timeoutMs: fields.timeoutMs ?? ctx.toolTimeoutMs,
-        ...powershellReading(marker, fields.timeoutMessage),
-      });
+      if (!pwsh) return { error: 'PowerShell is not installed: install pwsh (PowerShell 7) to run this tool' };
+      const spec = {
+        command: pwsh,
+        args: [...POWERSHELL_FLAGS, '-File', helperScript.powershellRunner(), '-ScriptPath', entry.path, '-FunctionName', name, '-FormatterName', cached.formatter ?? '', '-Marker', marker],
+        cwd: dirname(entry.path),
+        stdin: JSON.stringify(args),
+        env: { ...ctx.env },
+      };
+      return { spec, ...powershellReading(marker, timedOut) };
     },
-  };
+  });
 }
 
 /** Splits stdout at the marker: before it are logs, after it the envelope (UTF-8 BOMs stripped). */

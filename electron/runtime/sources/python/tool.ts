@@ -1,43 +1,33 @@
 // A Python module function as a Tool: each call runs resources/python/run_tool.py, which
 // imports the module and writes a JSON envelope to fd 3.
-import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { RunResult } from '../../runner/types.ts';
 import type { Tool } from '../../tools/types.ts';
 import { helperScript } from '../process/helper-scripts.ts';
 import type { CachedTool } from '../cached-modules/cache.ts';
-import { envelopeResult, moduleFailures, moduleToolFields, parseEnvelope } from '../cached-modules/tool-fields.ts';
+import { createModuleTool, envelopeResult, moduleFailures, parseEnvelope } from '../cached-modules/module-tool.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
-import { runToolProcess, stderrTail, type ProcessReading } from '../process/run-tool-process.ts';
+import { stderrTail, type ProcessReading } from '../process/run-tool-process.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
 
 export function createPythonTool(cached: CachedTool, entry: SourceEntry, secrets: string[], ctx: SourceContext): Tool {
   const name = cached.function.name;
-  const fields = moduleToolFields(cached, entry, `\`${name}.timeout = seconds\``);
-  return {
-    ...fields,
-    ...(secrets.length > 0 ? { secrets } : {}),
-    async execute(args, call) {
+  return createModuleTool(cached, entry, secrets, ctx, {
+    timeoutSetting: `\`${name}.timeout = seconds\``,
+    async prepare(args, call, marker, timedOut) {
       const python = await resolvePythonCommand(ctx.pythonPath, ctx.runner);
-      const marker = `TOOLDESK-RESULT-${randomBytes(12).toString('hex')}`;
-      return runToolProcess(ctx, call, {
-        spec: {
-          command: python,
-          args: [helperScript.pythonRunner(), entry.path, name, marker],
-          cwd: dirname(entry.path),
-          stdin: JSON.stringify(args),
-          env: { ...ctx.env, PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
-          resultChannel: true,
-          onStdout: (text) => call.onUpdate({ text }),
-        },
-        toolName: name,
-        toolDir: dirname(entry.path),
-        secrets,
-        timeoutMs: fields.timeoutMs ?? ctx.toolTimeoutMs,
-        ...pythonReading(marker, fields.timeoutMessage),
-      });
+      const spec = {
+        command: python,
+        args: [helperScript.pythonRunner(), entry.path, name, marker],
+        cwd: dirname(entry.path),
+        stdin: JSON.stringify(args),
+        env: { ...ctx.env, PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
+        resultChannel: true,
+        onStdout: (text: string) => call.onUpdate({ text }),
+      };
+      return { spec, ...pythonReading(marker, timedOut) };
     },
-  };
+  });
 }
 
 /**

@@ -1,11 +1,13 @@
-// What a Python or PowerShell module function's Tool takes from its cache entry, and how either
-// runner's envelope becomes a result.
-import type { Tool, ToolRunResult } from '../../tools/types.ts';
+// A Python or PowerShell module function as a Tool: what it takes from its cache entry, one
+// process per call through runToolProcess, and how either runner's envelope becomes a result.
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
+import type { Tool, ToolContext, ToolRunResult } from '../../tools/types.ts';
 import { SETTINGS_TIMEOUT_PLACE, timedOutText } from '../../tools/timeout-message.ts';
-import type { ProcessReading, ResultBase } from '../process/run-tool-process.ts';
+import { runToolProcess, type ProcessReading, type ProcessSpec, type ResultBase } from '../process/run-tool-process.ts';
 import type { CachedTool } from './cache.ts';
 import { readPermission } from './permissions.ts';
-import type { SourceEntry } from '../types.ts';
+import type { SourceContext, SourceEntry } from '../types.ts';
 
 /** The JSON both run_tool.py and run_tool.ps1 report a call with. */
 export interface ModuleEnvelope {
@@ -33,6 +35,38 @@ export function moduleToolFields(cached: CachedTool, entry: SourceEntry, timeout
     ...(cached.declaredReturnType ? { declaredReturnType: cached.declaredReturnType } : {}),
     ...(cached.timeoutMs ? { timeoutMs: cached.timeoutMs } : {}),
     timeoutMessage: (timeoutMs) => capitalized(timedOutText(timeoutMs, place)),
+  };
+}
+
+/** What differs between the Python and the PowerShell module runner. */
+export interface ModuleRunner {
+  /** How the format writes a function's own timeout (`fn.timeout = seconds`). */
+  timeoutSetting: string;
+  /**
+   * One call's process: what to start and how to read it (the envelope follows `marker`), or why
+   * it cannot start. `timedOut` is the tool's timeout message.
+   */
+  prepare(args: Record<string, unknown>, call: ToolContext, marker: string, timedOut: (timeoutMs: number) => string): Promise<({ spec: ProcessSpec } & ProcessReading) | { error: string }>;
+}
+
+export function createModuleTool(cached: CachedTool, entry: SourceEntry, secrets: string[], ctx: SourceContext, runner: ModuleRunner): Tool {
+  const fields = moduleToolFields(cached, entry, runner.timeoutSetting);
+  return {
+    ...fields,
+    ...(secrets.length > 0 ? { secrets } : {}),
+    async execute(args, call) {
+      // A per-run marker the tool cannot guess, so its own output cannot be taken for the envelope.
+      const marker = `TOOLDESK-RESULT-${randomBytes(12).toString('hex')}`;
+      const prepared = await runner.prepare(args, call, marker, fields.timeoutMessage);
+      if ('error' in prepared) return { status: 'ERROR', error: prepared.error };
+      return runToolProcess(ctx, call, {
+        ...prepared,
+        toolName: cached.function.name,
+        toolDir: dirname(entry.path),
+        secrets,
+        timeoutMs: fields.timeoutMs ?? ctx.toolTimeoutMs,
+      });
+    },
   };
 }
 
