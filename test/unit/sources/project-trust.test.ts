@@ -58,4 +58,11 @@ describe('project trust in the tool roots', () => {
     expect(folders.toolRoots.sort()).toEqual(['/given', '/home/me/.config/agenvoy/tools/script', '/home/me/.omp/agent/tools', '/home/me/mytools', '/td/tools']);
     expect(folders.projectToolFolders.sort()).toEqual(['/cli/cwd/.omp/tools', '/work/proj/.config/agenvoy/tools/script', '/work/proj/.omp/tools']);
   });
+
+  it('counts approved project folders as tool roots (guarded even while missing), wherever they are', () => {
+    const folders = protectedToolFolders({ ...defaultSettings(), trustedProjectFolders: ['/work/proj/.omp/tools', '/other/proj/.omp/tools', 'relative/ignored'] }, where);
+    expect(folders.toolRoots).toEqual(expect.arrayContaining(['/work/proj/.omp/tools', '/other/proj/.omp/tools']));
+    expect(folders.toolRoots).not.toContain('relative/ignored');
+    expect(folders.projectToolFolders).toEqual(['/work/proj/.config/agenvoy/tools/script']);
+  });
 });

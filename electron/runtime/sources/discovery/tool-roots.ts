@@ -2,7 +2,7 @@
 // the other projects' folders that exist and are switched on (DESIGN.md, Tool sources). A project
 // folder (found under the working folder) is trusted only once the user approved its path.
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Settings, WellKnownRoot } from '../../../../shared/settings.ts';
 import type { ToolFormat } from '../../../../shared/tools.ts';
 import { appPaths } from '../../paths.ts';
@@ -95,20 +95,18 @@ export function toolRootsFromSettings(settings: RootsSettings, where: RootsWhere
 /**
  * Every folder that holds or could hold tools, for the sandbox to keep read-only: the configured
  * and default roots, every well-known folder whether switched on or not (it might be switched on
- * later), and the roots actually loaded (`--root`, a project folder of the CLI's cwd).
+ * later), the roots actually loaded (`--root`, a project folder of the CLI's cwd), and every
+ * approved project folder. An approved one counts as a tool root (kept even while missing, so a
+ * tool cannot recreate it after it was deleted); an unapproved one only while it exists.
  */
 export function protectedToolFolders(settings: RootsSettings, where: RootsWhere, loaded: readonly ToolRoot[] = []): { toolRoots: string[]; projectToolFolders: string[] } {
   const userHome = where.userHome ?? homedir();
-  const toolRoots = new Set<string>([appPaths(where.home).toolsDir, ...configuredRoots(settings, where)]);
+  const approved = (settings.trustedProjectFolders ?? []).filter(isAbsolute).map((p) => resolve(p));
+  const toolRoots = new Set<string>([appPaths(where.home).toolsDir, ...configuredRoots(settings, where), ...approved]);
   const projectToolFolders = new Set<string>();
-  for (const spec of WELL_KNOWN_ROOTS) {
-    const path = resolve(spec.path({ userHome, cwd: where.cwd }));
-    (spec.scope === 'project' ? projectToolFolders : toolRoots).add(path);
-  }
-  for (const root of loaded) {
-    const spec = WELL_KNOWN_ROOTS.find((s) => s.key === root.wellKnown);
-    (spec?.scope === 'project' ? projectToolFolders : toolRoots).add(root.path);
-  }
+  const add = (path: string, project: boolean) => (project && !isTrustedProjectFolder(settings, path) ? projectToolFolders : toolRoots).add(path);
+  for (const spec of WELL_KNOWN_ROOTS) add(resolve(spec.path({ userHome, cwd: where.cwd })), spec.scope === 'project');
+  for (const root of loaded) add(root.path, WELL_KNOWN_ROOTS.find((s) => s.key === root.wellKnown)?.scope === 'project');
   return { toolRoots: [...toolRoots], projectToolFolders: [...projectToolFolders] };
 }
 
