@@ -35,6 +35,8 @@ describe('project trust in the tool roots', () => {
     expect(withProjectTrust(['/a/.omp/tools', '/b'], '/a/x/../.omp/tools', false)).toEqual(['/b']);
     expect(isTrustedProjectFolder({ trustedProjectFolders: ['/a/.omp/tools'] }, '/a/.omp/./tools')).toBe(true);
     expect(isTrustedProjectFolder({}, '/a/.omp/tools')).toBe(false);
+    // A relative entry would approve `.omp/tools` in whatever folder the CLI runs: it approves nothing.
+    expect(isTrustedProjectFolder({ trustedProjectFolders: ['.omp/tools'] }, `${process.cwd()}/.omp/tools`)).toBe(false);
   });
 
   it('changes the roots key when an approval changes (the app reloads its roots)', () => {

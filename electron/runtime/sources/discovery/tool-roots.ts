@@ -51,10 +51,13 @@ export type RootsSettings = Pick<Settings, 'toolRoots' | 'wellKnownRoots'> & Par
 export const rootsKey = (s: RootsSettings & Pick<Settings, 'workingDir'>): string =>
   JSON.stringify([s.toolRoots, s.wellKnownRoots, s.workingDir, s.trustedProjectFolders ?? []]);
 
-/** Whether the user approved this project folder (paths compared resolved, trailing slash ignored). */
+/**
+ * Whether the user approved this project folder (paths compared resolved, trailing slash ignored).
+ * A relative entry approves nothing: it would otherwise mean the same folder in every project.
+ */
 export function isTrustedProjectFolder(settings: Partial<Pick<Settings, 'trustedProjectFolders'>>, path: string): boolean {
   const wanted = resolve(path);
-  return (settings.trustedProjectFolders ?? []).some((p) => resolve(p) === wanted);
+  return (settings.trustedProjectFolders ?? []).some((p) => isAbsolute(p) && resolve(p) === wanted);
 }
 
 /** The list with `path` approved (added once) or its approval revoked. */
