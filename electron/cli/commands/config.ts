@@ -2,7 +2,7 @@
 import { defaultSettings } from '../../../shared/settings.ts';
 import { getPath } from '../../runtime/store/dotted-path.ts';
 import { SettingsValidationError } from '../../runtime/store/settings-store.ts';
-import { openCliSettings } from '../cli-settings.ts';
+import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
 import { parseArgs } from '../parse-args.ts';
 
@@ -37,7 +37,8 @@ export const configCommand: Command = {
     const { positionals } = parseArgs(argv);
     const [action, key, value, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (quote a VALUE with spaces)`);
-    const { settings } = openCliSettings(io);
+    const runtime = await openCliRuntime(io, { tools: false });
+    const { settings } = runtime;
     try {
       if (action === 'path') {
         io.stdout.write(`${settings.path}\n`);
@@ -75,7 +76,7 @@ export const configCommand: Command = {
       }
       throw new UsageError(action ? `unknown action "${action}"` : 'missing action: get, set or path');
     } finally {
-      settings.close();
+      await runtime.close();
     }
   },
 };

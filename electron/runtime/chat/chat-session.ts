@@ -9,22 +9,15 @@ import type { LlmToolCall } from '../llm/types.ts';
 import { ToolExecutor } from '../tools/tool-executor.ts';
 import type { PermissionStore, ToolGroup } from '../tools/types.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
-import { syncExecutorGroups } from '../sources/discovery/sync-executor-groups.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
 import { ApprovalBroker } from './approval-broker.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
-import { applyEnableState, replaceExecutorGroups } from './executor-groups.ts';
+import { keepExecutorTools, type GroupsChange } from '../tools/executor-groups.ts';
 import { parseSlashCommand } from './slash-command.ts';
 import { assistantStopReason, streamAssistantStep, toChatToolCall } from './stream-assistant-step.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
 import { toLlmMessages } from './to-llm-messages.ts';
 import { VariableJournal } from './variable-journal.ts';
-
-export interface ToolsChange {
-  added: string[];
-  removed: string[];
-  updated: string[];
-}
 
 /** Where a session's tool groups come from (the ToolRegistry fits). */
 export interface ToolSource {
@@ -33,7 +26,7 @@ export interface ToolSource {
    * Contract: the listener is called after the set of groups changed, with which groups changed
    * when known (the ToolRegistry passes them); returns a disposer.
    */
-  onChanged?(listener: (change?: ToolsChange) => void): () => void;
+  onChanged?(listener: (change?: GroupsChange) => void): () => void;
 }
 
 export interface ChatSessionOptions {
@@ -119,9 +112,14 @@ export class ChatSession {
         if (journal.record(change)) this.#emit({ type: 'variables.changed', sessionId: this.id });
       }),
     );
-    this.#syncGroups();
-    if (options.tools?.onChanged) this.#disposers.push(options.tools.onChanged((change) => this.#syncGroups(change)));
-    if (options.onSettingsChanged) this.#disposers.push(options.onSettingsChanged((settings) => applyEnableState(this.executor, settings)));
+    this.#disposers.push(
+      keepExecutorTools(this.executor, {
+        tools: options.tools ?? { groups: () => [] },
+        enableState: () => options.settings(),
+        ...(options.onSettingsChanged ? { onEnableStateChanged: options.onSettingsChanged } : {}),
+        ...(options.log ? { log: options.log } : {}),
+      }),
+    );
   }
 
   // ── reading ─────────────────────────────────────────────────────────────────────────────
@@ -358,14 +356,6 @@ export class ChatSession {
   }
 
   // ── tools and enable state ──────────────────────────────────────────────────────────────
-
-  #syncGroups(change?: ToolsChange): void {
-    const wanted = this.#options.tools?.groups() ?? [];
-    // With a change, only what changed: the other groups keep their registration (and rule variables).
-    if (change) syncExecutorGroups(this.executor, wanted, change);
-    else for (const error of replaceExecutorGroups(this.executor, wanted)) this.#options.log?.(error);
-    applyEnableState(this.executor, this.#options.settings());
-  }
 
   #groupOf(name: string): string {
     for (const group of this.executor.listGroups()) {
