@@ -6,6 +6,7 @@ import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { LlmToolCall } from '../llm/types.ts';
+import { Emitter } from '../base/emitter.ts';
 import { ToolExecutor } from '../tools/tool-executor.ts';
 import type { PermissionStore, ToolGroup } from '../tools/types.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
@@ -63,7 +64,7 @@ export class ChatSession {
   readonly #file: SessionFile;
   readonly #options: ChatSessionOptions;
   readonly #messages: ChatMessage[];
-  readonly #listeners = new Set<(event: ChatEvent) => void>();
+  readonly #events: Emitter<ChatEvent>;
   readonly #approvals: ApprovalBroker;
   readonly #disposers: Array<() => void> = [];
   readonly #usedCallIds = new Set<string>();
@@ -76,6 +77,7 @@ export class ChatSession {
 
   constructor(options: ChatSessionOptions) {
     this.#options = options;
+    this.#events = new Emitter({ onListenerError: (error) => options.log?.(`A session event listener failed: ${(error as Error).message}`) });
     this.#file = options.file;
     this.id = options.file.id;
     const state = options.state;
@@ -89,7 +91,7 @@ export class ChatSession {
     if (state && state.variables.length > 0) this.variables.restore({ version: 1, variables: state.variables });
     const journal = new VariableJournal(this.variables, (record) => this.#file.append(record));
     this.#approvals = new ApprovalBroker({
-      canAsk: () => this.#listeners.size > 0 || Boolean(options.hasApprover?.()),
+      canAsk: () => this.#events.size > 0 || Boolean(options.hasApprover?.()),
       requested: (request) => this.#emit({ type: 'approval.requested', sessionId: this.id, request }),
       resolved: (request, decision) => {
         this.#file.append({ t: 'approval', at: Date.now(), request, decision });
@@ -142,8 +144,7 @@ export class ChatSession {
 
   /** Returns a disposer. Without any listener, approvals are rejected (no one can answer). */
   onEvent(listener: (event: ChatEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#events.event(listener);
   }
 
   // ── commands ────────────────────────────────────────────────────────────────────────────
@@ -223,7 +224,7 @@ export class ChatSession {
     this.executor.close();
     void this.executor.notifySession('shutdown');
     for (const dispose of this.#disposers.splice(0)) dispose();
-    this.#listeners.clear();
+    this.#events.dispose();
   }
 
   // ── the agent loop ──────────────────────────────────────────────────────────────────────
@@ -377,12 +378,8 @@ export class ChatSession {
   }
 
   #emit(event: ChatEvent): void {
-    for (const listener of this.#options.forward ? [...this.#listeners, this.#options.forward] : this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#options.log?.(`A session event listener failed: ${(error as Error).message}`);
-      }
-    }
+    this.#events.fire(event);
+    // The manager's fan-out: an emitter's fire, which never throws.
+    this.#options.forward?.(event);
   }
 }

@@ -3,7 +3,7 @@
 import type { Settings } from '../../../shared/settings.ts';
 import { SettingsValidationError, type SettingsStore } from '../store/settings-store.ts';
 import { validateSettings } from '../store/validate-settings.ts';
-import type { SettingsService } from './handlers.ts';
+import type { SettingsService } from './services.ts';
 
 export function createSettingsService(store: SettingsStore): SettingsService {
   return {

@@ -8,7 +8,7 @@ import { Emitter } from '../base/emitter.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { ToolExecutor } from '../tools/tool-executor.ts';
 import type { ToolGroupSource } from '../tools/tools-change.ts';
-import type { ToolService } from './handlers.ts';
+import type { ToolService } from './services.ts';
 
 /** What the Tools panel needs of the loaded tools. */
 export interface ToolCatalogPort {

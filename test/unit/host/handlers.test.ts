@@ -8,7 +8,10 @@ import { apiError, type ApiEvent, type TooldeskApi, type ToolsState } from '../.
 import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
 import type { ToolGroupInfo } from '../../../shared/tools.ts';
 import type { Variable } from '../../../shared/variables.ts';
-import { createEventHub, createHandlers, type HostServices, type SessionService, type ToolService } from '../../../electron/runtime/host/handlers.ts';
+import { createEventHub } from '../../../electron/runtime/host/event-hub.ts';
+import { createHandlers } from '../../../electron/runtime/host/handlers.ts';
+import type { HostServices, SessionService, ToolService } from '../../../electron/runtime/host/services.ts';
+import { sliceVariable } from '../../../electron/runtime/tools/variable-system.ts';
 import { createInMemoryClient } from '../../../electron/runtime/host/in-memory-client.ts';
 import { createProviderService } from '../../../electron/runtime/host/provider-service.ts';
 import { createSettingsService } from '../../../electron/runtime/host/settings-service.ts';
@@ -50,7 +53,10 @@ function scriptedSessions() {
       find(id);
       return {
         list: ({ type }) => [...vars.values()].filter((v) => !type || v.type === type).map(({ value: _v, ...info }) => info),
-        get: (name) => vars.get(name),
+        read: (name, start, length) => {
+          const variable = vars.get(name);
+          return variable && sliceVariable(variable, start, length);
+        },
         remove: (name) => {
           if (vars.get(name)?.type === 'RULE') throw apiError('VariableError', 'RULE variables cannot be deleted');
           return vars.delete(name);
