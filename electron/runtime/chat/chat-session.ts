@@ -7,6 +7,7 @@ import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../..
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { LlmToolCall } from '../llm/types.ts';
 import { Emitter } from '../base/emitter.ts';
+import { FileError } from '../base/file-error.ts';
 import { ToolExecutor } from '../tools/tool-executor.ts';
 import type { PermissionStore, ToolGroup } from '../tools/types.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
@@ -158,7 +159,11 @@ export class ChatSession {
     this.#turn = turn;
     this.#emit({ type: 'session.turn', sessionId: this.id, turnId: turn.id, state: 'started' });
     const done = this.#runTurn(text, turn.controller.signal)
-      .catch((error: unknown): Omit<TurnOutcome, 'turnId'> => ({ stopReason: 'error', error: errorValue('InternalError', String((error as Error)?.stack ?? error)) }))
+      .catch((error: unknown): Omit<TurnOutcome, 'turnId'> => ({
+        stopReason: 'error',
+        // A file that cannot be written (a full disk) is the user's to fix: its one line, not a stack.
+        error: error instanceof FileError ? errorValue(error.name, error.message) : errorValue('InternalError', String((error as Error)?.stack ?? error)),
+      }))
       .then((outcome) => {
         this.#turn = null;
         const finished: TurnOutcome = { turnId: turn.id, ...outcome };

@@ -6,6 +6,7 @@ import type { SessionSearchHit } from '../../../shared/api.ts';
 import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import { Emitter } from '../base/emitter.ts';
+import { fileError } from '../base/file-error.ts';
 import { resolveProvider, type ProviderResolution } from '../llm/resolve-provider.ts';
 import { settingsPermissionStore } from '../store/permission-store.ts';
 import type { SecretStore } from '../store/secret-store.ts';
@@ -38,7 +39,11 @@ export class SessionManager {
     this.#options = options;
     this.#events = new Emitter({ onListenerError: (error) => options.log?.(`A session event listener failed: ${(error as Error).message}`) });
     this.dir = join(options.home, 'sessions');
-    mkdirSync(this.dir, { recursive: true });
+    try {
+      mkdirSync(this.dir, { recursive: true });
+    } catch (error) {
+      throw fileError('create the sessions folder', this.dir, error);
+    }
   }
 
   /** Newest first. */
