@@ -3,6 +3,7 @@
 import { apiError, type ApiHandlers, type ProviderInfo } from '../../../shared/api.ts';
 import { resolveProviderRequest, type ProviderRequest } from './provider-service.ts';
 import type { HostServices } from './services.ts';
+import { applySecretChanges } from './settings-service.ts';
 
 export type { HostServices, ProviderService, SecretService, SessionService, SettingsService, ToolService, VariableAccess } from './services.ts';
 export { createEventHub } from './event-hub.ts';
@@ -81,7 +82,19 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
 
     getSettings: async () => settings.get(),
-    setSettings: async ({ patch }) => settings.patch(patch),
+    // A provider and its key in one call: the settings are checked first (nothing stored when
+    // invalid), the secrets stored, the settings written; a failed write puts the secrets back.
+    setSettings: async ({ patch, secrets: secretChanges }) => {
+      if (!secretChanges || Object.keys(secretChanges).length === 0) return settings.patch(patch);
+      settings.check(patch);
+      const undo = await applySecretChanges(secrets, secretChanges);
+      try {
+        return settings.patch(patch);
+      } catch (error) {
+        await undo();
+        throw error;
+      }
+    },
 
     listProviders: async (): Promise<ProviderInfo[]> => {
       const current = settings.get();

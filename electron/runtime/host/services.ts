@@ -49,8 +49,10 @@ export interface ToolService {
 
 export interface SettingsService {
   get(): Settings;
-  /** Top-level keys replace (the API's patch is shallow); throws on invalid values. */
+  /** Top-level keys replace (the API's patch is shallow); one write, one change event; throws on invalid values. */
   patch(patch: Partial<Settings>): Settings;
+  /** Throws what patch would throw for invalid values, writing nothing. */
+  check(patch: Partial<Settings>): void;
   setGroupEnabled(group: string, enabled: boolean): void;
   setToolEnabled(tool: string, enabled: boolean): void;
   onDidChange(listener: (settings: Settings) => void): () => void;
