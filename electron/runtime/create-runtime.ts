@@ -138,12 +138,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       context: () => createSourceContext(settings.get(), home, { runnerOptions: { resolveSecrets, ...(keyEndpoint ? { keyEndpoint } : {}) } }),
       log,
     });
-    // Every kind of tool source, in precedence order. (MCP servers join here as one more entry.)
+    closers.push(() => registry.close());
+    await registry.load();
+    if (toolOptions.watch) registry.watch();
+    // Every kind of tool source, in precedence order (MCP servers join here as one more entry).
+    // Combined after the first load, which the registry does not announce.
     const groupSources: ToolGroupSource[] = [registry];
     const source = combineGroupSources(groupSources, { onListenerError: (error) => log(`tools.changed listener failed: ${(error as Error).message}`) });
     closers.push(() => source.close());
-    await registry.load();
-    if (toolOptions.watch) registry.watch();
     if (!toolOptions.roots?.length) {
       let lastRoots = rootsKey(settings.get());
       closers.push(

@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import { Emitter, type Disposer } from '../../base/emitter.ts';
-import type { ToolGroupSource, ToolsChange } from '../../tools/tools-change.ts';
+import { diffGroups, type ToolGroupSource, type ToolsChange } from '../../tools/tools-change.ts';
 import type { ToolGroup } from '../../tools/types.ts';
 import { assembleGroups, type EntryResult } from './assemble-groups.ts';
 import { classifyInRoot, loadEntries, notRegularDiagnostic, scanRoot, scanRoots } from './discover-tools.ts';
@@ -261,19 +261,4 @@ export class ToolRegistry implements ToolGroupSource {
     this.#queue = run.catch(() => undefined);
     return run;
   }
-}
-
-/** Which groups differ between two assemblies (tools compared by identity: reloaded = new objects). */
-export function diffGroups(before: ToolGroup[], after: ToolGroup[], diagnostics: Diagnostic[]): ToolsChange {
-  const old = new Map(before.map((g) => [g.name, g]));
-  const now = new Map(after.map((g) => [g.name, g]));
-  const added = [...now.keys()].filter((n) => !old.has(n));
-  const removed = [...old.keys()].filter((n) => !now.has(n));
-  const updated = [...now.keys()].filter((n) => {
-    const a = old.get(n);
-    const b = now.get(n)!;
-    if (!a) return false;
-    return a.tools.length !== b.tools.length || a.tools.some((t, i) => t !== b.tools[i]) || a.rulePrompt !== b.rulePrompt;
-  });
-  return { added, removed, updated, diagnostics };
 }
