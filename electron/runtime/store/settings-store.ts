@@ -4,7 +4,7 @@
 // backed up to `settings.json.corrupt-<timestamp>`, replaced by defaults, and a warning is kept.
 // Something that is not a regular file there (a folder, a FIFO) is refused, without blocking; a
 // failed write (disk full) says so in one line and changes nothing.
-import { closeSync, constants, copyFileSync, fstatSync, openSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, copyFileSync, fstatSync, openSync, readFileSync, rmSync, statSync, watch as watchFolder, type FSWatcher, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import type { Settings } from '../../../shared/settings.ts';
@@ -35,6 +35,8 @@ export interface SettingsStoreOptions {
   backend?: 'conf' | SettingsBackendFactory;
   /** Pick up writes by other processes (the CLI while the app runs). */
   watch?: boolean;
+  /** Quiet time after a file event before the file is read again (ms). */
+  watchDebounceMs?: number;
 }
 
 export type SettingsListener = (settings: Settings, previous: Settings) => void;
@@ -156,7 +158,9 @@ export function openSettingsStore(home: string, options: SettingsStoreOptions = 
 
   let backend: SettingsBackend;
   try {
-    backend = factory({ cwd: home, configName: SETTINGS_CONFIG_NAME, watch: options.watch ?? false });
+    // The store watches the file itself (below): the backends' own watchers read it with a plain,
+    // blocking read, which never returns if a FIFO is put in its place.
+    backend = factory({ cwd: home, configName: SETTINGS_CONFIG_NAME, watch: false });
   } catch (error) {
     throw fileError('open', file, error);
   }
@@ -192,20 +196,9 @@ export function openSettingsStore(home: string, options: SettingsStoreOptions = 
     changed.fire({ next: current, previous });
   };
 
-  // Changes made by another process (watch) or directly on the backend.
-  const unsubscribe = backend.onDidAnyChange(() => {
-    if (writing) return;
-    let store: JsonObject;
-    try {
-      // The backend's own read would block on a FIFO swapped in: look first (stat never blocks).
-      const stats = statSync(file, { throwIfNoEntry: false });
-      if (stats && !stats.isFile()) throw notRegular(file, stats);
-      store = backend.store;
-    } catch (error) {
-      warnings.push(`Settings file ${file} changed on disk but could not be read: ${(error as Error).message.replace(/\.$/, '')}. Keeping the previous settings.`);
-      return;
-    }
-    const parsed = parseSettings(store);
+  /** Takes in a document another process wrote, if valid and different; else keeps the current one with a warning. */
+  const takeOutside = (data: unknown) => {
+    const parsed = parseSettings(data);
     if (!parsed.ok) {
       warnings.push(`Settings file ${file} changed on disk to something invalid (${parsed.problems.join('; ')}). Keeping the previous settings.`);
       return;
@@ -214,6 +207,61 @@ export function openSettingsStore(home: string, options: SettingsStoreOptions = 
     const previous = current;
     current = parsed.settings;
     changed.fire({ next: current, previous });
+  };
+  const unreadable = (error: unknown) =>
+    warnings.push(`Settings file ${file} changed on disk but could not be read: ${(error as Error).message.replace(/\.$/, '')}. Keeping the previous settings.`);
+
+  // Writes by other processes: the folder is watched (an atomic save replaces the file, which a
+  // watch on the file itself would lose) and the file read without ever blocking.
+  let watcher: FSWatcher | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const reread = () => {
+    timer = undefined;
+    let text: string | null;
+    try {
+      text = readRegularFile(file);
+    } catch (error) {
+      unreadable(error);
+      return;
+    }
+    if (text === null) return; // deleted: the next save writes it again
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      // (A writer that is not atomic may be caught mid-write: its next event brings the rest.)
+      warnings.push(`Settings file ${file} changed on disk to something that is not valid JSON (${(error as Error).message}). Keeping the previous settings.`);
+      return;
+    }
+    takeOutside(data);
+  };
+  if (options.watch) {
+    try {
+      watcher = watchFolder(home, (_event, name) => {
+        if (name !== null && name.toString() !== `${SETTINGS_CONFIG_NAME}.json`) return;
+        clearTimeout(timer);
+        timer = setTimeout(reread, options.watchDebounceMs ?? 50);
+      });
+      watcher.on('error', (error) => warnings.push(`Settings changes made outside Tooldesk are no longer picked up: ${error.message}`));
+    } catch (error) {
+      warnings.push(`Settings changes made outside Tooldesk will not be picked up until restart: ${(error as Error).message}`);
+    }
+  }
+
+  // Changes made directly on the backend (not through this store).
+  const unsubscribe = backend.onDidAnyChange(() => {
+    if (writing) return;
+    let store: JsonObject;
+    try {
+      // A backend reading the file would block on a FIFO swapped in: look first (stat never blocks).
+      const stats = statSync(file, { throwIfNoEntry: false });
+      if (stats && !stats.isFile()) throw notRegular(file, stats);
+      store = backend.store;
+    } catch (error) {
+      unreadable(error);
+      return;
+    }
+    takeOutside(store);
   });
 
   return {
@@ -226,6 +274,8 @@ export function openSettingsStore(home: string, options: SettingsStoreOptions = 
     onDidChange: (listener) => changed.event(({ next, previous }) => listener(structuredClone(next), structuredClone(previous))),
     close() {
       unsubscribe();
+      clearTimeout(timer);
+      watcher?.close();
       changed.dispose();
       backend._closeWatcher?.();
     },

@@ -2,10 +2,10 @@
 // reported in one line naming the file and what to do; nothing blocks, nothing half-changes.
 // Also: a save from the Settings page is one write and one change event.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FileError } from '../../../electron/runtime/base/file-error.ts';
 import { createSettingsService } from '../../../electron/runtime/host/settings-service.ts';
 import { parseSettings } from '../../../electron/runtime/store/parse-settings.ts';
@@ -69,6 +69,37 @@ describe('settings.json that is not a regular file', () => {
     const home = tmp();
     mkdirSync(join(home, 'settings.json'));
     expect(() => openSettingsStore(home)).toThrow(/settings\.json is a folder, not a regular file\. Move it away/);
+  });
+});
+
+describe('settings written by another process (watch)', () => {
+  it('picks up valid writes, and keeps the settings when a FIFO or a folder replaces the file (never blocks)', async () => {
+    const home = tmp();
+    const file = join(home, 'settings.json');
+    const store = openSettingsStore(home, { watch: true, watchDebounceMs: 20 });
+    const seen: string[] = [];
+    store.onDidChange((s) => seen.push(s.systemPrompt));
+    try {
+      // An atomic save by another program (temp file + rename), like the CLI's.
+      writeFileSync(`${file}.tmp`, JSON.stringify({ systemPrompt: 'from the CLI' }));
+      renameSync(`${file}.tmp`, file);
+      await vi.waitFor(() => expect(store.get().systemPrompt).toBe('from the CLI'), { timeout: 5000 });
+
+      rmSync(file);
+      execFileSync('mkfifo', [file]);
+      await vi.waitFor(() => expect(store.warnings.join('\n')).toMatch(/is a FIFO \(named pipe\), not a regular file.*Keeping the previous settings/), { timeout: 5000 });
+      expect(store.get().systemPrompt).toBe('from the CLI');
+
+      rmSync(file);
+      writeFileSync(file, '{"systemPrompt": ');
+      await vi.waitFor(() => expect(store.warnings.at(-1)).toMatch(/not valid JSON.*Keeping the previous settings/), { timeout: 5000 });
+
+      writeFileSync(file, JSON.stringify({ systemPrompt: 'fixed' }));
+      await vi.waitFor(() => expect(store.get().systemPrompt).toBe('fixed'), { timeout: 5000 });
+      expect(seen).toEqual(['from the CLI', 'fixed']);
+    } finally {
+      store.close();
+    }
   });
 });
 
