@@ -3,7 +3,7 @@
 // `tools: false` when no tool is needed; tools load on first `runtime.tools()`.
 import { createRuntime, type Runtime, type RuntimeOptions, type RuntimeToolOptions } from '../runtime/create-runtime.ts';
 import { toolDeskHome } from '../runtime/paths.ts';
-import { secretStoreOptions } from './cli-settings.ts';
+import { openCliSecrets } from './cli-settings.ts';
 import type { CliIO } from './command.ts';
 import { options, type ParsedArgs } from './parse-args.ts';
 
@@ -21,7 +21,7 @@ export async function openCliRuntime(io: CliIO, cli: CliRuntimeOptions = {}): Pr
     // The CLI works on the folder it runs in: relative roots and project roots are found from there.
     toolOptions = { cwd: process.cwd(), ...given, ...(roots.length ? { roots } : {}) };
   }
-  const runtime = await createRuntime({ home: toolDeskHome(io.env), secretOptions: secretStoreOptions(io), tools: toolOptions, ...rest });
+  const runtime = await createRuntime({ home: toolDeskHome(io.env), secrets: openCliSecrets(io), tools: toolOptions, ...rest });
   for (const warning of runtime.warnings) io.stderr.write(`tooldesk: warning: ${warning}\n`);
   return runtime;
 }

@@ -1,5 +1,5 @@
-// Small helpers the CLI commands share: stdin as text, the secret store options of the environment.
-import type { SecretStoreOptions } from '../runtime/store/secret-store.ts';
+// Small helpers the CLI commands share: stdin as text, and the one keychain every command uses.
+import { SecretStore, type SecretStoreOptions } from '../runtime/store/secret-store.ts';
 import type { CliIO } from './command.ts';
 
 /** All of stdin as text (for secrets, which never come from argv). */
@@ -9,7 +9,11 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** TOOLDESK_SECRET_SERVICE renames the keychain service (tests use a throwaway one). */
-export function secretStoreOptions(io: CliIO): SecretStoreOptions {
-  return io.env.TOOLDESK_SECRET_SERVICE ? { service: io.env.TOOLDESK_SECRET_SERVICE } : {};
+/**
+ * The keychain every CLI command uses (`serve` included, through openCliRuntime): the one place
+ * that reads TOOLDESK_SECRET_SERVICE, which renames the keychain service (tests use a throwaway one).
+ */
+export function openCliSecrets(io: CliIO): SecretStore {
+  const options: SecretStoreOptions = io.env.TOOLDESK_SECRET_SERVICE ? { service: io.env.TOOLDESK_SECRET_SERVICE } : {};
+  return new SecretStore(options);
 }

@@ -4,7 +4,7 @@ import type { CliIO } from '../command.ts';
 import { createRuntime } from '../../runtime/create-runtime.ts';
 import { startBrowserServer } from '../../runtime/host/server.ts';
 import { toolDeskHome } from '../../runtime/paths.ts';
-import { secretStoreOptions } from '../cli-settings.ts';
+import { openCliSecrets } from '../cli-settings.ts';
 import { VERSION } from '../version.ts';
 import { openInBrowser } from './open-browser.ts';
 import { buildRenderer, rendererBuildState, rendererOutDir } from './renderer-build.ts';
@@ -31,7 +31,7 @@ export async function runBrowserMode(options: BrowserModeOptions, io: CliIO): Pr
   const home = toolDeskHome(io.env);
   const runtime = await createRuntime({
     home,
-    secretOptions: secretStoreOptions(io),
+    secrets: openCliSecrets(io),
     sessionSecretsFallback: true,
     watchSettings: true,
     tools: { watch: true, keyEndpoint: true },

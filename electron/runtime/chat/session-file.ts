@@ -196,14 +196,18 @@ export class SessionFile {
 
   /** The meta file is a cache of the log's summary (rebuilt when stale): failing to write it loses nothing. */
   writeMeta(): void {
-    const meta: SessionMeta = { version: SESSION_FORMAT_VERSION, ...this.#info };
-    const tmp = `${this.metaFile}.tmp`;
-    try {
-      writeFileSync(tmp, JSON.stringify(meta));
-      renameSync(tmp, this.metaFile);
-    } catch {
-      rmSync(tmp, { force: true });
-    }
+    writeMetaFile(this.metaFile, this.#info);
+  }
+}
+
+function writeMetaFile(file: string, info: SessionInfo): void {
+  const meta: SessionMeta = { version: SESSION_FORMAT_VERSION, ...info };
+  const tmp = `${file}.tmp`;
+  try {
+    writeFileSync(tmp, JSON.stringify(meta));
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
   }
 }
 
@@ -219,8 +223,13 @@ export function readSessionInfo(dir: string, id: string): SessionInfo | null {
   } catch {
     // missing or unreadable: rebuild below
   }
+  // Rebuilt without repairing the file: a torn last line stays until the session is opened, so
+  // opening it still reports the warning (listing or `exists` must not swallow it).
   try {
-    return SessionFile.open(dir, id).file.info;
+    const state = readSessionFile(paths.log, id);
+    const info: SessionInfo = { id, title: state.title, createdAt: state.createdAt, updatedAt: state.updatedAt, messageCount: state.messages.length };
+    writeMetaFile(paths.meta, info);
+    return info;
   } catch {
     return null;
   }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Diagnostic, ToolFormat } from '../../../../shared/tools.ts';
 import { assembleGroups, splitByEntry, type EntryResult } from './assemble-groups.ts';
 import { classifyEntry } from './classify-entry.ts';
+import { missingInterpreterDiagnostics } from './missing-interpreter.ts';
 import { loadModuleFactories } from '../module/index.ts';
 import { loadPowerShellModules } from '../powershell/index.ts';
 import { loadPythonModules } from '../python/index.ts';
@@ -98,7 +99,7 @@ export async function loadEntries(entries: SourceEntry[], ctx: SourceContext, ro
       // Loaders promise not to throw; if one does, its entries still get a diagnostic each.
       loaded = { groups: [], diagnostics: list.map((e) => ({ severity: 'error' as const, file: e.path, message: `Loading failed: ${(error as Error).message}`, code: 'loader-failed' })) };
     }
-    const split = splitByEntry(list, loaded.groups, loaded.diagnostics);
+    const split = splitByEntry(list, loaded.groups, [...loaded.diagnostics, ...missingInterpreterDiagnostics(list, ctx)]);
     for (const entry of list) {
       const part = split.get(entry.path)!;
       results.push({ entry, rootIndex: rootIndexOf(entry), groups: part.groups, diagnostics: part.diagnostics });
