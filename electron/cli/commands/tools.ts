@@ -6,9 +6,10 @@ import { toolsCheckCommand } from './tools-check.ts';
 import { toolsDisableCommand, toolsEnableCommand } from './tools-enable.ts';
 import { toolsListCommand } from './tools-list.ts';
 import { toolsNewCommand } from './tools-new.ts';
+import { toolsPolicyCommand } from './tools-policy.ts';
 import { toolsRunCommand } from './tools-run.ts';
 
-export const TOOLS_SUBCOMMANDS: Command[] = [toolsListCommand, toolsCheckCommand, toolsRunCommand, toolsEnableCommand, toolsDisableCommand, toolsNewCommand];
+export const TOOLS_SUBCOMMANDS: Command[] = [toolsListCommand, toolsCheckCommand, toolsRunCommand, toolsEnableCommand, toolsDisableCommand, toolsNewCommand, toolsPolicyCommand];
 
 function usage(): string {
   const width = Math.max(...TOOLS_SUBCOMMANDS.map((c) => c.name.length));
