@@ -89,7 +89,9 @@ export async function startHttp(serve: ServeHome, args: string[] = []): Promise<
       stdout += chunk.toString();
       const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stdout)?.[1];
       const token = /Bearer token \([^)]*\): (\S+)/.exec(stdout)?.[1];
-      const settled = noAuth ? /authentication is OFF/.test(stdout) : token !== undefined || /Bearer token: the one in the keychain/.test(stdout);
+      // With a new token, wait for the whole printout (it ends with the VS Code config).
+      const printed = token !== undefined && /VS Code[^\n]*\n\{[\s\S]*\n\}\n/.test(stdout);
+      const settled = noAuth ? /authentication is OFF/.test(stdout) : printed || /Bearer token: the one in the keychain/.test(stdout);
       if (url && settled) {
         clearTimeout(timer);
         resolve({ url, token });
@@ -116,6 +118,12 @@ export async function connectHttp(server: HttpServe, options: ClientOptions & { 
   const transport = new StreamableHTTPClientTransport(new URL(server.url), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {});
   await client.connect(transport);
   return client;
+}
+
+/** Ends the HTTP session on the server too (DELETE), then closes the client. */
+export async function closeHttp(client: Client): Promise<void> {
+  await (client.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => {});
+  await client.close();
 }
 
 /** The text of a tools/call result. */
