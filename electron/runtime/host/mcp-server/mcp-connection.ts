@@ -227,8 +227,9 @@ export class McpConnection {
     }
     const callId = `mcp_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
     const { canElicit, clientName } = this.#client(ctx);
-    const info = this.executor.listGroups().flatMap((g) => g.tools).find((t) => t.name === name || t.modelName === name);
-    const modelName = info?.modelName ?? name;
+    // Clients call by the listed (model) name; a real name that differs is looked up the slow way.
+    const listed = this.executor.getEnabledToolDefinitions().some((d) => d.function.name === name);
+    const modelName = listed ? name : (this.executor.listGroups().flatMap((g) => g.tools).find((t) => t.name === name)?.modelName ?? name);
     const run = new CallRun(async (signal, onUpdate) => {
       const admitted = await this.#admit(signal);
       if (!admitted.ok) return { status: 'ERROR', error: admitted.message, finalText: admitted.message, callId };
