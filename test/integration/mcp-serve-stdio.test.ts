@@ -240,6 +240,15 @@ describe('mcp serve over stdio, other clients', () => {
       expect(client.getProtocolEra()).toBe('modern');
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('guarded_echo');
       expect(textOf(await client.callTool({ name: 'guarded_echo', arguments: { text: 'modern' } }))).toContain('echo: modern');
+      // 2026-07-28 delivers list changes on a subscriptions/listen stream
+      let changed = 0;
+      client.setNotificationHandler('notifications/tools/list_changed', () => void changed++);
+      const subscription = await client.listen({ toolsListChanged: true });
+      // guarded.py's group is enabled: a tool added there is offered at once
+      writeFileSync(join(serve.root, 'guarded.py'), `${readFileSync(join(serve.root, 'guarded.py'), 'utf8')}\n\ndef modern_extra() -> str:\n    """Added while listening."""\n    return "x"\n`);
+      expect(await waitFor(() => changed > 0, 15_000)).toBe(true);
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('modern_extra');
+      await subscription.close();
     } finally {
       await client.close();
     }
