@@ -29,7 +29,8 @@ export class CallRun {
 
   /** `start` runs the call; it gets this run's signal and progress sink. */
   constructor(start: (signal: AbortSignal, onUpdate: (update: ToolUpdate) => void) => Promise<ToolExecuteResult>) {
-    this.result = start(this.controller.signal, (update) => this.#onUpdate(update));
+    // Started on the next tick, so `start` may already use the constructed run (ask()).
+    this.result = Promise.resolve().then(() => start(this.controller.signal, (update) => this.#onUpdate(update)));
   }
 
   /** The executor's approval callback for this call. Resolves when the client answers (or the run ends). */
