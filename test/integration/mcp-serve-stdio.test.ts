@@ -224,7 +224,8 @@ describe('mcp serve over stdio, other clients', () => {
   }, 40_000);
 
   it('after `tools policy NAME auto` the same tool runs for that client', async () => {
-    execFileSync(process.execPath, [CLI, 'tools', 'policy', 'guarded_echo', 'auto', '--root', serve.root], { env: serve.env });
+    const set = execFileSync(process.execPath, [CLI, 'tools', 'policy', 'guarded_echo', 'auto', '--root', serve.root], { env: serve.env }).toString();
+    expect(set).toBe('guarded_echo: run auto, result never (your override)\n');
     const { client } = await connectStdio(serve);
     try {
       expect(textOf(await client.callTool({ name: 'guarded_echo', arguments: { text: 'now' } }))).toContain('echo: now');
@@ -232,6 +233,18 @@ describe('mcp serve over stdio, other clients', () => {
       await client.close();
     }
     execFileSync(process.execPath, [CLI, 'tools', 'policy', 'guarded_echo', '--reset', '--root', serve.root], { env: serve.env });
+  }, 40_000);
+
+  it('--group narrows the offer to that group (plus ReadVar/ListVars)', async () => {
+    const { client, stderr } = await connectStdio(serve, { args: ['--group', 'text_stats', '--group', 'nonexistent'] });
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name).sort();
+      expect(names).toEqual(['ListVars', 'ReadVar', 'top_words', 'word_count']);
+      await expect(client.callTool({ name: 'script_json_pick', arguments: { json: '{}' } })).resolves.toMatchObject({ isError: true });
+      expect(stderr()).toContain('--group nonexistent: no such group');
+    } finally {
+      await client.close();
+    }
   }, 40_000);
 
   it('negotiates the 2026-07-28 revision with a client in auto mode, approvals included', async () => {
