@@ -74,7 +74,8 @@ export async function startMcpHttpServer(options: McpHttpOptions): Promise<McpHt
     let body: Buffer | undefined;
     if (req.method === 'POST') {
       const read = await readBody(req, maxBodyBytes);
-      if (read === 'too-large') return refuse(res, 413, `Request body larger than ${Math.round(maxBodyBytes / 1024 / 1024)} MiB.`, true);
+      // The rest of the body is read and dropped (never buffered), so the client sees the 413, not a broken pipe.
+      if (read === 'too-large') return refuse(res, 413, `Request body larger than ${Math.round(maxBodyBytes / 1024 / 1024)} MiB.`);
       body = read;
     }
     let parsed: unknown;
@@ -242,12 +243,12 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   body.pipe(res);
 }
 
-function refuse(res: ServerResponse, status: number, message: string, closeConnection = false): void {
-  jsonRpcError(res, status, status === 413 ? -32600 : -32000, message, closeConnection);
+function refuse(res: ServerResponse, status: number, message: string): void {
+  jsonRpcError(res, status, status === 413 ? -32600 : -32000, message);
 }
 
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, closeConnection = false): void {
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  res.writeHead(status, { 'content-type': 'application/json', ...(closeConnection ? { connection: 'close' } : {}) });
+  res.writeHead(status, { 'content-type': 'application/json' });
   res.end(body);
 }
