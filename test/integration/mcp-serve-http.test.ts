@@ -120,6 +120,24 @@ describe('mcp serve --http with a bearer token', () => {
     }
   }, 60_000);
 
+  it('keeps the token in the keychain: a restart reuses it without printing it again', async () => {
+    const second = await startHttp(serve);
+    try {
+      if (server.stdout().includes('kept in the keychain')) {
+        expect(second.stdout()).toContain('Bearer token: the one in the keychain');
+        expect(second.stdout()).not.toContain(server.token!);
+        const client = await connectHttp(second, { token: server.token! });
+        await closeHttp(client);
+      } else {
+        // No keychain on this machine: each run has its own token, and says so.
+        expect(server.stdout()).toContain('this token works for this run only');
+        expect(second.token).not.toBe(server.token);
+      }
+    } finally {
+      await second.stop();
+    }
+  }, 40_000);
+
   it('a client that hangs up mid-call gets its tool process killed', async () => {
     const client = await connectHttp(server);
     const seconds = `${60 + Math.floor(Math.random() * 30)}.${Date.now() % 100000}`;

@@ -65,8 +65,9 @@ export const mcpServeCommand: Command = {
       return http ? await serveHttp(args, io, opened, port, makeConnection, say) : await serveStdio(io, makeConnection, say);
     } finally {
       await opened.close();
-      // A tool process that ignores its kill must not keep the server alive once we are done.
-      setTimeout(() => process.exit(process.exitCode ?? 0), 3000).unref();
+      // A tool process that ignores its kill must not keep the server alive once we are done
+      // (only as the `tooldesk` process itself: an embedding caller owns its own exit).
+      if (io.stdin === process.stdin) setTimeout(() => process.exit(process.exitCode ?? 0), 3000).unref();
     }
   },
 };
