@@ -1,0 +1,81 @@
+// Which tool host a module entry loads in: one per tools root and sandbox mode. A root is the
+// unit of trust (a project's `.omp/tools` is not the user's own folder), so modules of different
+// roots never share a process, globals or an event bus; per root (not per module) keeps a
+// folder of 300 modules to one Node process (~40 MB) instead of 300. A `sandbox.perTool` mode
+// that differs from the default puts that module in its own host, sandboxed as asked.
+import { createHash } from 'node:crypto';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sandboxSpecFor } from '../process/sandbox-spec-for.ts';
+import type { SourceContext } from '../types.ts';
+import { writeShimBridges } from './shim/bridge-files.ts';
+import { ToolHost } from './tool-host.ts';
+
+const pools = new WeakMap<SourceContext, Map<string, ToolHost>>();
+
+export function hostFor(ctx: SourceContext, root: string, label: string): ToolHost {
+  let pool = pools.get(ctx);
+  if (!pool) {
+    pool = new Map();
+    pools.set(ctx, pool);
+  }
+  const sandbox = sandboxSpecFor(ctx, label, root);
+  const key = `${root}\0${sandbox.mode}`;
+  let host = pool.get(key);
+  if (!host) {
+    const bridgesDir = writableDir(join(ctx.cacheDir, 'module-shim'), `tooldesk-module-shim-${process.getuid?.() ?? 'user'}`);
+    host = new ToolHost({
+      ctx,
+      root,
+      sandbox,
+      transformCacheDir: cacheDirFor(ctx, key),
+      bridges: writeShimBridges(bridgesDir),
+      bridgesDir,
+      readOnlyPaths: codePaths(),
+    });
+    pool.set(key, host);
+  }
+  return host;
+}
+
+/** Every host of this context (tests and shutdown). */
+export function hostsOf(ctx: SourceContext): ToolHost[] {
+  return [...(pools.get(ctx)?.values() ?? [])];
+}
+
+function cacheDirFor(ctx: SourceContext, key: string): string | null {
+  const dir = join(ctx.cacheDir, 'module-host', createHash('sha1').update(key).digest('hex').slice(0, 16));
+  try {
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+function writableDir(preferred: string, tmpName: string): string {
+  try {
+    mkdirSync(preferred, { recursive: true });
+    return preferred;
+  } catch {
+    return join(tmpdir(), tmpName);
+  }
+}
+
+let code: string[] | undefined;
+/** The app's own code and packages: readable in the sandbox even when they live under /tmp. */
+function codePaths(): string[] {
+  if (code) return code;
+  const paths = [dirname(fileURLToPath(import.meta.url))];
+  try {
+    const jiti = realpathSync(dirname(createRequire(import.meta.url).resolve('jiti/package.json')));
+    paths.push(dirname(jiti));
+  } catch {
+    // packages elsewhere: nothing more to show
+  }
+  code = paths;
+  return paths;
+}
