@@ -103,6 +103,25 @@ describe('module tools (seed 003)', () => {
     expect(tools.get('prio_tool')!.definition.function.description).toBe('from index.ts');
   });
 
+  it('gives default, named and namespace imports of a CommonJS package, an ES module package and a built-in (issue 11 §9)', async () => {
+    const { tools, diagnostics } = await load('module-imports');
+    expect(diagnostics).toEqual([]);
+    const result = await tools.get('import_interop')!.execute({}, testToolContext());
+    expect(result.status).toBe('SUCCESS');
+    expect(JSON.parse(result.formattedText!)).toEqual({
+      cjsDefault: '5 ms',
+      cjsNamed: 42,
+      cjsNamespaceDefault: '7 ms',
+      esmDefault: 'hello ada',
+      esmNamed: '!',
+      esmNamespace: 'hello bob!',
+      builtinDefault: join('a', 'b'),
+      builtinNamed: 'y.txt',
+      builtinNamespace: '.md',
+      bareBuiltinDefault: 'string',
+    });
+  });
+
   it('turns every broken module into a diagnostic naming its file', async () => {
     const { tools, diagnostics } = await load('module-broken');
     const about = (file: string) => diagnostics.filter((d) => d.file === join(TOOL_FIXTURES, 'module-broken', file)).map((d) => d.message);

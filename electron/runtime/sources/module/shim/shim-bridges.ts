@@ -24,6 +24,9 @@ export function shimValues(): ShimGlobals {
     const z: Record<string, unknown> = { ...zod };
     z.default = zod.z;
     values = { pi: createPiShim(), typebox, zod: z };
+    // Marked as ES modules: a transpiled `import z from "zod"` then takes our `default` (zod's z),
+    // as the real package gives, instead of the whole namespace.
+    for (const value of Object.values(values)) Object.defineProperty(value, '__esModule', { value: true });
     holder[GLOBAL_KEY] = values;
   }
   return values;
