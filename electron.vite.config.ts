@@ -5,7 +5,13 @@ import solid from 'vite-plugin-solid';
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } },
+      // The module tool host runs as its own Node process (sources/module/host-launch.ts).
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main/index.ts'),
+          'module-host': resolve(__dirname, 'electron/runtime/sources/module/host/main.ts'),
+        },
+      },
     },
   },
   preload: {
