@@ -3,11 +3,11 @@
 // the app only ever sees their definitions and results. Files that run in the host: host/*,
 // host-api.ts, tool-adapter.ts, imports.ts, entry-files.ts, transform.ts, shim/*.
 import { dirname } from 'node:path';
-import type { LoadResult, SourceLoader } from '../types.ts';
+import type { LoadResult, SourceEntry, SourceLoader } from '../types.ts';
 import { isDirectory, moduleGroupName } from './group-name.ts';
 import { hostFor } from './host-pool.ts';
 import { remoteTool } from './remote-tool.ts';
-import type { ToolHost } from './tool-host.ts';
+import type { LoadOutcome, ToolHost } from './tool-host.ts';
 
 export { moduleGroupName } from './group-name.ts';
 export { FACTORY_TIMEOUT_MS } from './tool-host.ts';
@@ -19,20 +19,31 @@ const unreachable = new FinalizationRegistry<{ host: ToolHost; loadId: number }>
 });
 
 export const loadModuleFactories: SourceLoader = async (entries, ctx) => {
-  const result: LoadResult = { groups: [], diagnostics: [] };
-  const used = new Set<ToolHost>();
-  for (const entry of entries) {
+  // Each host loads its own entries in order; different hosts (roots) load side by side.
+  const batches = new Map<ToolHost, Array<{ index: number; entry: SourceEntry; label: string; toolDir: string }>>();
+  entries.forEach((entry, index) => {
     const label = moduleGroupName(entry.path);
     const host = hostFor(ctx, entry.root, label);
-    used.add(host);
-    const loaded = await host.load(entry, label, isDirectory(entry.path) ? entry.path : dirname(entry.path));
-    result.diagnostics.push(...loaded.diagnostics);
-    if (loaded.tools.length === 0) continue;
+    const batch = batches.get(host) ?? [];
+    batch.push({ index, entry, label, toolDir: isDirectory(entry.path) ? entry.path : dirname(entry.path) });
+    batches.set(host, batch);
+  });
+  const outcomes = new Array<{ host: ToolHost; outcome: LoadOutcome }>(entries.length);
+  await Promise.all(
+    [...batches].map(async ([host, batch]) => {
+      const loaded = await host.loadAll(batch);
+      loaded.forEach((outcome, i) => (outcomes[batch[i]!.index] = { host, outcome }));
+      // A root whose modules gave no tools needs no process.
+      await host.stopIfUnused();
+    }),
+  );
+  const result: LoadResult = { groups: [], diagnostics: [] };
+  for (const { host, outcome } of outcomes) {
+    result.diagnostics.push(...outcome.diagnostics);
+    if (outcome.tools.length === 0) continue;
     const anchor = {};
-    unreachable.register(anchor, { host, loadId: loaded.record.loadId });
-    result.groups.push({ name: label, tools: loaded.tools.map((info) => remoteTool(info, host, loaded.record, anchor)) });
+    unreachable.register(anchor, { host, loadId: outcome.record.loadId });
+    result.groups.push({ name: outcome.record.label, tools: outcome.tools.map((info) => remoteTool(info, host, outcome.record, anchor)) });
   }
-  // A root whose modules gave no tools needs no process.
-  for (const host of used) await host.stopIfUnused();
   return result;
 };

@@ -48,8 +48,19 @@ export interface HostConfig {
   readOnlyPaths: string[];
 }
 
+interface LoadAnswer {
+  tools: HostToolInfo[];
+  diagnostics: Diagnostic[];
+}
+
+export interface LoadOutcome {
+  record: LoadRecord;
+  tools: HostToolInfo[];
+  diagnostics: Diagnostic[];
+}
+
 type Pending =
-  | { kind: 'load'; resolve: (answer: { tools: HostToolInfo[]; diagnostics: Diagnostic[] } | Failure) => void }
+  | { kind: 'load'; resolve: (answer: LoadAnswer | Failure) => void }
   | { kind: 'execute'; resolve: (answer: ToolRunResult | Failure) => void; onUpdate: (update: ToolUpdate) => void }
   | { kind: 'session'; resolve: (answer: { error?: string } | Failure) => void };
 
@@ -86,14 +97,54 @@ export class ToolHost {
     return inc && !('failure' in inc) && !inc.dead ? inc.pid : null;
   }
 
-  /** Loads one entry; never throws: a module that breaks its host yields a diagnostic. */
-  async load(entry: SourceEntry, label: string, toolDir: string): Promise<{ record: LoadRecord; tools: HostToolInfo[]; diagnostics: Diagnostic[] }> {
-    const record: LoadRecord = { loadId: nextLoadId++, entry, label, toolDir, secrets: new Set() };
-    this.loads.set(record.loadId, record);
-    const answer = await this.loadInto(record);
+  /**
+   * Loads entries in order; never throws: a module that breaks its host yields a diagnostic, and
+   * the entries after it load in a restarted host. All requests are sent at once (the host works
+   * through them one by one), so the app's answers overlap the host's loading.
+   */
+  async loadAll(items: Array<{ entry: SourceEntry; label: string; toolDir: string }>): Promise<LoadOutcome[]> {
+    const records = items.map(({ entry, label, toolDir }): LoadRecord => ({ loadId: nextLoadId++, entry, label, toolDir, secrets: new Set() }));
+    for (const record of records) this.loads.set(record.loadId, record);
+    const answers: Array<LoadAnswer | Failure> = [];
+    while (answers.length < records.length) {
+      const inc = await this.incarnation();
+      if ('failure' in inc) {
+        while (answers.length < records.length) answers.push(inc);
+        break;
+      }
+      const waiting = records.slice(answers.length).map((record) => this.requestLoad(inc, record));
+      this.busy(inc);
+      for (const answer of waiting) {
+        // The host loads one entry at a time: the bound starts when the one before it answered.
+        let timer: NodeJS.Timeout | undefined;
+        const entry = records[answers.length]!.entry;
+        const bounded = await Promise.race([
+          answer,
+          new Promise<Failure>((resolve) => {
+            timer = setTimeout(() => {
+              void this.kill(inc, `The module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (an endless loop or a wait that never ends at load time?), so its tool host was stopped`);
+              resolve({ failure: 'timeout' });
+            }, LOAD_TIMEOUT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        if ('failure' in bounded) {
+          // This entry took the host down (or hung it): it alone fails, the rest go to a new host.
+          const failure = await answer;
+          answers.push('failure' in failure ? failure : { failure: `the tool host stopped while loading ${entry.path}` });
+          break;
+        }
+        answers.push(bounded);
+      }
+      this.idle(inc);
+    }
+    return records.map((record, i) => this.outcome(record, answers[i]!));
+  }
+
+  private outcome(record: LoadRecord, answer: LoadAnswer | Failure): LoadOutcome {
     if ('failure' in answer) {
       this.loads.delete(record.loadId);
-      return { record, tools: [], diagnostics: [{ severity: 'error', file: entry.path, message: answer.failure, hint: 'The module was stopped; the other module tools still load. Fix its load-time code (top-level statements and the factory).', code: 'module-host-failed' }] };
+      return { record, tools: [], diagnostics: [{ severity: 'error', file: record.entry.path, message: answer.failure, hint: 'The module was stopped; the other module tools still load. Fix its load-time code (top-level statements and the factory).', code: 'module-host-failed' }] };
     }
     const tools = answer.tools.filter(validToolInfo);
     for (const tool of tools) for (const name of tool.secrets ?? []) record.secrets.add(name);
@@ -178,25 +229,32 @@ export class ToolHost {
     return 'failure' in now || now.loaded.has(record.loadId) ? now : { failure: 'its tool host stopped again while reloading the module' };
   }
 
-  private async loadInto(record: LoadRecord): Promise<{ tools: HostToolInfo[]; diagnostics: Diagnostic[] } | Failure> {
+  /** One load with its own bound (a tool's module loaded again after a restart). */
+  private async loadInto(record: LoadRecord): Promise<LoadAnswer | Failure> {
     const inc = await this.incarnation();
     if ('failure' in inc) return inc;
+    const answer = this.requestLoad(inc, record);
+    this.busy(inc);
+    const timer = setTimeout(() => {
+      void this.kill(inc, `The module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (an endless loop or a wait that never ends at load time?), so its tool host was stopped`);
+    }, LOAD_TIMEOUT_MS);
+    const result = await answer;
+    clearTimeout(timer);
+    this.idle(inc);
+    return result;
+  }
+
+  /** Sends one `load`; settles with the host's answer, or a failure when the host ends first. */
+  private requestLoad(inc: Incarnation, record: LoadRecord): Promise<LoadAnswer | Failure> {
     const id = this.nextId++;
-    let timer: NodeJS.Timeout | undefined;
-    const answer = await new Promise<{ tools: HostToolInfo[]; diagnostics: Diagnostic[] } | Failure>((resolve) => {
+    return new Promise<LoadAnswer | Failure>((resolve) => {
       inc.pending.set(id, { kind: 'load', resolve });
-      this.busy(inc);
-      timer = setTimeout(() => {
-        void this.kill(inc, `The module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (an endless loop or a wait that never ends at load time?), so its tool host was stopped`);
-      }, LOAD_TIMEOUT_MS);
       this.send(inc, { t: 'load', id, loadId: record.loadId, entry: record.entry, workingDir: this.config.ctx.workingDir, factoryTimeoutMs: FACTORY_TIMEOUT_MS });
-    }).finally(() => {
-      clearTimeout(timer);
+    }).then((answer) => {
       inc.pending.delete(id);
-      this.idle(inc);
+      if (!('failure' in answer)) inc.loaded.add(record.loadId);
+      return answer;
     });
-    if (!('failure' in answer)) inc.loaded.add(record.loadId);
-    return answer;
   }
 
   private incarnation(): Promise<Incarnation | Failure> {

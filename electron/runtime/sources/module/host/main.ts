@@ -157,6 +157,7 @@ function safeStringify(value: unknown): string {
 }
 
 shimValues();
+let loading: Promise<unknown> = Promise.resolve();
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 lines.on('line', (line) => {
   let message: ToHost;
@@ -165,7 +166,11 @@ lines.on('line', (line) => {
   } catch {
     return;
   }
-  void handle(message).catch((error: unknown) => process.stderr.write(`tool host: ${describe(error)}\n`));
+  const run = () => handle(message).catch((error: unknown) => process.stderr.write(`tool host: ${describe(error)}\n`));
+  // Loads run one at a time, in the order sent (the app tells which one broke the host by that);
+  // calls, cancels and replies are handled at once.
+  if (message?.t === 'load') loading = loading.then(run);
+  else void run();
 });
 // The app closed our stdin (it quit or let us go): nothing more will be asked.
 lines.on('close', () => process.exit(0));
