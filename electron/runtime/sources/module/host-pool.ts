@@ -1,7 +1,8 @@
 // Which tool host a module entry loads in: one per tools root and sandbox mode. A root is the
 // unit of trust (a project's `.omp/tools` is not the user's own folder), so modules of different
 // roots never share a process, globals or an event bus; per root (not per module) keeps a
-// folder of 300 modules to one Node process (~40 MB) instead of 300. A `sandbox.perTool` mode
+// folder of 300 modules to one Node process (measured: ~57 MB with one module, ~78 MB with 300)
+// instead of 300 of them, and the host starts once (~0.2-0.5 s). A `sandbox.perTool` mode
 // that differs from the default puts that module in its own host, sandboxed as asked.
 import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync } from 'node:fs';
