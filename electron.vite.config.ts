@@ -5,6 +5,8 @@ import solid from 'vite-plugin-solid';
 export default defineConfig({
   main: {
     build: {
+      // Inside the bundle, TypeBox and zod (many small files each) load faster in the tool host.
+      externalizeDeps: { exclude: ['@sinclair/typebox', 'zod'] },
       // The module tool host runs as its own Node process (sources/module/host-launch.ts).
       rollupOptions: {
         input: {
