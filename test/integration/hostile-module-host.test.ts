@@ -167,6 +167,21 @@ describe('module tool host', () => {
     expect(existsSync(leak)).toBe(false);
   });
 
+  it('a reload with a fresh context of the same settings reuses the running host (the app builds one per reload)', async () => {
+    const { entries } = root({ 'a_reuse.ts': fine('reuse_a') });
+    const home = tmp();
+    const first = testSourceContext({ home });
+    const before = await loadModuleFactories(entries, first);
+    const pid = await hostPid(first);
+    const second = testSourceContext({ home });
+    const after = await loadModuleFactories(entries, second);
+    expect(pid).not.toBeNull();
+    expect(await hostPid(second)).toBe(pid);
+    // The tools of both loads run (the old ones until nothing holds them any more).
+    expect(await before.groups[0]!.tools[0]!.execute({}, testToolContext())).toMatchObject({ status: 'SUCCESS', data: 'reuse_a ok' });
+    expect(await after.groups[0]!.tools[0]!.execute({}, testToolContext())).toMatchObject({ status: 'SUCCESS', data: 'reuse_a ok' });
+  });
+
   it('a root whose modules give no tools leaves no host running', async () => {
     const { entries } = root({ 'broken.ts': 'export default 42;\n' });
     const ctx = testSourceContext();

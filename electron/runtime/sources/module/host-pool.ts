@@ -15,18 +15,18 @@ import type { SourceContext } from '../types.ts';
 import { writeShimBridges } from './shim/bridge-files.ts';
 import { ToolHost } from './tool-host.ts';
 
-const pools = new WeakMap<SourceContext, Map<string, ToolHost>>();
+/**
+ * By what the host's process depends on, not by context object: the app builds a new context
+ * for every reload, and a one-file edit must reuse the running host, not start another.
+ */
+const pool = new Map<string, ToolHost>();
 
 export function hostFor(ctx: SourceContext, root: string, label: string): ToolHost {
-  let pool = pools.get(ctx);
-  if (!pool) {
-    pool = new Map();
-    pools.set(ctx, pool);
-  }
   const sandbox = sandboxSpecFor(ctx, label, root);
-  const key = `${root}\0${sandbox.mode}`;
+  const key = JSON.stringify([root, sandbox, ctx.env, ctx.cacheDir, ctx.workingDir]);
   let host = pool.get(key);
-  if (!host) {
+  if (host) host.useContext(ctx);
+  else {
     const bridgesDir = writableDir(join(ctx.cacheDir, 'module-shim'), `tooldesk-module-shim-${process.getuid?.() ?? 'user'}`);
     host = new ToolHost({
       ctx,
@@ -36,15 +36,18 @@ export function hostFor(ctx: SourceContext, root: string, label: string): ToolHo
       bridges: writeShimBridges(bridgesDir),
       bridgesDir,
       readOnlyPaths: codePaths(),
+      onUnused: (unused) => {
+        if (pool.get(key) === unused) pool.delete(key);
+      },
     });
     pool.set(key, host);
   }
   return host;
 }
 
-/** Every host of this context (tests and shutdown). */
+/** The hosts serving this context's settings (tests). */
 export function hostsOf(ctx: SourceContext): ToolHost[] {
-  return [...(pools.get(ctx)?.values() ?? [])];
+  return [...pool.values()].filter((host) => host.servesContext(ctx));
 }
 
 function cacheDirFor(ctx: SourceContext, key: string): string | null {

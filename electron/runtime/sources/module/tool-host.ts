@@ -37,6 +37,7 @@ export interface LoadRecord {
 }
 
 export interface HostConfig {
+  /** The newest context with these settings (see useContext). */
   ctx: SourceContext;
   root: string;
   sandbox: SandboxSpec;
@@ -46,6 +47,8 @@ export interface HostConfig {
   bridgesDir: string;
   /** Folders the host reads code from (its script, node_modules), shown read-only in the sandbox. */
   readOnlyPaths: string[];
+  /** Called when the host ended because no listed tool needs it (the pool forgets it). */
+  onUnused?: (host: ToolHost) => void;
 }
 
 interface LoadAnswer {
@@ -89,7 +92,24 @@ export class ToolHost {
   /** Each host start, for tests and the restart figures. */
   starts = 0;
 
-  constructor(private readonly config: HostConfig) {}
+  private readonly contexts = new WeakSet<SourceContext>();
+
+  constructor(private readonly config: HostConfig) {
+    this.contexts.add(config.ctx);
+  }
+
+  /**
+   * The newest context with the same settings (the app builds one per reload): its runner runs
+   * the modules' exec() from now on.
+   */
+  useContext(ctx: SourceContext): void {
+    this.config.ctx = ctx;
+    this.contexts.add(ctx);
+  }
+
+  servesContext(ctx: SourceContext): boolean {
+    return this.contexts.has(ctx);
+  }
 
   /** The pid of the running host (the sandbox's, under bwrap), for tests. */
   async pid(): Promise<number | null> {
@@ -164,7 +184,12 @@ export class ToolHost {
   async stopIfUnused(): Promise<void> {
     if (this.loads.size > 0) return;
     const inc = await this.current;
-    if (inc && !('failure' in inc) && inc.pending.size === 0 && inc.execs.size === 0 && this.loads.size === 0) await this.stop(inc);
+    if (this.loads.size > 0) return;
+    if (inc && !('failure' in inc)) {
+      if (inc.pending.size > 0 || inc.execs.size > 0) return;
+      await this.stop(inc);
+    }
+    if (this.loads.size === 0) this.config.onUnused?.(this);
   }
 
   async execute(record: LoadRecord, key: string, args: Record<string, unknown>, toolCtx: ToolContext): Promise<ToolRunResult> {
