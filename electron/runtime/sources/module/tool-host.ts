@@ -1,17 +1,16 @@
 // The app's side of one module tool host (host/main.ts): starts it through spawnManaged inside the
 // sandbox, sends requests, checks every answer, runs the `exec` calls its modules make through the
 // app's runner, and restarts it when it dies. Nothing here ever imports or evaluates user code.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Diagnostic, ToolUpdate } from '../../../../shared/tools.ts';
-import { runWarnings } from '../../runner/run-warnings.ts';
 import { spawnManaged, type ManagedProcess } from '../../runner/spawn-managed.ts';
 import type { SandboxSpec } from '../../runner/types.ts';
 import type { SessionEvent, ToolContext, ToolRunResult } from '../../tools/types.ts';
-import { sandboxSpecFor } from '../process/sandbox-spec-for.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
 import { hostLaunch } from './host-launch.ts';
-import { MAX_LINE_BYTES, type ExecReply, type ExecRequest, type FromHost, type HostToolInfo, type ToHost } from './host-protocol.ts';
+import { runModuleExec } from './module-exec.ts';
+import { storeTransformed } from './transform-store.ts';
+import { checkedResult, isObject, lastLines, parse, readLines, validDiagnostic, validToolInfo } from './host-messages.ts';
+import { MAX_LINE_BYTES, type ExecRequest, type FromHost, type HostToolInfo, type ToHost } from './host-protocol.ts';
 import type { BridgeName } from './shim/bridge-files.ts';
 
 /** A module's factory may take this long; the whole load of one entry gets a little more. */
@@ -316,7 +315,7 @@ export class ToolHost {
     const inc: Incarnation = { process: managed, pid: managed.pid, pending: new Map(), loaded: new Set(), execs: new Map(), dead: false, exitNote: '', cacheBytes: 0 };
     const ready = new Promise<number | Failure>((resolve) => {
       const timer = setTimeout(() => resolve({ failure: `the module tool host did not start within ${START_TIMEOUT_MS / 1000} s` }), START_TIMEOUT_MS);
-      readLines(managed, (line) => {
+      readLines(managed.stdout, (line) => {
         const message = parse(line);
         if (message?.t === 'ready') {
           clearTimeout(timer);
@@ -387,55 +386,24 @@ export class ToolHost {
 
   /** A module's exec(): run by the app's runner, sandboxed as its tool, with its declared secrets only. */
   private async runExec(inc: Incarnation, id: number, loadId: number, request: ExecRequest): Promise<void> {
-    const reply = (r: ExecReply) => {
-      inc.execs.delete(id);
-      this.idle(inc);
-      if (!inc.dead) this.send(inc, { t: 'exec-reply', id, reply: r });
-    };
-    const refuse = (why: string) => reply({ stdout: '', stderr: why, code: 127, killed: false, warnings: [] });
     const record = this.loads.get(loadId);
-    if (!record || !inc.loaded.has(loadId)) return refuse('exec: this module is not loaded any more');
-    if (!isObject(request) || typeof request.command !== 'string' || !Array.isArray(request.args) || !request.args.every((a) => typeof a === 'string')) return refuse('exec: a command (string) and its arguments (strings) are needed');
-    const secrets = Array.isArray(request.secrets) ? request.secrets.filter((s): s is string => typeof s === 'string') : [];
-    const undeclared = secrets.filter((name) => !record.secrets.has(name));
-    if (undeclared.length > 0) return refuse(`exec: the secrets ${undeclared.join(', ')} were not declared by this module's tools`);
-    const { ctx } = this.config;
     const controller = new AbortController();
     inc.execs.set(id, controller);
     this.busy(inc);
-    const timeoutMs = typeof request.timeoutMs === 'number' && request.timeoutMs > 0 ? request.timeoutMs : ctx.toolTimeoutMs;
-    const run = await ctx.runner({
-      command: request.command,
-      args: request.args,
-      cwd: typeof request.cwd === 'string' ? request.cwd : ctx.workingDir,
-      env: ctx.env,
-      timeoutMs,
-      signal: controller.signal,
-      maxOutputBytes: ctx.outputCapBytes,
-      ...(secrets.length > 0 ? { secrets } : {}),
-      sandbox: sandboxSpecFor(ctx, record.label, record.toolDir),
-    });
-    const warnings = runWarnings(run);
-    if (run.spawnError) return reply({ stdout: run.stdout, stderr: run.stderr || run.spawnError, code: 127, killed: false, warnings });
-    const killed = run.timedOut || run.aborted;
-    reply({ stdout: run.stdout, stderr: run.stderr, code: run.exitCode ?? (killed ? 137 : 1), killed, warnings });
+    const reply = record && inc.loaded.has(loadId)
+      ? await runModuleExec(this.config.ctx, record, request, controller.signal)
+      : { stdout: '', stderr: 'exec: this module is not loaded any more', code: 127, killed: false, warnings: [] };
+    inc.execs.delete(id);
+    this.idle(inc);
+    this.send(inc, { t: 'exec-reply', id, reply });
   }
 
-  /** The host cannot write the cache; the app stores what it transpiled, under a checked name. */
+  /** The host cannot write the cache; the app stores what it transpiled (bounded per start). */
   private storeTransform(inc: Incarnation, key: unknown, code: unknown): void {
     const dir = this.config.transformCacheDir;
-    if (!dir || typeof key !== 'string' || !/^[0-9a-f]{40}$/.test(key) || typeof code !== 'string') return;
+    if (!dir || typeof code !== 'string') return;
     inc.cacheBytes += code.length;
-    if (inc.cacheBytes > MAX_CACHE_BYTES) return;
-    try {
-      mkdirSync(dir, { recursive: true });
-      const file = join(dir, `${key}.cjs`);
-      const temp = `${file}.${process.pid}.tmp`;
-      writeFileSync(temp, code);
-      renameSync(temp, file);
-    } catch {
-      // a cache that cannot be written only costs speed
-    }
+    if (inc.cacheBytes <= MAX_CACHE_BYTES) storeTransformed(dir, key, code);
   }
 
   private send(inc: Incarnation, message: ToHost): void {
@@ -470,70 +438,4 @@ export class ToolHost {
     await inc.process.exited;
     clearTimeout(timer);
   }
-}
-
-/** Splits stdout into lines; a line over the cap is a protocol violation (`onOverflow`). */
-function readLines(managed: ManagedProcess, onLine: (line: string) => void, onOverflow: () => void): void {
-  let parts: Buffer[] = [];
-  let size = 0;
-  managed.stdout.on('data', (chunk: Buffer) => {
-    let start = 0;
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
-      parts.push(chunk.subarray(start, i));
-      const line = Buffer.concat(parts).toString('utf8');
-      parts = [];
-      size = 0;
-      start = i + 1;
-      onLine(line);
-    }
-    if (start < chunk.length) {
-      parts.push(chunk.subarray(start));
-      size += chunk.length - start;
-      if (size > MAX_LINE_BYTES) {
-        parts = [];
-        size = 0;
-        onOverflow();
-      }
-    }
-  });
-}
-
-function parse(line: string): FromHost | null {
-  try {
-    const value = JSON.parse(line) as unknown;
-    return isObject(value) && typeof value.t === 'string' ? (value as unknown as FromHost) : null;
-  } catch {
-    return null;
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function validToolInfo(info: unknown): info is HostToolInfo {
-  if (!isObject(info) || typeof info.key !== 'string' || !isObject(info.definition)) return false;
-  const fn = info.definition.function;
-  return isObject(fn) && typeof fn.name === 'string' && fn.name.length > 0 && isObject(fn.parameters);
-}
-
-function validDiagnostic(d: unknown): d is Diagnostic {
-  return isObject(d) && typeof d.file === 'string' && typeof d.message === 'string' && ['error', 'warning', 'info'].includes(d.severity as string);
-}
-
-/** Only the fields a result may have, with their types; anything else is dropped. */
-function checkedResult(value: unknown): ToolRunResult {
-  if (!isObject(value)) return { status: 'ERROR', error: 'the tool host sent a malformed result' };
-  const result: ToolRunResult = {};
-  if (value.status === 'SUCCESS' || value.status === 'ERROR') result.status = value.status;
-  if ('data' in value) result.data = value.data;
-  if (typeof value.error === 'string') result.error = value.error;
-  if (typeof value.formattedText === 'string') result.formattedText = value.formattedText;
-  if (typeof value.logs === 'string') result.logs = value.logs;
-  if (Array.isArray(value.warnings)) result.warnings = value.warnings.filter((w): w is string => typeof w === 'string');
-  return result;
-}
-
-function lastLines(text: string): string {
-  return text.trim().split('\n').slice(-3).join(' | ').slice(-600);
 }
