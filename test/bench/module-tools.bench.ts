@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { report } from './report.ts';
 
 const MODULES = 300;
-const RUNS = 3;
+const RUNS = 5;
 const WORKER = fileURLToPath(new URL('./module-load-worker.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
