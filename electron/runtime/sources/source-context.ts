@@ -4,6 +4,8 @@ import type { Settings } from '../../../shared/settings.ts';
 import { appPaths } from '../paths.ts';
 import { createRunner } from '../runner/create-runner.ts';
 import type { Runner, RunnerOptions } from '../runner/types.ts';
+import { createWarmPythonRunner, warmPythonSupported } from '../runner/warm-python/warm-python-runner.ts';
+import { helperScript } from './process/helper-scripts.ts';
 import type { SourceContext } from './types.ts';
 
 export interface SourceContextOptions {
@@ -14,7 +16,11 @@ export interface SourceContextOptions {
 }
 
 export function createSourceContext(settings: Settings, home: string, options: SourceContextOptions = {}): SourceContext {
-  const runner = options.runner ?? createRunner({ maxOutputBytes: settings.limits.outputCapBytes, ...options.runnerOptions });
+  const runnerOptions = { maxOutputBytes: settings.limits.outputCapBytes, ...options.runnerOptions };
+  const cold = options.runner ?? createRunner(runnerOptions);
+  // Python runs from a warm fork-server where it can (specs carry a `python` hint); the rest cold.
+  const warm = !options.runner && settings.runner?.warmPython !== false && warmPythonSupported();
+  const runner = warm ? createWarmPythonRunner({ ...runnerOptions, zygoteScript: helperScript.pythonZygote() }, cold) : cold;
   return {
     home,
     cacheDir: appPaths(home).cacheDir,

@@ -33,6 +33,7 @@ export function createPythonTool(cached: CachedTool, entry: SourceEntry, secrets
         ...(secrets.length > 0 ? { secrets } : {}),
         sandbox: sandboxSpecFor(ctx, name, dirname(entry.path)),
         onStdout: (text) => toolCtx.onUpdate({ text }),
+        python: { kind: 'module', file: entry.path, function: name, marker },
       });
       return envelopeToResult(run, tool.timeoutMs ?? ctx.toolTimeoutMs, marker);
     },

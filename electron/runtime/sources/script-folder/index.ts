@@ -77,6 +77,7 @@ export function createScriptTool(manifest: ScriptManifest, file: string, languag
         maxOutputBytes: ctx.outputCapBytes,
         ...(manifest.secrets.length > 0 ? { secrets: manifest.secrets } : {}),
         sandbox: sandboxSpecFor(ctx, name, entry.path, manifest.network),
+        ...(language === 'python' ? { python: { kind: 'script', file } as const } : {}),
       });
       return scriptRunResult(run, manifest.timeoutS);
     },

@@ -81,6 +81,7 @@ export function createThreeLayerTool(definition: ThreeLayerDefinition, compiled:
         maxOutputBytes: ctx.outputCapBytes,
         ...(definition.secrets.length > 0 ? { secrets: definition.secrets } : {}),
         sandbox: sandboxSpecFor(ctx, definition.id, entry.path, definition.network),
+        python: { kind: 'code', code: rendered.code },
       });
       return threeLayerRunResult(run, definition);
     },
