@@ -66,16 +66,28 @@ export function warmPythonSupported(platform: NodeJS.Platform = process.platform
   return platform === 'linux';
 }
 
+/** Runs served warm and Python runs that went cold (no zygote, not eligible), since start. */
+const counts = { warm: 0, cold: 0 };
+export function warmPythonCounts(): { warm: number; cold: number } {
+  return { ...counts };
+}
+
 export function createWarmPythonRunner(options: RunnerOptions & WarmPythonOptions, cold: Runner = createRunner(options)): Runner {
   return async (spec) => {
     const plan = warmPlan(spec, options);
-    if (!plan) return cold(spec);
-    try {
-      const served = await runWarm(spec, plan, options);
-      return served ?? (await cold(spec));
-    } catch {
+    if (!plan) {
+      if (spec.python) counts.cold++;
       return cold(spec);
     }
+    let served: RunResult | undefined;
+    try {
+      served = await runWarm(spec, plan, options);
+    } catch {
+      served = undefined;
+    }
+    if (served) counts.warm++;
+    else counts.cold++;
+    return served ?? (await cold(spec));
   };
 }
 
