@@ -2,7 +2,7 @@
 fresh process per call, so a call costs a fork instead of an interpreter start and every call
 still imports the user's code anew (an edited module is seen, nothing leaks between calls).
 
-Usage: python [-u] zygote.py SOCKET   (started by the app; never by hand)
+Usage: python [-u] zygote.py SOCKET [--private-tmp]   (started by the app; never by hand)
 
 Requests come as JSON lines on stdin; events go out as JSON lines on stdout:
   {"ready": true, "pid": N}       once, when it can take calls
@@ -38,6 +38,7 @@ import fcntl  # noqa: E402
 import json  # noqa: E402
 import resource  # noqa: E402
 import select  # noqa: E402
+import shutil  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
 
@@ -86,7 +87,41 @@ def kill(pid):
 
 # ---- the zygote --------------------------------------------------------------------------
 
-def serve(socket_path):
+def tmp_mounts():
+    """What the sandbox bound under its private /tmp (tool and working folders, our socket)."""
+    found = set()
+    with open('/proc/self/mountinfo') as f:
+        for line in f:
+            point = line.split(' ')[4]
+            point = point.replace('\\040', ' ').replace('\\011', '\t').replace('\\012', '\n').replace('\\134', '\\')
+            if point.startswith('/tmp/'):
+                found.add(point)
+    return found
+
+
+def wipe(folder, keep):
+    """Empties `folder` except the bound paths in `keep` and the folders that lead to them."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(folder, name)
+        if path in keep:
+            continue
+        if any(k.startswith(path + '/') for k in keep):
+            wipe(path, keep)
+            continue
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+def serve(socket_path, private_tmp):
     # Orphans of a call whose supervisor was killed come here (not to the sandbox's init) and are
     # killed at once; outside a sandbox the zygote dies with the app like the sandbox would.
     prctl(PR_SET_CHILD_SUBREAPER, 1)
@@ -121,6 +156,10 @@ def serve(socket_path):
             while b'\n' in pending:
                 line, pending = pending.split(b'\n', 1)
                 if line.strip():
+                    # A cold sandboxed run gets an empty /tmp; here the sandbox's /tmp lives on,
+                    # so it is emptied whenever no call is running (concurrent calls share it).
+                    if private_tmp is not None and not calls:
+                        wipe('/tmp', private_tmp)
                     start(json.loads(line), socket_path, calls, (wake_r, wake_w))
 
 
@@ -346,4 +385,4 @@ def finish(code):
 
 
 if __name__ == '__main__':
-    serve(sys.argv[1])
+    serve(sys.argv[1], tmp_mounts() if '--private-tmp' in sys.argv[2:] else None)

@@ -188,7 +188,7 @@ async function acquire(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
     signature,
     sandbox: sandboxInfo(prepared),
     checkedAt: now,
-    zygote: Zygote.start({ command: spec.command, flags: plan.flags, script: options.zygoteScript, cwd: plan.toolDir, ...(spec.env ? { env: spec.env } : {}), ...(plan.sandbox ? { sandbox: plan.sandbox } : {}) }, options),
+    zygote: Zygote.start({ command: spec.command, flags: plan.flags, script: options.zygoteScript, privateTmp: prepared.sandboxed, cwd: plan.toolDir, ...(spec.env ? { env: spec.env } : {}), ...(plan.sandbox ? { sandbox: plan.sandbox } : {}) }, options),
   };
   pool.set(plan.key, fresh);
   makeRoom(options.maxZygotes ?? 8);

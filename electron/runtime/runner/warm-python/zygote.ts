@@ -52,11 +52,11 @@ export class Zygote {
    * Starts the zygote and waits for its `ready`. Contract: never throws; `{ error }` names why
    * it could not start (the caller runs the call cold instead).
    */
-  static async start(spec: Omit<ManagedSpec, 'args'> & { flags: string[]; script: string }, options: RunnerOptions): Promise<Zygote | { error: string }> {
+  static async start(spec: Omit<ManagedSpec, 'args'> & { flags: string[]; script: string; privateTmp: boolean }, options: RunnerOptions): Promise<Zygote | { error: string }> {
     const server = await CallServer.start();
     if ('error' in server) return server;
     const sandbox = spec.sandbox && { ...spec.sandbox, readOnlyPaths: [...(spec.sandbox.readOnlyPaths ?? []), server.dir] };
-    const managed = await spawnManaged({ command: spec.command, args: [...spec.flags, spec.script, server.path], cwd: spec.cwd, ...(spec.env ? { env: spec.env } : {}), ...(sandbox ? { sandbox } : {}), maxStderrBytes: 16 * 1024 }, options);
+    const managed = await spawnManaged({ command: spec.command, args: [...spec.flags, spec.script, server.path, ...(spec.privateTmp ? ['--private-tmp'] : [])], cwd: spec.cwd, ...(spec.env ? { env: spec.env } : {}), ...(sandbox ? { sandbox } : {}), maxStderrBytes: 16 * 1024 }, options);
     if ('error' in managed) {
       server.close();
       return managed;
