@@ -9,8 +9,8 @@ Requests come as JSON lines on stdin; events go out as JSON lines on stdout:
   {"id": I, "pid": N}             a call's process was forked (its pid as seen here)
   {"id": I, "code": C, "signal": S}   that process ended
 Per call the forked process (the call's supervisor) starts its own session, connects to SOCKET
-once per stream (control, stdin, stdout, stderr, the fd 3 result channel) and waits for the app's
-go on the control connection (sent once the app can kill its group and has bounded it). It then
+once per stream (stdin, stdout, stderr, the fd 3 result channel) and waits for the app's go, a
+byte ahead of stdin (sent once the app can kill its group and has bounded it). It then
 forks the tool process, which runs exactly what a cold run would run (run_tool.py's main for a
 module function, a script as __main__, code read as from stdin). The supervisor is a subreaper:
 whatever the tool starts stays below it, and when the tool ends it kills all of it, as the end of
@@ -208,7 +208,7 @@ def supervise(request, socket_path, wake):
     # A SIGTERM to the group is for the tool; this process stays to clean up after it.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     token = request['token'].encode()
-    tags = ['c', '0', '1', '2'] + (['3'] if request.get('channel') else [])
+    tags = ['0', '1', '2'] + (['3'] if request.get('channel') else [])
     moved = {}
     for tag in tags:
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -220,11 +220,11 @@ def supervise(request, socket_path, wake):
         high = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
         os.close(fd)
         moved[tag] = high
-    control = socket.socket(fileno=moved.pop('c'))
     for tag, fd in moved.items():
         os.dup2(fd, int(tag))
         os.close(fd)
-    if control.recv(1) != b'g':
+    # The app's go comes as one byte ahead of the tool's stdin (its stdin proper follows).
+    if os.read(0, 1) != b'g':
         os._exit(0)
     if request.get('dataLimit'):
         resource.setrlimit(resource.RLIMIT_DATA, (request['dataLimit'], request['dataLimit']))
@@ -236,10 +236,8 @@ def supervise(request, socket_path, wake):
         os.write(2, ('fork failed: %s: Resource temporarily unavailable\n' % error.strerror).encode())
         os._exit(1)
     if tool == 0:
-        control.close()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         run_call(request)
-    control.close()
     for fd in range(4):
         try:
             os.close(fd)

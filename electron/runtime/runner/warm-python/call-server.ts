@@ -1,7 +1,7 @@
 // Where a warm call's streams reach the app: a unix socket in a private folder (bound read-only
 // into the sandbox, which is enough to connect to it). Each call's process connects once per
 // stream and names it with a header: the call's random token (32 hex) and a one-letter tag
-// (c control, 0 stdin, 1 stdout, 2 stderr, 3 result channel). A connection with an unknown token
+// (0 stdin, 1 stdout, 2 stderr, 3 result channel). A connection with an unknown token
 // is dropped, so only the call that was told its token gets its streams.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';

@@ -4,7 +4,8 @@
 // supervision (secrets, caps, bounds, timeout, abort, group kill) is the cold runner's own
 // (runLaunched), so results have the same shape. Anything it cannot serve runs cold, unchanged.
 import { randomBytes } from 'node:crypto';
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { basename, isAbsolute } from 'node:path';
 import type { Socket } from 'node:net';
@@ -315,7 +316,7 @@ function notLaunched(why: string): LaunchedProcess {
  */
 async function startCall(zygote: Zygote, request: ZygoteRequest, channel: boolean, cgroupDir: string | undefined): Promise<LaunchedProcess | { error: string }> {
   const token = randomBytes(16).toString('hex');
-  const tags = ['c', '0', '1', '2', ...(channel ? ['3'] : [])];
+  const tags = ['0', '1', '2', ...(channel ? ['3'] : [])];
   const wait = zygote.server.expect(token, tags);
   const call = zygote.call(request, token);
   const forked = await call.pid;
@@ -324,9 +325,14 @@ async function startCall(zygote: Zygote, request: ZygoteRequest, channel: boolea
     return forked;
   }
   const hostPid = childWithInnerPid(zygote.hostPid, forked.pid);
+  // Joining a cgroup takes the kernel a grace period (ms): done while the streams connect.
+  const joined = hostPid !== undefined && cgroupDir
+    ? writeFile(`${cgroupDir}/cgroup.procs`, String(hostPid)).then(() => undefined, (error: Error) => `the call could not join its pids cgroup: ${error.message}`)
+    : Promise.resolve(undefined);
   const timer = setTimeout(() => wait.cancel(), CONNECT_TIMEOUT_MS);
   const sockets = await Promise.race([wait.sockets, call.exit.then(() => new Map<string, Socket>())]);
   clearTimeout(timer);
+  const notJoined = await joined;
   const abandon = (why: string) => {
     wait.cancel();
     for (const socket of sockets.values()) socket.destroy();
@@ -335,19 +341,14 @@ async function startCall(zygote: Zygote, request: ZygoteRequest, channel: boolea
   };
   if (hostPid === undefined) return abandon('the call process was not found in /proc');
   if (sockets.size !== tags.length) return abandon('the call process did not connect its streams');
-  if (cgroupDir) {
-    try {
-      writeFileSync(`${cgroupDir}/cgroup.procs`, String(hostPid));
-    } catch (error) {
-      return abandon(`the call could not join its pids cgroup: ${(error as Error).message}`);
-    }
-  }
+  if (notJoined) return abandon(notJoined);
   trackGroup(hostPid);
-  const control = sockets.get('c')!;
-  control.end('g', () => control.destroy());
+  // The go: one byte ahead of the tool's stdin, read by the call's process before the tool starts.
+  const stdin = sockets.get('0')!;
+  stdin.write('g');
   // What the tool writes to its stdin is dropped (as into a pipe's write end nobody reads); reading
   // lets the socket see the end and close.
-  sockets.get('0')!.resume();
+  stdin.resume();
   const exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
   const exit = call.exit.then((status) => {
     liveGroups.delete(hostPid);
