@@ -41,6 +41,7 @@ interface PoolEntry {
   sandbox: Pick<PreparedCommand, 'sandboxed' | 'note' | 'warnings'>;
   checkedAt: number;
   failedAt?: number;
+  idleMs: number;
 }
 
 const FAILED_RETRY_MS = 30_000;
@@ -189,11 +190,12 @@ async function acquire(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
     signature,
     sandbox: sandboxInfo(prepared),
     checkedAt: now,
+    idleMs: options.idleMs ?? 60_000,
     zygote: Zygote.start({ command: spec.command, flags: plan.flags, script: options.zygoteScript, privateTmp: prepared.sandboxed, cwd: plan.toolDir, ...(spec.env ? { env: spec.env } : {}), ...(plan.sandbox ? { sandbox: plan.sandbox } : {}) }, options),
   };
   pool.set(plan.key, fresh);
   makeRoom(options.maxZygotes ?? 8);
-  startSweeper(options.idleMs ?? 60_000);
+  startSweeper(fresh.idleMs);
   const started = await fresh.zygote;
   if ('error' in started) {
     fresh.failedAt = Date.now();
@@ -216,18 +218,22 @@ function makeRoom(max: number): void {
   for (const entry of [...pool.values()].slice(0, Math.max(0, pool.size - max))) retire(entry);
 }
 
+let sweepEveryMs = Infinity;
 function startSweeper(idleMs: number): void {
-  if (sweeper) return;
-  sweeper = setInterval(() => void sweep(idleMs), Math.max(250, Math.min(idleMs / 4, 10_000)));
+  const every = Math.max(100, Math.min(idleMs / 4, 10_000));
+  if (sweeper && every >= sweepEveryMs) return;
+  clearInterval(sweeper);
+  sweepEveryMs = every;
+  sweeper = setInterval(() => void sweep(), every);
   sweeper.unref();
 }
 
-async function sweep(idleMs: number): Promise<void> {
+async function sweep(): Promise<void> {
   const now = Date.now();
   for (const entry of [...pool.values()]) {
     const zygote = await entry.zygote;
     if ('error' in zygote) continue;
-    if (zygote.dead || (zygote.busy === 0 && now - zygote.lastUsed > idleMs)) retire(entry);
+    if (zygote.dead || (zygote.busy === 0 && now - zygote.lastUsed > entry.idleMs)) retire(entry);
   }
   for (const pending of [...retired]) {
     const zygote = await pending;
@@ -240,6 +246,7 @@ async function sweep(idleMs: number): Promise<void> {
   if (pool.size === 0 && retired.size === 0 && sweeper) {
     clearInterval(sweeper);
     sweeper = undefined;
+    sweepEveryMs = Infinity;
   }
 }
 
