@@ -21,9 +21,10 @@ const PARALLEL = 50;
 
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
-function context(warm: boolean, workDir: string): SourceContext {
+function context(warm: boolean, workDir: string, maxProcesses?: number): SourceContext {
   const settings = defaultSettings();
   settings.sandbox.mode = 'auto';
+  if (maxProcesses !== undefined) settings.limits.maxProcesses = maxProcesses;
   settings.workingDir = workDir;
   settings.runner.warmPython = warm;
   return createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-bench-home-')));
@@ -90,6 +91,26 @@ export async function run(): Promise<void> {
   report(b, 'ms', `bare \`${python} -I -S -c pass\`, unsandboxed (median of ${CALLS})`);
   report(c / w, '×', 'cold / warm (how much faster warm is)');
   report(w / b, '×', 'warm / bare interpreter start (target ≤ 1.0)');
+
+  if (process.getuid?.() === 0) {
+    // Root gets a pids cgroup per run (RLIMIT_NPROC does not bind root); joining one costs the
+    // kernel a grace period per call. Without a process bound there is none: what warm costs
+    // apart from that.
+    const unbounded = { warm: await tools(context(true, workDir, 0)), cold: await tools(context(false, workDir, 0)) };
+    await timed(unbounded.warm.noop);
+    const t = { warm: [] as number[], cold: [] as number[], bare: [] as number[] };
+    for (let i = 0; i < SCRIPT_CALLS; i++) {
+      t.warm.push(await timed(unbounded.warm.noop));
+      t.cold.push(await timed(unbounded.cold.noop));
+      const started = performance.now();
+      spawnSync(python, ['-I', '-S', '-c', 'pass']);
+      t.bare.push(performance.now() - started);
+    }
+    report(median(t.warm), 'ms', `same, no process bound (no per-run pids cgroup), WARM (median of ${SCRIPT_CALLS})`);
+    report(median(t.cold), 'ms', `same, no process bound, COLD (median of ${SCRIPT_CALLS})`);
+    report(median(t.bare), 'ms', `bare interpreter start meanwhile (median of ${SCRIPT_CALLS})`);
+    report(median(t.warm) / median(t.bare), '×', 'warm without the cgroup / bare interpreter start');
+  }
 
   const script = { warm: [] as number[], cold: [] as number[] };
   for (let i = 0; i < SCRIPT_CALLS; i++) {
