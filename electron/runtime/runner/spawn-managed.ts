@@ -46,6 +46,11 @@ export interface ManagedProcess {
   redact: Redact;
   /** SIGTERM the group, a grace period, then SIGKILL; settles once the process has exited. */
   kill(): Promise<void>;
+  /**
+   * Lets the app's event loop end while the process runs (a pool that a one-shot CLI command
+   * must not wait for); the lifeline still takes the process down when the app exits.
+   */
+  unref(): void;
 }
 
 const DEFAULT_STDERR_BYTES = 64 * 1024;
@@ -184,6 +189,10 @@ async function start(spec: ManagedSpec, options: RunnerOptions): Promise<Managed
     ...(prepared.note ? { note: prepared.note } : {}),
     warnings: [...(prepared.warnings ?? [])],
     redact,
+    unref() {
+      child.unref();
+      for (const stream of [child.stdin, child.stdout, child.stderr, child.stdio[3]]) (stream as { unref?: () => void } | null)?.unref?.();
+    },
     async kill() {
       if (!done) {
         if (posix) killProcessGroup(pid, graceMs, () => done);

@@ -67,6 +67,11 @@ export class CallServer {
     };
   }
 
+  /** The listening socket alone does not keep the app alive (a call's own sockets do). */
+  unref(): void {
+    this.server.unref();
+  }
+
   close(): void {
     for (const token of [...this.waiting.keys()]) this.waiting.get(token)?.resolve(new Map());
     this.waiting.clear();

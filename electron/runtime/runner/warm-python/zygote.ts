@@ -82,6 +82,9 @@ export class Zygote {
       const said = managed.stderrTail().trim().split('\n').slice(-3).join(' ');
       return { error: `the Python fork-server did not start${said ? `: ${said}` : ''}` };
     }
+    // An idle zygote must not keep the app alive (a CLI command ends when its work does).
+    managed.unref();
+    server.unref();
     const zygote = new Zygote(managed, server, hostPid);
     lines.on('line', (line) => zygote.onEvent(line));
     void managed.exited.then(() => zygote.onDeath());
@@ -106,7 +109,10 @@ export class Zygote {
     this.calls.set(id, { pid, exit });
     this.busy++;
     this.lastUsed = Date.now();
+    // The zygote's pipes do not keep the app alive (see start): a call in flight does.
+    const keepAlive = setInterval(() => {}, 1 << 30);
     void call.exit.then(() => {
+      clearInterval(keepAlive);
       this.busy--;
       this.lastUsed = Date.now();
     });
