@@ -61,6 +61,10 @@ def sleeps() -> str:
     time.sleep(30)
     return "woke"
 
+def hogs_memory() -> int:
+    """Asks for 3 GB."""
+    return len(bytearray(3 * 1024 ** 3))
+
 def crashes() -> str:
     """Dies of a segmentation fault."""
     os.kill(os.getpid(), signal.SIGSEGV)
@@ -158,6 +162,19 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('hostile Python t
     expect(r.error).toMatch(/abort/i);
     expect(r.ms).toBeLessThan(3000);
     expect(liveCallProcesses(await warmPythonZygotes())).toEqual([]);
+  });
+
+  it('bounds memory as a cold run does (RLIMIT_DATA)', async () => {
+    const r = await call(tools.get('hogs_memory')!);
+    expect(r.status).toBe('ERROR');
+    expect(r.error).toMatch(/MemoryError/);
+    const settings = defaultSettings();
+    settings.pythonPath = realPython();
+    settings.runner.warmPython = false;
+    const coldCtx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')));
+    const cold = (await loadPythonModules([{ root: folder, path: join(folder, 'hostile.py'), format: 'python' }], coldCtx)).groups[0]!.tools.find((t) => t.definition.function.name === 'hogs_memory')!;
+    const c = await call(cold);
+    expect({ status: r.status, error: r.error, warnings: r.warnings }).toEqual({ status: c.status, error: c.error, warnings: c.warnings });
   });
 
   it("a call's crash is that call's error, not the zygote's", async () => {

@@ -38,10 +38,10 @@ function comparable(result: ToolRunResult): unknown {
   return rest;
 }
 
-function settingsWith(warm: boolean): Settings {
+function settingsWith(warm: boolean, mode: Settings['sandbox']['mode']): Settings {
   const settings = defaultSettings();
   settings.pythonPath = realPython();
-  settings.sandbox.mode = 'auto';
+  settings.sandbox.mode = mode;
   settings.workingDir = mkdtempSync(join(tmpdir(), 'td-wd-'));
   settings.runner.warmPython = warm;
   return settings;
@@ -55,15 +55,21 @@ const cases = [
 describe.skipIf(!realPython() || process.platform !== 'linux')('warm Python gives the cold results', () => {
   afterAll(() => stopWarmPython());
 
-  it('for every Python tool of the fixtures and the examples', async () => {
-    const warmSettings = settingsWith(true);
-    const coldSettings = { ...settingsWith(false), workingDir: warmSettings.workingDir };
+  /** Unsandboxed too, on the cases that run code (the rest differ only in how they load). */
+  const unsandboxed = new Set(['examples', 'script-behaviour', 'py-runtime-behaviour', 'three-layer-runtime', 'three-layer-seed', 'py-sibling-import']);
+
+  it.each([
+    { mode: 'auto' as const, only: undefined },
+    { mode: 'off' as const, only: unsandboxed },
+  ])('for every Python tool of the fixtures and the examples (sandbox $mode)', async ({ mode, only }) => {
+    const warmSettings = settingsWith(true, mode);
+    const coldSettings = { ...settingsWith(false, mode), workingDir: warmSettings.workingDir };
     const home = mkdtempSync(join(tmpdir(), 'td-home-'));
     let compared = 0;
     const before = warmPythonCounts();
     const notRun: string[] = [];
     const kinds = new Set<string>();
-    for (const c of cases) {
+    for (const c of cases.filter((c) => !only || only.has(c.name))) {
       const root = join(mkdtempSync(join(tmpdir(), 'td-eq-')), c.name);
       cpSync(c.dir, root, { recursive: true });
       const cold = await discoverTools([root], createSourceContext(coldSettings, home));
@@ -87,7 +93,7 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm Python give
       }
     }
     console.log(`compared ${compared} Python tools warm vs cold (${[...kinds].join(', ')}); zygotes alive: ${(await warmPythonZygotes()).length}`);
-    expect(compared).toBeGreaterThan(30);
+    expect(compared).toBeGreaterThan(only ? 10 : 30);
     expect([...kinds].sort()).toEqual(['python', 'script', 'three-layer']);
     // The warm runs really were warm: every one served by a zygote, none fell back to a cold start.
     const after = warmPythonCounts();
