@@ -98,6 +98,9 @@ export async function stopWarmPython(): Promise<void> {
   const all = [...[...pool.values()].map((e) => e.zygote), ...retired];
   pool.clear();
   retired.clear();
+  clearInterval(sweeper);
+  sweeper = undefined;
+  sweepEveryMs = Infinity;
   await Promise.all(all.map(async (z) => {
     const zygote = await z;
     if (!('error' in zygote)) await zygote.kill();
