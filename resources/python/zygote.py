@@ -31,9 +31,9 @@ os.close(_null)
 # What a cold run of a script has loaded before the user's code, and what run_tool.py adds.
 SITE_MODULES = set(sys.modules)
 # A cold run imports run_tool.py as __main__, which writes no bytecode beside it: neither do we.
-_write_bytecode, sys.dont_write_bytecode = not sys.dont_write_bytecode, True
+_dont_write_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
 import run_tool  # noqa: E402  (sys.path[0] is this folder)
-sys.dont_write_bytecode = not _write_bytecode
+sys.dont_write_bytecode = _dont_write_bytecode
 RUNNER_MODULES = set(sys.modules)
 
 import ctypes  # noqa: E402
