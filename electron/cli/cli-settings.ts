@@ -1,7 +1,7 @@
 // Opens TOOLDESK_HOME's settings for a CLI command, printing any repair warning on stderr.
 import { toolDeskHome } from '../runtime/paths.ts';
 import { openSettingsStore, type SettingsStore } from '../runtime/store/settings-store.ts';
-import type { SecretStoreOptions } from '../runtime/store/secret-store.ts';
+import { SecretStore, type SecretStoreOptions } from '../runtime/store/secret-store.ts';
 import type { CliIO } from './command.ts';
 
 export function openCliSettings(io: CliIO): { home: string; settings: SettingsStore } {
@@ -18,7 +18,11 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** TOOLDESK_SECRET_SERVICE renames the keychain service (tests use a throwaway one). */
-export function secretStoreOptions(io: CliIO): SecretStoreOptions {
-  return io.env.TOOLDESK_SECRET_SERVICE ? { service: io.env.TOOLDESK_SECRET_SERVICE } : {};
+/**
+ * The keychain every CLI command uses (`serve` included): the one place that reads
+ * TOOLDESK_SECRET_SERVICE, which renames the keychain service (tests use a throwaway one).
+ */
+export function openCliSecrets(io: CliIO): SecretStore {
+  const options: SecretStoreOptions = io.env.TOOLDESK_SECRET_SERVICE ? { service: io.env.TOOLDESK_SECRET_SERVICE } : {};
+  return new SecretStore(options);
 }

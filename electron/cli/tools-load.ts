@@ -13,11 +13,11 @@ import type { ToolRoot } from '../runtime/sources/discovery/tool-roots.ts';
 import { toolRootsFromSettings } from '../runtime/sources/discovery/tool-roots.ts';
 import type { LoadResult } from '../runtime/sources/types.ts';
 import { settingsPermissionStore } from '../runtime/store/permission-store.ts';
-import { SecretStore } from '../runtime/store/secret-store.ts';
+import type { SecretStore } from '../runtime/store/secret-store.ts';
 import type { SettingsStore } from '../runtime/store/settings-store.ts';
 import { ToolExecutor } from '../runtime/tools/tool-executor.ts';
 import type { ApprovalCallback } from '../runtime/tools/types.ts';
-import { openCliSettings } from './cli-settings.ts';
+import { openCliSecrets, openCliSettings } from './cli-settings.ts';
 import type { CliIO } from './command.ts';
 import type { ParsedArgs } from './parse-args.ts';
 import { options } from './parse-args.ts';
@@ -49,6 +49,7 @@ export function toolRoots(args: ParsedArgs, settings: Settings, home: string): T
 /** Loads every tool under `roots` once (no watching); tool secrets come from `secrets`. */
 export function discoverCliTools(home: string, settings: Settings, roots: ToolRoot[], secrets: SecretStore, keyEndpoint?: KeyEndpoint): Promise<LoadResult> {
   const ctx = createSourceContext(settings, home, {
+    roots,
     runnerOptions: { resolveSecrets: secretResolverFrom(secrets), ...(keyEndpoint ? { keyEndpoint } : {}) },
   });
   return discoverTools(roots, ctx);
@@ -60,7 +61,7 @@ export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToo
   const roots = toolRoots(args, current, home);
   let keyEndpoint: KeyEndpoint | undefined;
   if (load.keyEndpoint) keyEndpoint = await startKeyEndpoint({ agenvoyCompat: current.agenvoyKeyCompat }).catch(() => undefined);
-  const loaded = await discoverCliTools(home, current, roots, new SecretStore(), keyEndpoint);
+  const loaded = await discoverCliTools(home, current, roots, openCliSecrets(io), keyEndpoint);
   const executor = new ToolExecutor({
     sessionId: 'cli',
     permissions: settingsPermissionStore(settings),

@@ -9,6 +9,8 @@ import { VariablesPanel } from './variables/variables-panel.tsx';
 import { SettingsPanel } from './settings/settings-panel.tsx';
 import { SandboxBanner } from './ui/sandbox-banner.tsx';
 import { StartupWarnings } from './ui/startup-warnings.tsx';
+import { focusFirstWaitingCard, isJumpToApprovalKey } from './approvals/focus-if-idle.ts';
+import { watchTyping } from './approvals/typing-watch.ts';
 import './ui/theme.css';
 import './ui/layout.css';
 
@@ -28,12 +30,16 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     () => props.store.api.appInfo().catch(() => null),
   );
   let search: HTMLInputElement | undefined;
+  let panelEl: HTMLElement | undefined;
   let composer: HTMLTextAreaElement | undefined;
 
   const controls = {
     openVariable(name: string) {
       setPanel('variables');
       setFocusVariable(name);
+    },
+    focusComposer() {
+      composer?.focus();
     },
     insertIntoComposer(text: string) {
       if (!composer) return;
@@ -46,6 +52,27 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     },
   };
 
+  const running = () => {
+    const id = props.store.state.activeSessionId;
+    return !!(id && props.store.state.chats[id]?.running);
+  };
+  /** Closes the side panel and gives the keyboard back to the tab that opens it. */
+  const closePanel = () => {
+    const name = panel();
+    setPanel(null);
+    if (name) document.querySelector<HTMLElement>(`[data-testid="tab-${name}"]`)?.focus();
+  };
+
+  /**
+   * Cards never take the keyboard from someone typing: this shortcut is how to reach them. Caught
+   * before any field sees it (the session search would open a session on its Enter).
+   */
+  const onJumpKey = (e: KeyboardEvent) => {
+    if (!isJumpToApprovalKey(e)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    focusFirstWaitingCard();
+  };
   const onKeyDown = (e: KeyboardEvent) => {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
       e.preventDefault();
@@ -54,10 +81,13 @@ export function App(props: { store: AppStore; connection?: () => string }) {
       search?.select();
     } else if (e.key === 'Escape' && !e.defaultPrevented && sessionsOpen() && narrow()) {
       setSessionsOpen(false);
+    } else if (e.key === 'Escape' && !e.defaultPrevented && panel() && (panelEl?.contains(document.activeElement) || !running())) {
+      // Esc closes the open panel; while a turn runs and the keyboard is elsewhere, it stops the turn first.
+      e.preventDefault();
+      closePanel();
     } else if (e.key === 'Escape' && !e.defaultPrevented) {
       // Esc stops the running turn from anywhere, the message box included (cards handle their own Esc).
-      const id = props.store.state.activeSessionId;
-      if (id && props.store.state.chats[id]?.running) {
+      if (running()) {
         e.preventDefault();
         void props.store.abort();
       }
@@ -65,11 +95,16 @@ export function App(props: { store: AppStore; connection?: () => string }) {
   };
   // Opening or starting a session closes the narrow-window sidebar.
   createEffect(on(() => props.store.state.activeSessionId, () => setSessionsOpen(false), { defer: true }));
+  let stopTypingWatch: (() => void) | undefined;
   onMount(() => {
+    stopTypingWatch = watchTyping(document);
+    document.addEventListener('keydown', onJumpKey, true);
     document.addEventListener('keydown', onKeyDown);
     void props.store.init();
   });
   onCleanup(() => {
+    stopTypingWatch?.();
+    document.removeEventListener('keydown', onJumpKey, true);
     document.removeEventListener('keydown', onKeyDown);
     props.store.dispose();
   });
@@ -123,10 +158,11 @@ export function App(props: { store: AppStore; connection?: () => string }) {
           <ChatView onOpenSettings={() => setPanel('settings')} composerRef={(el) => (composer = el)} />
         </main>
         <Show when={panel()}>
-          <aside class="panel" aria-label={panel()!}>
+          <div class="panel-backdrop" aria-hidden="true" onClick={closePanel} />
+          <aside class="panel" aria-label={panel()!} ref={(el) => (panelEl = el)}>
             <div class="panel-head row">
               <h2 class="grow">{panel() === 'tools' ? 'Tools' : panel() === 'variables' ? 'Variables' : 'Settings'}</h2>
-              <button type="button" class="icon" aria-label="Close panel" onClick={() => setPanel(null)}>
+              <button type="button" class="icon" aria-label="Close panel" title="Close (Esc)" onClick={closePanel}>
                 <Icon name="close" />
               </button>
             </div>

@@ -12,6 +12,8 @@ import { countingContext, entriesOf } from '../support/module-tool-fixtures.ts';
 import { tempHomes } from '../support/temp-homes.ts';
 
 const SECRET = 'sk-live-9b1c7e44d2';
+// Encodes differently in every form: `+`/`/` in base64, `%40 %20 %2F` in a URL.
+const ODD = 'p@ss w/rd~>?';
 const tmp = () => mkdtempSync(join(tmpdir(), 'td-'));
 const homes = tempHomes();
 const home = homes.make();
@@ -28,7 +30,7 @@ describe('secrets for tool processes', () => {
 
   const node = (script: string, secrets: string[], extra: { onStdout?: (t: string) => void; resultChannel?: boolean } = {}) => {
     const toolDir = tmp();
-    return createRunner({ resolveSecrets: mapSecretResolver({ API_KEY: SECRET, OTHER_KEY: 'other-value-123' }), keyEndpoint: endpoint })({
+    return createRunner({ resolveSecrets: mapSecretResolver({ API_KEY: SECRET, OTHER_KEY: 'other-value-123', ODD_KEY: ODD }), keyEndpoint: endpoint })({
       command: process.execPath,
       args: ['-e', script],
       cwd: toolDir,
@@ -53,6 +55,23 @@ describe('secrets for tool processes', () => {
     expect(r.channel).toBe('{"k":"[secret:API_KEY]"}');
     const everything = [r.stdout, r.stderr, r.channel, chunks.join('')].join('\n');
     expect(everything).not.toContain(SECRET);
+  });
+
+  it('redacts the base64 and URL-encoded forms a tool prints, not only the literal value', async () => {
+    const chunks: string[] = [];
+    const r = await node(
+      `const k = process.env.ODD_KEY; const b = Buffer.from(k);
+       console.log('auth Basic-less', b.toString('base64'), 'url', b.toString('base64url'));
+       console.error('query ?token=' + encodeURIComponent(k) + '&form=' + new URLSearchParams({ k }).toString().slice(2));
+       require('fs').writeSync(3, JSON.stringify({ header: 'Bearer ' + b.toString('base64') }));`,
+      ['ODD_KEY'],
+      { onStdout: (t) => chunks.push(t), resultChannel: true },
+    );
+    expect(r.stdout).toBe('auth Basic-less [secret:ODD_KEY] url [secret:ODD_KEY]\n');
+    expect(r.stderr).toContain('query ?token=[secret:ODD_KEY]&form=[secret:ODD_KEY]');
+    expect(r.channel).toBe('{"header":"Bearer [secret:ODD_KEY]"}');
+    const everything = [r.stdout, r.stderr, r.channel, chunks.join('')].join('\n');
+    for (const form of [ODD, Buffer.from(ODD).toString('base64'), Buffer.from(ODD).toString('base64url'), encodeURIComponent(ODD)]) expect(everything).not.toContain(form);
   });
 
   it('serves declared names to the run over TOOLDESK_KEY_URL with TOOLDESK_TOKEN, and nothing else', async () => {

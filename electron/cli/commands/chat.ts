@@ -5,8 +5,8 @@ import { SessionManager } from '../../runtime/chat/session-manager.ts';
 import { parseSlashCommand } from '../../runtime/chat/slash-command.ts';
 import { resolveProvider, type ProviderResolution } from '../../runtime/llm/resolve-provider.ts';
 import { detectLocalProviders } from '../../runtime/llm/detect-local-providers.ts';
-import { SecretStore } from '../../runtime/store/secret-store.ts';
-import { openCliSettings, secretStoreOptions } from '../cli-settings.ts';
+import type { SecretStore } from '../../runtime/store/secret-store.ts';
+import { openCliSecrets, openCliSettings } from '../cli-settings.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { discoverCliTools, formatDiagnostic, toolRoots } from '../tools-load.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
@@ -101,7 +101,7 @@ export const chatCommand: Command = {
     if (apiKeySecret) flags.apiKeySecret = apiKeySecret;
 
     const { home, settings } = openCliSettings(io);
-    const secrets = new SecretStore(secretStoreOptions(io));
+    const secrets = openCliSecrets(io);
     const { groups, diagnostics } = await discoverCliTools(home, settings.get(), toolRoots(args, settings.get(), home), secrets);
     const tools = { groups: () => groups };
     for (const d of diagnostics.filter((d) => d.severity === 'error')) io.stderr.write(`tooldesk: ${formatDiagnostic(d)}\n`);

@@ -1,6 +1,6 @@
 // `tooldesk config get|set|path`: reads and writes settings.json with dotted keys and JSON values.
 import { defaultSettings } from '../../../shared/settings.ts';
-import { getPath } from '../../runtime/store/dotted-path.ts';
+import { forbiddenKeyIn, getPath, keyPathProblem } from '../../runtime/store/dotted-path.ts';
 import { SettingsValidationError } from '../../runtime/store/settings-store.ts';
 import { openCliSettings } from '../cli-settings.ts';
 import { UsageError, type Command } from '../command.ts';
@@ -37,6 +37,11 @@ export const configCommand: Command = {
     const { positionals } = parseArgs(argv);
     const [action, key, value, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (quote a VALUE with spaces)`);
+    const problem = key === undefined ? undefined : keyPathProblem(key);
+    if (problem && (action === 'get' || action === 'set')) {
+      io.stderr.write(`tooldesk config: ${problem}\n`);
+      return 1;
+    }
     const { settings } = openCliSettings(io);
     try {
       if (action === 'path') {
@@ -61,8 +66,14 @@ export const configCommand: Command = {
           io.stderr.write(`tooldesk config: no setting "${top}"; the settings are: ${Object.keys(defaultSettings()).join(', ')}\n`);
           return 1;
         }
+        const parsed = parseConfigValue(value);
+        const inside = forbiddenKeyIn(parsed);
+        if (inside) {
+          io.stderr.write(`tooldesk config: the value holds the key "${inside}"; __proto__, constructor and prototype cannot be keys\n`);
+          return 1;
+        }
         try {
-          settings.set(key, parseConfigValue(value));
+          settings.set(key, parsed);
         } catch (error) {
           if (error instanceof SettingsValidationError || /key path/.test((error as Error).message)) {
             io.stderr.write(`tooldesk config: ${(error as Error).message}\n`);

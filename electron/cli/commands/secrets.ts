@@ -1,7 +1,7 @@
 // `tooldesk secrets set|delete|list|has`: the OS keychain (service "Tooldesk"). Values are read
 // from stdin, never from argv (argv is visible to other users in `ps`).
-import { InvalidSecretNameError, KeyringUnavailableError, SecretStore } from '../../runtime/store/secret-store.ts';
-import { readAll, secretStoreOptions } from '../cli-settings.ts';
+import { InvalidSecretNameError, KeyringUnavailableError } from '../../runtime/store/secret-store.ts';
+import { openCliSecrets, readAll } from '../cli-settings.ts';
 import { UsageError, type Command } from '../command.ts';
 import { parseArgs } from '../parse-args.ts';
 
@@ -25,7 +25,7 @@ export const secretsCommand: Command = {
     const { positionals } = parseArgs(argv);
     const [action, name, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (the value is read from stdin, never from arguments)`);
-    const store = new SecretStore(secretStoreOptions(io));
+    const store = openCliSecrets(io);
     try {
       switch (action) {
         case 'set': {

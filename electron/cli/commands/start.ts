@@ -16,10 +16,18 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<n
   });
 }
 
-/** Runs the electron package's download script quietly; resolves with its error's first line on failure. */
-function downloadElectron(installer: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+/** A download that fails at once (no network) never said it was downloading; one still running after this did. */
+export const DOWNLOAD_NOTICE_AFTER_MS = 1500;
+
+/**
+ * Runs the electron package's download script quietly; resolves with its error's first line on
+ * failure. `onLongRunning` is called once if it is still at work after DOWNLOAD_NOTICE_AFTER_MS.
+ */
+export function downloadElectron(installer: string, env: NodeJS.ProcessEnv, onLongRunning: () => void, noticeAfterMs = DOWNLOAD_NOTICE_AFTER_MS): Promise<string | null> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [installer], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const notice = setTimeout(onLongRunning, noticeAfterMs);
+    child.on('close', () => clearTimeout(notice));
     let output = '';
     const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4096));
     child.stdout.on('data', keep);
@@ -55,8 +63,8 @@ export const startCommand: Command = {
     let electron = findElectronBinary(io.env);
     if (!electron.ok && electron.installer) {
       // The electron package fetches its binary on first use (what `require('electron')` would do).
-      io.stderr.write("Downloading Electron's binary (first start only)…\n");
-      const failed = await downloadElectron(electron.installer, io.env);
+      // Offline it fails at once: then only the reason is printed, never "Downloading…".
+      const failed = await downloadElectron(electron.installer, io.env, () => io.stderr.write("Downloading Electron's binary (first start only)…\n"));
       electron = failed === null ? findElectronBinary(io.env) : { ok: false, reason: `Electron's binary could not be downloaded (${failed})` };
     }
     if (!electron.ok) {

@@ -1,8 +1,7 @@
 // `tooldesk tools enable|disable GROUP|TOOL`: persists groupDefaults / toolDefaults, the same
 // enable state the settings toggles show. Sub-commands of `tools` (see tools.ts).
 import { VARS_GROUP } from '../../runtime/tools/vars-tools.ts';
-import { SecretStore } from '../../runtime/store/secret-store.ts';
-import { openCliSettings } from '../cli-settings.ts';
+import { openCliSecrets, openCliSettings } from '../cli-settings.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { discoverCliTools, toolRoots } from '../tools-load.ts';
 import { flag, parseArgs } from '../parse-args.ts';
@@ -17,7 +16,7 @@ async function setEnabled(argv: string[], io: CliIO, enabled: boolean): Promise<
   try {
     let kind: 'group' | 'tool' | undefined = flag(args, 'group') ? 'group' : flag(args, 'tool') ? 'tool' : undefined;
     if (!kind) {
-      const { groups } = await discoverCliTools(home, settings.get(), toolRoots(args, settings.get(), home), new SecretStore());
+      const { groups } = await discoverCliTools(home, settings.get(), toolRoots(args, settings.get(), home), openCliSecrets(io));
       if (name === VARS_GROUP || groups.some((g) => g.name === name)) kind = 'group';
       else if (groups.some((g) => g.tools.some((t) => t.definition.function.name === name))) kind = 'tool';
       else {

@@ -4,6 +4,7 @@ import type { CliIO } from '../command.ts';
 import { createHost } from '../../runtime/host/create-host.ts';
 import { startBrowserServer } from '../../runtime/host/server.ts';
 import { toolDeskHome } from '../../runtime/paths.ts';
+import { openCliSecrets } from '../cli-settings.ts';
 import { VERSION } from '../version.ts';
 import { openInBrowser } from './open-browser.ts';
 import { buildRenderer, rendererBuildState, rendererOutDir } from './renderer-build.ts';
@@ -28,7 +29,7 @@ export async function runBrowserMode(options: BrowserModeOptions, io: CliIO): Pr
     }
   }
   const home = toolDeskHome(io.env);
-  const host = await createHost({ home, browserMode: true, version: VERSION, sessionSecretsFallback: true, watchSettings: true, log: (message) => io.stderr.write(`tooldesk serve: ${message}\n`) });
+  const host = await createHost({ home, secrets: openCliSecrets(io), browserMode: true, version: VERSION, sessionSecretsFallback: true, watchSettings: true, log: (message) => io.stderr.write(`tooldesk serve: ${message}\n`) });
   let server;
   try {
     server = await startBrowserServer({

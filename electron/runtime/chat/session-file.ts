@@ -180,11 +180,15 @@ export class SessionFile {
   }
 
   writeMeta(): void {
-    const meta: SessionMeta = { version: SESSION_FORMAT_VERSION, ...this.#info };
-    const tmp = `${this.metaFile}.tmp`;
-    writeFileSync(tmp, JSON.stringify(meta));
-    renameSync(tmp, this.metaFile);
+    writeMetaFile(this.metaFile, this.#info);
   }
+}
+
+function writeMetaFile(file: string, info: SessionInfo): void {
+  const meta: SessionMeta = { version: SESSION_FORMAT_VERSION, ...info };
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify(meta));
+  renameSync(tmp, file);
 }
 
 /** The summary of a session for lists: from its meta file, rebuilt from the log when stale or missing. */
@@ -199,8 +203,13 @@ export function readSessionInfo(dir: string, id: string): SessionInfo | null {
   } catch {
     // missing or unreadable: rebuild below
   }
+  // Rebuilt without repairing the file: a torn last line stays until the session is opened, so
+  // opening it still reports the warning (listing or `exists` must not swallow it).
   try {
-    return SessionFile.open(dir, id).file.info;
+    const state = readSessionFile(paths.log, id);
+    const info: SessionInfo = { id, title: state.title, createdAt: state.createdAt, updatedAt: state.updatedAt, messageCount: state.messages.length };
+    writeMetaFile(paths.meta, info);
+    return info;
   } catch {
     return null;
   }

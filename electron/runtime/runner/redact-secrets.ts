@@ -1,5 +1,7 @@
 // Replaces secret values with `[secret:NAME]` in anything a tool process produced, before it is
-// stored or shown (results, variables, session files, logs, error messages).
+// stored or shown (results, variables, session files, logs, error messages). It recognises the
+// value and a few common encodings of it (see secretForms); a tool that encodes a secret another
+// way can still leak it.
 
 export type Redact = (text: string) => string;
 
@@ -8,17 +10,29 @@ interface Needle {
   label: string;
 }
 
-/** The forms a value takes in output: as is, and escaped inside a JSON string. */
+/**
+ * The forms a whole value commonly takes in output: as is, escaped inside a JSON string, base64
+ * (standard and URL-safe, with and without padding) and URL-encoded (encodeURIComponent, and form
+ * encoding as URLSearchParams writes it). Cheap and common, not complete: the secret inside a
+ * longer base64 text (`user:secret`), hex, or any other encoding is not recognised.
+ */
+export function secretForms(value: string): string[] {
+  const base64 = Buffer.from(value, 'utf8').toString('base64');
+  const base64url = base64.replaceAll('+', '-').replaceAll('/', '_');
+  const form = new URLSearchParams({ '': value }).toString().slice(1);
+  const forms = [value, JSON.stringify(value).slice(1, -1), base64, base64.replace(/=+$/, ''), base64url, base64url.replace(/=+$/, ''), encodeURIComponent(value), form];
+  return [...new Set(forms)];
+}
+
 function needlesFor(secrets: Record<string, string>): Needle[] {
   const needles: Needle[] = [];
   for (const [name, value] of Object.entries(secrets)) {
     if (!value) continue;
     const label = `[secret:${name}]`;
-    needles.push({ value, label });
-    const json = JSON.stringify(value).slice(1, -1);
-    if (json !== value) needles.push({ value: json, label });
+    for (const form of secretForms(value)) needles.push({ value: form, label });
   }
-  // Longest first, so a secret that contains another is replaced whole.
+  // Longest first, so a secret that contains another is replaced whole (and padded base64
+  // before the same text without its padding).
   return needles.sort((a, b) => b.value.length - a.value.length);
 }
 

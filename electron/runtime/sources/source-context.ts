@@ -5,6 +5,7 @@ import { appPaths } from '../paths.ts';
 import { createRunner } from '../runner/create-runner.ts';
 import type { Runner, RunnerOptions } from '../runner/types.ts';
 import { createWarmPythonRunner, warmPythonSupported } from '../runner/warm-python/warm-python-runner.ts';
+import { protectedToolFolders, type ToolRoot } from './discovery/tool-roots.ts';
 import { helperScript } from './process/helper-scripts.ts';
 import type { SourceContext } from './types.ts';
 
@@ -13,6 +14,8 @@ export interface SourceContextOptions {
   runner?: Runner;
   /** Passed to createRunner (e.g. `resolveSecrets`) when no runner is given. */
   runnerOptions?: RunnerOptions;
+  /** The roots actually loaded (`--root`, the CLI's project folders), protected on top of the settings' ones. */
+  roots?: readonly ToolRoot[];
 }
 
 export function createSourceContext(settings: Settings, home: string, options: SourceContextOptions = {}): SourceContext {
@@ -21,12 +24,14 @@ export function createSourceContext(settings: Settings, home: string, options: S
   // Python runs from a warm fork-server where it can (specs carry a `python` hint); the rest cold.
   const warm = !options.runner && settings.runner?.warmPython !== false && warmPythonSupported();
   const runner = warm ? createWarmPythonRunner({ ...runnerOptions, zygoteScript: helperScript.pythonZygote() }, cold) : cold;
+  const paths = appPaths(home);
+  const workingDir = settings.workingDir ?? homedir();
   return {
     home,
     cacheDir: appPaths(home).cacheDir,
     runner,
     pythonPath: settings.pythonPath,
-    workingDir: settings.workingDir ?? homedir(),
+    workingDir,
     env: { ...settings.extraEnv },
     toolTimeoutMs: settings.limits.toolTimeoutMs,
     outputCapBytes: settings.limits.outputCapBytes,
@@ -35,5 +40,11 @@ export function createSourceContext(settings: Settings, home: string, options: S
     allowHomeWrite: settings.sandbox.allowHomeWrite,
     maxProcesses: settings.limits.maxProcesses,
     maxMemoryBytes: settings.limits.maxMemoryBytes,
+    protect: {
+      appHome: paths.home,
+      settingsFile: paths.settingsFile,
+      sessionsDir: paths.sessionsDir,
+      ...protectedToolFolders(settings, { home, cwd: workingDir }, options.roots),
+    },
   };
 }

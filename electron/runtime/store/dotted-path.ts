@@ -5,10 +5,41 @@ export type JsonObject = Record<string, unknown>;
 export const isPlainObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export function splitPath(path: string): string[] {
+// Keys that reach JavaScript's object machinery instead of a setting: `a.__proto__.b` would be
+// set on a prototype (and dropped), `constructor` reads as a function where a key is absent.
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Why `path` cannot be a key path, or undefined when it can. */
+export function keyPathProblem(path: string): string | undefined {
   const parts = path.split('.');
-  if (parts.some((p) => p === '')) throw new Error(`"${path}" is not a valid key path (empty segment)`);
-  return parts;
+  if (parts.some((p) => p === '')) return `"${path}" is not a valid key path (empty segment)`;
+  const forbidden = parts.find((p) => FORBIDDEN_KEYS.has(p));
+  if (forbidden) return `"${path}" is not a valid key path: "${forbidden}" cannot be a key (__proto__, constructor and prototype are refused)`;
+  return undefined;
+}
+
+/** The dotted path of the first forbidden key inside a JSON value (`{"__proto__": …}`), if any. */
+export function forbiddenKeyIn(value: unknown, at = ''): string | undefined {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = forbiddenKeyIn(value[i], at ? `${at}.${i}` : String(i));
+      if (found) return found;
+    }
+  } else if (isPlainObject(value)) {
+    for (const [key, inner] of Object.entries(value)) {
+      const path = at ? `${at}.${key}` : key;
+      if (FORBIDDEN_KEYS.has(key)) return path;
+      const found = forbiddenKeyIn(inner, path);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+export function splitPath(path: string): string[] {
+  const problem = keyPathProblem(path);
+  if (problem) throw new Error(problem);
+  return path.split('.');
 }
 
 const isIndex = (part: string) => /^(0|[1-9]\d*)$/.test(part);
@@ -52,7 +83,7 @@ export function withPath<T extends JsonObject>(root: T, path: string, value: unk
 export function deepMerge<T extends JsonObject>(base: T, patch: JsonObject): T {
   const out: JsonObject = { ...base };
   for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) continue;
+    if (value === undefined || FORBIDDEN_KEYS.has(key)) continue;
     out[key] = isPlainObject(value) && isPlainObject(base[key]) ? deepMerge(base[key] as JsonObject, value) : value;
   }
   return out as T;

@@ -5,15 +5,16 @@ import { ApprovalCardFrame } from './approval-card-frame.tsx';
 import { createCardState } from './create-card-state.ts';
 
 /**
- * Inline card asking whether a tool call may run. Enter approves once, Escape rejects (with the
- * reason typed so far). Contract: `onAnswer` is called at most once per card.
+ * Inline card asking whether a tool call may run. Enter approves once (once the user moved focus
+ * here), Escape rejects (with the reason typed so far). Contract: `onAnswer` is called at most
+ * once per card.
  */
 export function ExecutionApprovalCard(props: {
   request: ApprovalRequest;
   onAnswer: (decision: ApprovalDecision) => void;
   autofocus?: boolean;
 }) {
-  const { reason, setReason, answered, answer, reject, focusRef, onKeyDown } = createCardState(props);
+  const { reason, setReason, answered, answer, reject, focusRef, onKeyDown, onKeyUp, onFocusIn } = createCardState(props);
   const [showReason, setShowReason] = createSignal(false);
 
   return (
@@ -21,6 +22,8 @@ export function ExecutionApprovalCard(props: {
       request={props.request}
       testId="execution-approval"
       onKeyDown={onKeyDown}
+      onKeyUp={onKeyUp}
+      onFocusIn={onFocusIn}
       badge={<span class="badge warn">Approval needed</span>}
       title={
         <>

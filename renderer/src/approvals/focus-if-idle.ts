@@ -1,18 +1,51 @@
+import { isEditable, typedRecently } from './typing-watch.ts';
+
 /**
- * Moves focus to `el` unless the user is typing somewhere (a new card must not steal
- * keystrokes; an empty message box is not typing). Returns the element that had focus before,
- * so the card can give it back after the answer.
+ * Moves focus to `el` only when nobody is using the keyboard: not while a text field (the message
+ * box, a reason box, a select, anything contenteditable) has focus, empty or not; not while
+ * another approval card has it; not within a few seconds of a keystroke. Returns null when it
+ * left focus alone, else the element that had focus before (to give it back after the answer).
+ * Focus taken this way does not arm Enter/Space (see createCardState).
  */
-export function focusIfIdle(el: HTMLElement): HTMLElement | null {
+export function focusIfIdle(el: HTMLElement): { before: HTMLElement | null } | null {
   const active = document.activeElement as HTMLElement | null;
-  const typing =
-    !!active &&
-    (((active.tagName === 'INPUT' || active.tagName === 'TEXTAREA') && (active as HTMLInputElement).value !== '') ||
-      active.tagName === 'SELECT' ||
-      active.isContentEditable);
-  if (typing) return null;
+  const busy = isEditable(active) || !!active?.closest('.approval-card') || typedRecently();
+  if (busy) return null;
   el.focus();
-  return active;
+  return { before: active };
+}
+
+/** The shortcut that jumps to the first waiting card: Ctrl+Shift+Enter (Cmd+Shift+Enter on macOS). */
+export const isJumpToApprovalKey = (e: KeyboardEvent) => (e.ctrlKey || e.metaKey) && e.shiftKey && !e.altKey && e.key === 'Enter';
+
+export const jumpToApprovalLabel = () => (/Mac|iPhone|iPad/.test(navigator.platform) ? '⌘⇧Enter' : 'Ctrl+Shift+Enter');
+
+const firstWaitingButton = () =>
+  [...document.querySelectorAll<HTMLElement>('.approval-card')]
+    .map((card) => card.querySelector<HTMLButtonElement>('button.primary:not(:disabled)'))
+    .find((button) => !!button);
+
+/**
+ * Focuses the first card still waiting (its primary button), scrolled into view. The user asked
+ * for it, so Enter/Space act there. When the message list has scrolled the cards out of the
+ * page, it goes back to the bottom (where the turn's cards are) first. False when none waits.
+ */
+export function focusFirstWaitingCard(): boolean {
+  let button = firstWaitingButton();
+  if (!button) {
+    const list = document.querySelector<HTMLElement>('[data-testid="message-list"]');
+    if (!list) return false;
+    list.scrollTop = list.scrollHeight;
+    list.dispatchEvent(new Event('scroll'));
+    button = firstWaitingButton();
+    if (!button) {
+      requestAnimationFrame(() => firstWaitingButton()?.focus());
+      return false;
+    }
+  }
+  button.scrollIntoView?.({ block: 'nearest' });
+  button.focus();
+  return true;
 }
 
 /**

@@ -8,7 +8,7 @@ export function ResultApprovalCard(props: {
   onAnswer: (decision: ApprovalDecision) => void;
   autofocus?: boolean;
 }) {
-  const { reason, setReason, answered, answer, reject, focusRef, onKeyDown } = createCardState(props);
+  const { reason, setReason, answered, answer, reject, focusRef, onKeyDown, onKeyUp, onFocusIn } = createCardState(props);
   const ok = () => props.request.result?.status === 'SUCCESS';
 
   return (
@@ -16,6 +16,8 @@ export function ResultApprovalCard(props: {
       request={props.request}
       testId="result-approval"
       onKeyDown={onKeyDown}
+      onKeyUp={onKeyUp}
+      onFocusIn={onFocusIn}
       badge={<span class={`badge ${ok() ? 'accent' : 'err'}`}>{ok() ? 'Result' : 'Error result'}</span>}
       title={
         <>

@@ -3,6 +3,7 @@ import type { ChatState, Row } from '../store/app-state.ts';
 import { MarkdownView } from '../ui/markdown-view.tsx';
 import { useApp } from '../store/app-context.tsx';
 import { ToolCallBlock } from './tool-call-block.tsx';
+import { CollapsibleText } from './collapsible-text.tsx';
 
 /** One row of the chat. Reads only its own slice of the store, so other rows stay untouched. */
 export function MessageRow(props: { row: Row; chat: ChatState }) {
@@ -12,7 +13,7 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
         <Match when={props.row.kind === 'user' && props.row}>
           {(row) => (
             <div class="bubble user-bubble">
-              <div class="plain-text">{row().content}</div>
+              <CollapsibleText text={row().content} />
             </div>
           )}
         </Match>

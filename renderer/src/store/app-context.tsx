@@ -6,6 +6,8 @@ export interface UiControls {
   openVariable(name: string): void;
   /** Puts text into the composer at the cursor (e.g. a copied $VAR_REF). */
   insertIntoComposer(text: string): void;
+  /** Takes the keyboard to the message box (after opening a session from the search). */
+  focusComposer(): void;
 }
 
 const AppContext = createContext<AppStore & UiControls>();

@@ -2,11 +2,13 @@ import { createEffect, onCleanup } from 'solid-js';
 import { renderMarkdown } from './markdown.ts';
 import { copyText } from './copy-text.ts';
 import { stableBoundary } from './stable-boundary.ts';
+import { highlightCodeBlocks } from './highlight-code.ts';
 
 /**
  * Sanitised Markdown with a copy button on each code block. While `streaming`, rendering is
  * batched to one pass per animation frame, and finished blocks are rendered once and kept
  * (see stable-boundary.ts); when the stream ends the whole text is rendered once more.
+ * Finished code blocks are syntax-highlighted (lazily loaded); the streaming tail never is.
  */
 export function MarkdownView(props: { text: string; streaming?: boolean; class?: string }) {
   let el!: HTMLDivElement;
@@ -31,6 +33,7 @@ export function MarkdownView(props: { text: string; streaming?: boolean; class?:
   const paintAll = (text: string) => {
     el.innerHTML = renderMarkdown(text);
     withCopyButtons(el);
+    void highlightCodeBlocks(el);
     tail = null;
     committed = 0;
   };
@@ -49,6 +52,7 @@ export function MarkdownView(props: { text: string; streaming?: boolean; class?:
       chunk.className = 'md-chunk';
       chunk.innerHTML = renderMarkdown(text.slice(committed, boundary));
       withCopyButtons(chunk);
+      void highlightCodeBlocks(chunk);
       el.insertBefore(chunk, tail);
       committed = boundary;
     }

@@ -3,6 +3,7 @@ import { Icon } from '../ui/icons.tsx';
 import { useApp } from '../store/app-context.tsx';
 import { copyText } from '../ui/copy-text.ts';
 import { formatSize, varRef } from '../ui/format.ts';
+import { prettyValue, variableTypeLabel } from './variable-labels.ts';
 
 const PAGE_CHARS = 20_000;
 
@@ -26,7 +27,7 @@ export function VariableViewer(props: { sessionId: string; name: string; onClose
   return (
     <div class="variable-viewer card stack" data-testid="variable-viewer" data-name={props.name}>
       <div class="row">
-        <strong class="grow mono small">{props.name}</strong>
+        <strong class="grow mono small var-full-name">{props.name}</strong>
         <button type="button" onClick={() => props.onClose()} aria-label="Close variable">
           <Icon name="close" />
         </button>
@@ -41,12 +42,12 @@ export function VariableViewer(props: { sessionId: string; name: string; onClose
         </button>
         <Show when={slice()}>
           <span class="muted">
-            {slice()!.variable.type} · {formatSize(slice()!.total)}
+            {variableTypeLabel(slice()!.variable.type)} · {formatSize(slice()!.total)}
           </span>
         </Show>
       </div>
       <Show when={slice()} fallback={<div class="muted small">{slice.loading ? 'Loading…' : 'Not found.'}</div>}>
-        <pre class="plain var-value" data-testid="variable-value">{slice()!.value}</pre>
+        <pre class="plain var-value" data-testid="variable-value">{pages() > 1 ? slice()!.value : prettyValue(slice()!.value)}</pre>
         <Show when={pages() > 1}>
           <div class="row small">
             <button type="button" disabled={page() === 0} onClick={() => setPage(page() - 1)}>

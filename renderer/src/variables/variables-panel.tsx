@@ -3,12 +3,15 @@ import { VARIABLE_TYPES, type VariableInfo, type VariableType } from '../../../s
 import { useApp } from '../store/app-context.tsx';
 import { formatAge, formatSize } from '../ui/format.ts';
 import { VariableViewer } from './variable-viewer.tsx';
+import { variableTypeLabel } from './variable-labels.ts';
+import { useNow } from '../ui/clock.ts';
 import './variables.css';
 import { Icon } from '../ui/icons.tsx';
 
 /** The session's variables: filter by type, search, open (paged), copy $VAR_REF, delete. */
 export function VariablesPanel(props: { focus: string | null; onFocusHandled: () => void }) {
   const app = useApp();
+  const now = useNow();
   const [type, setType] = createSignal<VariableType | ''>('');
   const [search, setSearch] = createSignal('');
   const [open, setOpen] = createSignal<string | null>(null);
@@ -48,7 +51,7 @@ export function VariablesPanel(props: { focus: string | null; onFocusHandled: ()
       <div class="row">
         <select aria-label="Filter by type" value={type()} onChange={(e) => setType(e.currentTarget.value as VariableType | '')}>
           <option value="">All types</option>
-          <For each={VARIABLE_TYPES}>{(t) => <option value={t}>{t}</option>}</For>
+          <For each={VARIABLE_TYPES}>{(t) => <option value={t}>{variableTypeLabel(t)}</option>}</For>
         </select>
         <input type="search" class="grow" placeholder="Search variables" aria-label="Search variables" value={search()} onInput={(e) => setSearch(e.currentTarget.value)} />
       </div>
@@ -70,15 +73,15 @@ export function VariablesPanel(props: { focus: string | null; onFocusHandled: ()
             {(v) => (
               <tr class={open() === v.name ? 'selected' : ''} data-testid="variable-row" data-name={v.name}>
                 <td>
-                  <button type="button" class="link var-name mono" onClick={() => setOpen(v.name)} title={v.desc ?? v.name}>
+                  <button type="button" class="link var-name mono" onClick={() => setOpen(v.name)} title={v.desc ? `${v.name}\n${v.desc}` : v.name}>
                     {v.name}
                   </button>
                 </td>
                 <td>
-                  <span class="badge">{v.type}</span>
+                  <span class="badge" title={v.type}>{variableTypeLabel(v.type)}</span>
                 </td>
                 <td class="small">{formatSize(v.size)}</td>
-                <td class="small muted">{formatAge(v.updatedAt)}</td>
+                <td class="small muted">{formatAge(v.updatedAt, now())}</td>
                 <td>
                   <Show when={v.type !== 'RULE'}>
                     <button type="button" class="icon" aria-label={`Delete ${v.name}`} title="Delete" onClick={() => void remove(v)}>

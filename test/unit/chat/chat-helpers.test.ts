@@ -6,7 +6,7 @@ import type { ChatMessage } from '../../../shared/chat.ts';
 import { parseSlashCommand } from '../../../electron/runtime/chat/slash-command.ts';
 import { titleFromMessage } from '../../../electron/runtime/chat/title-from-message.ts';
 import { MISSING_RESULT_TEXT, toLlmMessages } from '../../../electron/runtime/chat/to-llm-messages.ts';
-import { readSessionFile, SessionFile } from '../../../electron/runtime/chat/session-file.ts';
+import { readSessionFile, readSessionInfo, SessionFile } from '../../../electron/runtime/chat/session-file.ts';
 import { isValidSessionId, newSessionId } from '../../../electron/runtime/chat/session-id.ts';
 
 const at = 1;
@@ -112,6 +112,20 @@ describe('session files', () => {
     expect(state.warnings[0]).toMatch(/s2\.jsonl:2: skipped an unreadable line/);
     expect(state.warnings[1]).toMatch(/last line was cut off/);
     expect(readFileSync(reopened.log, 'utf8').endsWith('}\n')).toBe(true);
+  });
+
+  it('listing a session with a torn tail leaves the file alone, so opening it still warns', () => {
+    const d = dir();
+    const file = SessionFile.create(d, 's4', 'T', 1);
+    file.append({ t: 'message', at: 2, message: { id: 'm', createdAt: 2, role: 'user', content: 'kept' } });
+    appendFileSync(file.log, '{"t":"message","at":3,"mess');
+    // The crash left the meta file older than the log: the summary is rebuilt from the log.
+    const before = readFileSync(file.log, 'utf8');
+    writeFileSync(file.metaFile, '{}');
+    expect(readSessionInfo(d, 's4')).toMatchObject({ title: 'T', messageCount: 1 });
+    expect(readFileSync(file.log, 'utf8')).toBe(before);
+    const { state } = SessionFile.open(d, 's4');
+    expect(state.warnings).toEqual([expect.stringMatching(/s4\.jsonl: the last line was cut off/)]);
   });
 
   it('refuses to create over an existing session and to open a missing one', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findElectronBinary } from '../../../electron/cli/electron-binary.ts';
+import { downloadElectron } from '../../../electron/cli/commands/start.ts';
 
 describe('findElectronBinary', () => {
   const dirs: string[] = [];
@@ -36,5 +37,28 @@ describe('findElectronBinary', () => {
     expect(found.reason).toMatch(/binary/);
     expect(found.installer && basename(found.installer)).toBe('install.js');
     expect(existsSync(found.installer!)).toBe(true);
+  });
+});
+
+describe('downloadElectron', () => {
+  const script = (body: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'td-dl-'));
+    const path = join(dir, 'install.js');
+    writeFileSync(path, body);
+    return path;
+  };
+
+  it('says nothing about downloading when the download fails at once (offline), and returns the error line', async () => {
+    let noticed = 0;
+    const failed = await downloadElectron(script('console.error("RequestError: getaddrinfo ENOTFOUND github.com"); process.exit(1)'), process.env, () => noticed++, 1000);
+    expect(failed).toBe('RequestError: getaddrinfo ENOTFOUND github.com');
+    expect(noticed).toBe(0);
+  });
+
+  it('says it is downloading once when the download keeps going', async () => {
+    let noticed = 0;
+    const failed = await downloadElectron(script('setTimeout(() => process.exit(0), 600)'), process.env, () => noticed++, 100);
+    expect(failed).toBeNull();
+    expect(noticed).toBe(1);
   });
 });

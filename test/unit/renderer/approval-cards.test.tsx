@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@solidjs/testing-library';
 import { ExecutionApprovalCard } from '../../../renderer/src/approvals/execution-approval-card.tsx';
 import { ResultApprovalCard } from '../../../renderer/src/approvals/result-approval-card.tsx';
+import { focusFirstWaitingCard } from '../../../renderer/src/approvals/focus-if-idle.ts';
 import type { ApprovalRequest } from '../../../shared/tools.ts';
 
 const exec: ApprovalRequest = {
@@ -62,17 +63,20 @@ describe('ExecutionApprovalCard', () => {
     expect(onAnswer).toHaveBeenCalledWith({ decision: 'reject' });
   });
 
-  it('does not steal focus from a half-typed message, and gives focus back once answered', () => {
+  it('does not take focus from the message box, empty or not; once the user jumps there and answers, focus goes back', () => {
     const box = document.createElement('textarea');
+    box.setAttribute('data-focus-home', '');
     document.body.append(box);
     box.value = 'half a sentence';
     box.focus();
     const first = render(() => <ExecutionApprovalCard request={exec} onAnswer={() => {}} autofocus />);
     expect(document.activeElement).toBe(box);
-    // (Another card still waiting would take focus next: ux-polish.test.tsx.)
     first.unmount();
+    // Just sent: the box is empty, and still where the user types (see approval-focus.test.tsx).
     box.value = '';
     render(() => <ExecutionApprovalCard request={{ ...exec, id: 'r9' }} onAnswer={() => {}} autofocus />);
+    expect(document.activeElement).toBe(box);
+    expect(focusFirstWaitingCard()).toBe(true);
     const approve = screen.getByRole('button', { name: 'Approve once' });
     expect(document.activeElement).toBe(approve);
     fireEvent.click(approve);

@@ -25,7 +25,7 @@ function mountEditor(secrets: AppInfo['secrets']) {
   const fake = fakeApi({ appInfo: () => appInfo({ secrets }) });
   const store = createAppStore(fake.api);
   render(() => (
-    <AppProvider value={{ ...store, openVariable: () => {}, insertIntoComposer: () => {} }}>
+    <AppProvider value={{ ...store, openVariable: () => {}, insertIntoComposer: () => {}, focusComposer: () => {} }}>
       <ProviderEditor provider={provider} onSaved={() => {}} onDeleted={() => {}} />
     </AppProvider>
   ));

@@ -29,4 +29,22 @@ describe('MarkdownView', () => {
     expect(root.querySelectorAll('p')).toHaveLength(2);
     expect(root.querySelector('b')).toBeNull();
   });
+
+  it('highlights finished code blocks and Copy still copies the plain code', async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const source = 'const a = "<img src=x onerror=alert(1)>"; // note';
+    const { container } = render(() => <MarkdownView text={'```ts\n' + source + '\n```\n\n```nosuchlang\nplain <b>\n```'} />);
+    await waitFor(() => expect(container.querySelector('code.hljs .hljs-keyword')).toHaveTextContent('const'));
+    const code = container.querySelector('code.hljs')!;
+    expect(code.querySelector('.hljs-string')).toHaveTextContent('"<img src=x onerror=alert(1)>"');
+    expect(container.querySelector('img')).toBeNull();
+    expect(code.textContent).toBe(source + '\n');
+    // A language the highlighter does not know stays as plain, escaped text.
+    const unknown = container.querySelector('code.language-nosuchlang')!;
+    expect(unknown.classList.contains('hljs')).toBe(false);
+    expect(unknown.textContent).toBe('plain <b>\n');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Copy code' })[0]!);
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(source + '\n'));
+  });
 });

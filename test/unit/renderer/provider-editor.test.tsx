@@ -27,7 +27,7 @@ async function mountEditor(provider: ProviderConfig) {
   await store.init();
   const info: ProviderInfo = { ...provider, active: true, hasApiKey: Boolean(provider.apiKeySecret) };
   render(() => (
-    <AppProvider value={{ ...store, openVariable: () => {}, insertIntoComposer: () => {} }}>
+    <AppProvider value={{ ...store, openVariable: () => {}, insertIntoComposer: () => {}, focusComposer: () => {} }}>
       <ProviderEditor provider={info} onSaved={() => {}} onDeleted={() => {}} />
     </AppProvider>
   ));

@@ -2,9 +2,10 @@
 // (in one batch, so Python modules share one parse), and assembles the groups.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Diagnostic, ToolFormat } from '../../../../shared/tools.ts';
+import { UNTRUSTED_FOLDER_CODE, type Diagnostic, type ToolFormat } from '../../../../shared/tools.ts';
 import { assembleGroups, splitByEntry, type EntryResult } from './assemble-groups.ts';
 import { classifyEntry } from './classify-entry.ts';
+import { missingInterpreterDiagnostics } from './missing-interpreter.ts';
 import { loadModuleFactories } from '../module/index.ts';
 import { loadPowerShellModules } from '../powershell/index.ts';
 import { loadPythonModules } from '../python/index.ts';
@@ -27,8 +28,9 @@ export interface DiscoverOptions {
   reservedNames?: Iterable<string>;
 }
 
-/** Classifies one entry of a root, honouring the root's accepted formats. */
+/** Classifies one entry of a root, honouring the root's accepted formats; an untrusted root has none. */
 export function classifyInRoot(root: ToolRoot, path: string, isDirectory: boolean): SourceEntry | null {
+  if (root.untrusted) return null;
   const entry = classifyEntry(root.path, path, isDirectory);
   if (!entry || (root.formats && !root.formats.includes(entry.format))) return null;
   return entry;
@@ -39,8 +41,21 @@ export function notRegularDiagnostic(path: string): Diagnostic {
   return { severity: 'error', file: path, message: 'Cannot read: not a regular file', hint: 'Tools are regular files or folders; remove this entry.', code: 'unreadable' };
 }
 
+/** The one line every surface shows for a project folder the user has not approved. */
+export function untrustedFolderDiagnostic(path: string): Diagnostic {
+  return {
+    severity: 'warning',
+    file: path,
+    message: 'untrusted project folder — review: none of its tools is loaded until you approve this folder',
+    hint: `Look at what is in it, then approve it in the Tools panel or run \`tooldesk tools trust ${path}\`.`,
+    code: UNTRUSTED_FOLDER_CODE,
+  };
+}
+
 export async function scanRoot(root: string | ToolRoot): Promise<{ entries: SourceEntry[]; diagnostics: Diagnostic[] }> {
   const spec = asToolRoot(root);
+  // Not even listed: what is in an unapproved folder is none of the app's business yet.
+  if (spec.untrusted) return { entries: [], diagnostics: [untrustedFolderDiagnostic(spec.path)] };
   try {
     const dirents = await readdir(spec.path, { withFileTypes: true });
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -98,7 +113,7 @@ export async function loadEntries(entries: SourceEntry[], ctx: SourceContext, ro
       // Loaders promise not to throw; if one does, its entries still get a diagnostic each.
       loaded = { groups: [], diagnostics: list.map((e) => ({ severity: 'error' as const, file: e.path, message: `Loading failed: ${(error as Error).message}`, code: 'loader-failed' })) };
     }
-    const split = splitByEntry(list, loaded.groups, loaded.diagnostics);
+    const split = splitByEntry(list, loaded.groups, [...loaded.diagnostics, ...missingInterpreterDiagnostics(list, ctx)]);
     for (const entry of list) {
       const part = split.get(entry.path)!;
       results.push({ entry, rootIndex: rootIndexOf(entry), groups: part.groups, diagnostics: part.diagnostics });
