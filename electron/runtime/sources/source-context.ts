@@ -5,6 +5,7 @@ import { appPaths } from '../paths.ts';
 import { createRunner } from '../runner/create-runner.ts';
 import type { Runner, RunnerOptions } from '../runner/types.ts';
 import type { SourceContext } from './types.ts';
+import { tracedRunner } from './process/traced-runner.ts';
 
 export interface SourceContextOptions {
   /** A ready runner (tests inject a counting one); else one is created from the settings. */
@@ -14,7 +15,7 @@ export interface SourceContextOptions {
 }
 
 export function createSourceContext(settings: Settings, home: string, options: SourceContextOptions = {}): SourceContext {
-  const runner = options.runner ?? createRunner({ maxOutputBytes: settings.limits.outputCapBytes, ...options.runnerOptions });
+  const runner = tracedRunner(options.runner ?? createRunner({ maxOutputBytes: settings.limits.outputCapBytes, ...options.runnerOptions }));
   return {
     home,
     cacheDir: appPaths(home).cacheDir,

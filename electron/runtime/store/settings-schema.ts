@@ -80,6 +80,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
         variableMaxBytes: count,
         maxProcesses: count,
         maxMemoryBytes: count,
+        toolDefinitionBudgetChars: count,
       },
       additionalProperties: false,
     },
