@@ -1,14 +1,20 @@
-// Runs one tool under a deadline and the caller's AbortSignal. The tool gets a signal that fires
-// on either; we stop waiting when it fires even if the tool ignores it (a promise that never
-// settles must not hang the chat).
+// Runs one tool under a deadline and the caller's AbortSignal. This is the one owner of a tool's
+// timeout: the tool gets a signal that fires on either (and the deadline in its context, so a
+// process it starts is given a later limit only as a backstop). When the signal fires we wait a
+// short grace for the tool to stop (its processes killed), then stop waiting even if it ignores
+// the signal: a promise that never settles must not hang the chat.
 import type { ToolUpdate } from '../../../shared/tools.ts';
 import type { Tool, ToolRunResult } from './types.ts';
 
 export type RunOutcome =
   | { kind: 'ok'; run: ToolRunResult }
   | { kind: 'threw'; message: string }
-  | { kind: 'timeout'; timeoutMs: number }
-  | { kind: 'aborted'; reason: string };
+  /** `stopped`: what the tool reported once stopped, when it did within the grace (its logs). */
+  | { kind: 'timeout'; timeoutMs: number; stopped?: ToolRunResult }
+  | { kind: 'aborted'; reason: string; stopped?: ToolRunResult };
+
+/** How long a stopped tool may take to settle (its process group killed) before we stop waiting, ms. */
+export const STOP_GRACE_MS = 2000;
 
 export interface RunToolOptions {
   callId: string;
@@ -16,6 +22,8 @@ export interface RunToolOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   onUpdate?: (update: ToolUpdate) => void;
+  /** See STOP_GRACE_MS (the default). */
+  stopGraceMs?: number;
 }
 
 class ToolTimeout extends Error {
@@ -39,29 +47,45 @@ export async function runTool(tool: Tool, args: Record<string, unknown>, options
   };
 
   let onAbort: (() => void) | undefined;
-  const stopped = new Promise<RunOutcome>((resolve) => {
-    onAbort = () =>
-      resolve(
-        deadline.signal.aborted
-          ? { kind: 'timeout', timeoutMs }
-          : { kind: 'aborted', reason: reasonText(options.signal?.reason) },
-      );
+  const stopped = new Promise<'stopped'>((resolve) => {
+    onAbort = () => resolve('stopped');
     signal.addEventListener('abort', onAbort, { once: true });
   });
   const ran = (async (): Promise<RunOutcome> => {
     try {
-      const value = await tool.execute(args, { callId: options.callId, sessionId: options.sessionId, signal, onUpdate });
+      const value = await tool.execute(args, { callId: options.callId, sessionId: options.sessionId, signal, onUpdate, timeoutMs });
       return { kind: 'ok', run: toRunResult(value) };
     } catch (error) {
       return { kind: 'threw', message: errorText(error) };
     }
   })();
   try {
-    return await Promise.race([ran, stopped]);
+    const first = await Promise.race([ran, stopped]);
+    if (first !== 'stopped') return first;
+    // Decided now, whatever the tool says later: which message the model gets is never chance.
+    const outcome: RunOutcome = deadline.signal.aborted
+      ? { kind: 'timeout', timeoutMs }
+      : { kind: 'aborted', reason: reasonText(options.signal?.reason) };
+    const late = await within(ran, options.stopGraceMs ?? STOP_GRACE_MS);
+    if (late?.kind === 'ok') outcome.stopped = late.run;
+    return outcome;
   } finally {
     settled = true;
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The promise's value if it settles within `ms`, else undefined. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

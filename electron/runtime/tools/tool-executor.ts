@@ -18,6 +18,7 @@ import { parseToolArgs } from './parse-tool-args.ts';
 import { resolveVarRefs } from './resolve-var-refs.ts';
 import { errorText, runTool, type RunOutcome } from './run-tool.ts';
 import { takeLimitArg } from './take-limit-arg.ts';
+import { timeoutMessageOf } from './timeout-message.ts';
 import {
   DEFAULT_GROUP,
   toToolInfo,
@@ -54,6 +55,8 @@ export interface ToolExecutorOptions {
   truncateChars?: number;
   /** Default timeout of a tool run, ms (30 s); a tool's own timeoutMs wins. */
   toolTimeoutMs?: number;
+  /** How long a timed-out or aborted tool may take to stop before its result is given anyway, ms (2 s). */
+  stopGraceMs?: number;
   /** Bound on what $VAR_REF expansion may produce per call, characters (16 Mi). */
   maxExpandedChars?: number;
   /** Where swallowed errors (onSession hooks, rulePrompt functions, the store) are reported. */
@@ -78,6 +81,7 @@ export class ToolExecutor {
   private readonly lifetime = new AbortController();
   private readonly truncateChars: number;
   private readonly toolTimeoutMs: number;
+  private readonly stopGraceMs: number | undefined;
   private readonly maxExpandedChars: number | undefined;
   private readonly log: (message: string) => void;
 
@@ -86,6 +90,7 @@ export class ToolExecutor {
     this.variables = options.variables ?? new VariableSystem();
     this.truncateChars = options.truncateChars ?? DEFAULT_TRUNCATE_CHARS;
     this.toolTimeoutMs = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    this.stopGraceMs = options.stopGraceMs;
     this.maxExpandedChars = options.maxExpandedChars;
     this.log = options.log ?? (() => {});
     this.gate = new ApprovalGate({
@@ -315,6 +320,7 @@ export class ToolExecutor {
         timeoutMs: entry.tool.timeoutMs ?? this.toolTimeoutMs,
         signal,
         onUpdate: options.onUpdate,
+        ...(this.stopGraceMs !== undefined ? { stopGraceMs: this.stopGraceMs } : {}),
       }),
     );
     const ran = performance.now();
@@ -482,9 +488,12 @@ function errorResult(entry: RegisteredTool, args: Args, outcome: RunOutcome): To
     outcome.kind === 'threw'
       ? outcome.message
       : outcome.kind === 'timeout'
-        ? `${entry.modelName} timed out after ${outcome.timeoutMs} ms and was stopped.`
+        ? timeoutMessageOf(entry.tool, entry.modelName, outcome.timeoutMs)
         : `${entry.modelName} was aborted (${outcome.reason}).`;
-  return { toolName: entry.name, status: 'ERROR', error: message, finalText: `Error: ${message}` };
+  const result: ToolExecuteResult = { toolName: entry.name, status: 'ERROR', error: message, finalText: `Error: ${message}` };
+  // What the stopped tool printed up to then still helps the user see how far it got.
+  if (outcome.kind !== 'threw' && outcome.stopped) copyLogs(result, outcome.stopped);
+  return result;
 }
 
 function newCallId(): string {

@@ -18,6 +18,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Contract: may be called any number of times before execute() settles; never throws. */
   onUpdate: (update: ToolUpdate) => void;
+  /**
+   * The deadline the executor enforces on this call, ms (absent when a tool is called directly).
+   * It owns the timeout: a process the tool starts gets a later limit, only as a backstop.
+   */
+  timeoutMs?: number;
 }
 
 /** What a tool's execute() resolves to. Throwing is allowed too: it becomes an ERROR result. */
@@ -52,6 +57,11 @@ export interface Tool {
   source?: ToolSourceInfo;
   /** Per-tool timeout; the executor's default applies when absent. */
   timeoutMs?: number;
+  /**
+   * What the model and the user are told when a call passes its deadline: the format's words,
+   * naming where this tool's timeout is set. The executor's generic text applies when absent.
+   */
+  timeoutMessage?: (timeoutMs: number) => string;
   /** Keychain secret names the tool's process needs (as environment variables). */
   secrets?: string[];
   /** Free-form metadata carried to the UI (three-layer meta.json, labels, icons). */

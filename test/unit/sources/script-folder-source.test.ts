@@ -90,7 +90,7 @@ describe('script-folder tools (seed 001)', () => {
     expect(slow.timeoutMs).toBe(1000);
     const started = Date.now();
     const result = await slow.execute({}, testToolContext());
-    expect(result).toMatchObject({ status: 'ERROR', error: 'script error: timed out after 1 s and was stopped' });
+    expect(result).toMatchObject({ status: 'ERROR', error: `script error: timed out after 1 s and was stopped — raise the tool's timeout in ${join(FIXTURES, 'script-behaviour/slow/tool.json')} ("timeout": seconds, at most 300)` });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 

@@ -110,7 +110,7 @@ describe('three-layer tools (seed 004)', () => {
     const started = Date.now();
     const looped = await run(tools, 'loop_forever', {});
     expect(looped).toMatchObject({ status: 'ERROR' });
-    expect(looped.error).toContain('ran longer than 1 s');
+    expect(looped.error).toBe(`timeout: execution.py timed out after 1 s and was stopped — raise the tool's timeout in ${join(TOOL_FIXTURES, 'three-layer-runtime/loop_forever/definition.json')} ("timeout": seconds, at most 600)`);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 

@@ -25,7 +25,7 @@ describe('runTool', () => {
     let seen: AbortSignal | undefined;
     const tool = makeTool('t', (_a, ctx) => ((seen = ctx.signal), new Promise(() => {})));
     const started = Date.now();
-    const out = await runTool(tool, {}, { ...base, timeoutMs: 30 });
+    const out = await runTool(tool, {}, { ...base, timeoutMs: 30, stopGraceMs: 50 });
     expect(out).toEqual({ kind: 'timeout', timeoutMs: 30 });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(seen?.aborted).toBe(true);
@@ -35,8 +35,32 @@ describe('runTool', () => {
     const controller = new AbortController();
     const tool = makeTool('t', () => new Promise(() => {}));
     setTimeout(() => controller.abort(new Error('user pressed stop')), 5);
-    const out = await runTool(tool, {}, { ...base, signal: controller.signal });
+    const out = await runTool(tool, {}, { ...base, signal: controller.signal, stopGraceMs: 50 });
     expect(out).toEqual({ kind: 'aborted', reason: 'user pressed stop' });
+  });
+
+  it('gives the tool its deadline in the context, and waits a grace for it to stop once it passes', async () => {
+    let deadline: number | undefined;
+    // Stops 100 ms after its signal fires (as a runner killing a process group does) and says so.
+    const tool = makeTool('t', (_a, ctx) => {
+      deadline = ctx.timeoutMs;
+      return new Promise((resolve) => ctx.signal.addEventListener('abort', () => setTimeout(() => resolve({ status: 'ERROR', error: 'stopped', logs: 'got to step 3' }), 100)));
+    });
+    const started = Date.now();
+    const out = await runTool(tool, {}, { ...base, timeoutMs: 30 });
+    expect(deadline).toBe(30);
+    // Still a timeout (decided when the deadline passed), carrying what the stopped tool reported.
+    expect(out).toEqual({ kind: 'timeout', timeoutMs: 30, stopped: { status: 'ERROR', error: 'stopped', logs: 'got to step 3' } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(120);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('stops waiting after the grace for a tool that ignores its signal', async () => {
+    const started = Date.now();
+    const out = await runTool(makeTool('t', () => new Promise(() => {})), {}, { ...base, timeoutMs: 20, stopGraceMs: 300 });
+    expect(out).toEqual({ kind: 'timeout', timeoutMs: 20 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('swallows an onUpdate listener that throws and ignores updates after settling', async () => {

@@ -262,13 +262,34 @@ describe('ToolExecutor.execute', () => {
   it('times out a tool that never resolves (executor default and per tool)', async () => {
     const executor = executorWith(
       [makeTool('hang', () => new Promise(() => {})), makeTool('slow', () => new Promise(() => {}), { timeoutMs: 20 })],
-      { toolTimeoutMs: 40 },
+      { toolTimeoutMs: 40, stopGraceMs: 100 },
     );
     const started = Date.now();
     const [hang, slow] = await Promise.all([executor.execute('hang', {}), executor.execute('slow', {})]);
-    expect(hang).toMatchObject({ status: 'ERROR', error: 'hang timed out after 40 ms and was stopped.' });
+    // Without a timeout of its own the tool runs under the settings' limit: the message says where.
+    expect(hang).toMatchObject({ status: 'ERROR', error: "hang timed out after 40 ms and was stopped — raise the tool's timeout in Settings → Limits → Tool timeout (limits.toolTimeoutMs)." });
     expect(slow.error).toContain('after 20 ms');
+    expect(slow.error).toBe('slow timed out after 20 ms and was stopped.');
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("gives the tool's own timeout message whatever the tool reports once stopped, with its logs", async () => {
+    const stopsWithItsOwnWords = makeTool(
+      'fmt',
+      (_a, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ status: 'ERROR', error: 'killed by SIGTERM', logs: 'step 1\nstep 2', warnings: ['ran unsandboxed'] }))),
+      { timeoutMs: 1500, timeoutMessage: (ms) => `fmt error: timed out after ${ms / 1000} s — raise the tool's timeout in fmt.json` },
+    );
+    const brokenMessage = makeTool('broken', () => new Promise(() => {}), { timeoutMs: 30, timeoutMessage: () => { throw new Error('bug'); } });
+    const executor = executorWith([stopsWithItsOwnWords, brokenMessage], { stopGraceMs: 100 });
+    const result = await executor.execute('fmt', {});
+    expect(result).toMatchObject({
+      status: 'ERROR',
+      error: "fmt error: timed out after 1.5 s — raise the tool's timeout in fmt.json",
+      finalText: "Error: fmt error: timed out after 1.5 s — raise the tool's timeout in fmt.json",
+      logs: 'step 1\nstep 2',
+      warnings: ['ran unsandboxed'],
+    });
+    expect((await executor.execute('broken', {})).error).toBe('broken timed out after 30 ms and was stopped.');
   });
 
   it('gives SUCCESS with a text that says there was no output when a tool returns undefined', async () => {
@@ -293,7 +314,7 @@ describe('ToolExecutor.execute', () => {
     const executor = executorWith([
       makeTool('stream', async (_a, ctx) => (ctx.onUpdate({ text: 'part' }), { data: 'done' })),
       makeTool('hang', () => new Promise(() => {})),
-    ]);
+    ], { stopGraceMs: 100 });
     await executor.execute('stream', {}, { onUpdate: (u) => updates.push(u) });
     expect(updates).toEqual([{ text: 'part' }]);
     const controller = new AbortController();
@@ -304,7 +325,7 @@ describe('ToolExecutor.execute', () => {
 
   it('close() aborts running tools', async () => {
     let signal: AbortSignal | undefined;
-    const executor = executorWith([makeTool('hang', (_a, ctx) => ((signal = ctx.signal), new Promise(() => {})))]);
+    const executor = executorWith([makeTool('hang', (_a, ctx) => ((signal = ctx.signal), new Promise(() => {})))], { stopGraceMs: 100 });
     const pending = executor.execute('hang', {});
     await new Promise((r) => setTimeout(r, 5));
     executor.close();

@@ -4,13 +4,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../../../../shared/tools.ts';
-import type { RunResult } from '../../runner/types.ts';
-import { runWarnings } from '../../runner/run-warnings.ts';
-import type { Tool, ToolRunResult } from '../../tools/types.ts';
+import { timedOutText } from '../../tools/timeout-message.ts';
+import type { Tool } from '../../tools/types.ts';
 import { mapLimit } from '../process/map-limit.ts';
-import { nodeCommand, sandboxSpecFor } from '../process/sandbox-spec-for.ts';
+import { nodeCommand } from '../process/sandbox-spec-for.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
-import { readScriptManifest, type ScriptManifest } from './manifest.ts';
+import { runToolProcess, type ProcessReading } from '../process/run-tool-process.ts';
+import { readScriptManifest, SCRIPT_MAX_TIMEOUT_S, type ScriptManifest } from './manifest.ts';
 import type { LoadResult, SourceContext, SourceEntry, SourceLoader } from '../types.ts';
 
 export const SCRIPT_GROUP = 'script';
@@ -55,50 +55,53 @@ export async function loadScriptFolder(entry: SourceEntry, ctx: SourceContext): 
 export function createScriptTool(manifest: ScriptManifest, file: string, language: 'javascript' | 'python', entry: SourceEntry, ctx: SourceContext): Tool {
   const name = `${SCRIPT_PREFIX}${manifest.name}`;
   const timeoutMs = manifest.timeoutS * 1000;
+  const manifestFile = join(entry.path, 'tool.json');
+  const timeoutMessage = (ms: number) => `script error: ${timedOutText(ms, `${manifestFile} ("timeout": seconds, at most ${SCRIPT_MAX_TIMEOUT_S})`)}`;
   return {
     definition: { type: 'function', function: { name, description: manifest.description, parameters: manifest.parameters } },
     // Seed 001: without always_allow the user confirms every call.
     permission: { executionPolicy: manifest.alwaysAllow ? 'auto' : 'ask-always' },
-    source: { format: 'script', file: join(entry.path, 'tool.json'), root: entry.root },
+    source: { format: 'script', file: manifestFile, root: entry.root },
     timeoutMs,
+    timeoutMessage,
     ...(manifest.secrets.length > 0 ? { secrets: manifest.secrets } : {}),
     meta: { language, script: file, folder: entry.path, network: manifest.network },
-    async execute(args, toolCtx) {
+    async execute(args, call) {
       const node = nodeCommand();
       const command = language === 'javascript' ? node.command : await resolvePythonCommand(ctx.pythonPath, ctx.runner);
-      const run = await ctx.runner({
-        command,
-        args: [file],
-        cwd: ctx.workingDir,
-        stdin: JSON.stringify(args ?? {}),
-        env: language === 'javascript' ? { ...ctx.env, ...node.env } : ctx.env,
+      return runToolProcess(ctx, call, {
+        spec: {
+          command,
+          args: [file],
+          cwd: ctx.workingDir,
+          stdin: JSON.stringify(args ?? {}),
+          env: language === 'javascript' ? { ...ctx.env, ...node.env } : ctx.env,
+        },
+        toolName: name,
+        toolDir: entry.path,
+        network: manifest.network,
+        secrets: manifest.secrets,
         timeoutMs,
-        signal: toolCtx.signal,
-        maxOutputBytes: ctx.outputCapBytes,
-        ...(manifest.secrets.length > 0 ? { secrets: manifest.secrets } : {}),
-        sandbox: sandboxSpecFor(ctx, name, entry.path, manifest.network),
+        ...scriptReading(timeoutMessage),
       });
-      return scriptRunResult(run, manifest.timeoutS);
     },
   };
 }
 
-/** Maps one finished script run onto a tool result, as seed 001's runtime reports it. */
-export function scriptRunResult(run: RunResult, timeoutS: number): ToolRunResult {
-  const logs = run.stderr.trim();
-  const warnings = runWarnings(run);
-  if (run.stdoutTruncated) warnings.push('stdout exceeded the output cap and was cut');
-  const base = { ...(logs ? { logs } : {}), ...(warnings.length ? { warnings } : {}) };
-  if (run.spawnError) return { status: 'ERROR', error: `script error: ${run.spawnError}`, ...base };
-  if (run.timedOut) return { status: 'ERROR', error: `script error: timed out after ${timeoutS} s and was stopped`, ...base };
-  if (run.aborted) return { status: 'ERROR', error: 'script error: aborted', ...base };
-  if (run.exitCode !== 0) {
-    const why = logs || `exit code ${run.exitCode ?? run.signal}`;
-    return { status: 'ERROR', error: `script error: ${why}`, ...base };
-  }
-  const stdout = run.stdout.trim();
-  if (!stdout) return { status: 'SUCCESS', data: '', ...base, warnings: [...warnings, 'the script exited 0 but printed nothing on stdout'] };
-  return { status: 'SUCCESS', data: parseJsonOrText(stdout), ...base };
+/** Reads one script run as seed 001's runtime reports it: stderr is logs, stdout the result. */
+export function scriptReading(timedOut: (timeoutMs: number) => string): ProcessReading {
+  return {
+    logs: (run) => run.stderr.trim(),
+    notStarted: (why) => `script error: ${why}`,
+    aborted: 'script error: aborted',
+    timedOut,
+    read: (run, base) => {
+      if (run.exitCode !== 0) return { status: 'ERROR', error: `script error: ${base.logs || `exit code ${run.exitCode ?? run.signal}`}`, ...base };
+      const stdout = run.stdout.trim();
+      if (!stdout) return { status: 'SUCCESS', data: '', ...base, warnings: [...(base.warnings ?? []), 'the script exited 0 but printed nothing on stdout'] };
+      return { status: 'SUCCESS', data: parseJsonOrText(stdout), ...base };
+    },
+  };
 }
 
 function parseJsonOrText(text: string): unknown {

@@ -4,13 +4,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { RunResult } from '../../runner/types.ts';
-import { runWarnings } from '../../runner/run-warnings.ts';
-import type { Tool, ToolGroup, ToolRunResult } from '../../tools/types.ts';
+import { timedOutText } from '../../tools/timeout-message.ts';
+import type { Tool, ToolGroup } from '../../tools/types.ts';
 import { mapLimit } from '../process/map-limit.ts';
 import { readTextFile } from '../files/read-text-file.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
-import { sandboxSpecFor } from '../process/sandbox-spec-for.ts';
-import { formatReturnTemplate, readThreeLayerDefinition, type ThreeLayerDefinition } from './definition.ts';
+import { runToolProcess, type ProcessReading } from '../process/run-tool-process.ts';
+import { formatReturnTemplate, readThreeLayerDefinition, THREE_LAYER_MAX_TIMEOUT_S, type ThreeLayerDefinition } from './definition.ts';
 import { compileExecution, renderExecution, type CompiledExecution } from './template.ts';
 import type { LoadResult, SourceContext, SourceEntry, SourceLoader } from '../types.ts';
 
@@ -57,55 +57,63 @@ export async function loadThreeLayerTool(entry: SourceEntry, ctx: SourceContext)
 
 export function createThreeLayerTool(definition: ThreeLayerDefinition, compiled: CompiledExecution, entry: SourceEntry, ctx: SourceContext): Tool {
   const timeoutMs = definition.timeoutS * 1000;
+  const definitionFile = join(entry.path, 'definition.json');
+  const timeoutMessage = (ms: number) => `timeout: execution.py ${timedOutText(ms, `${definitionFile} ("timeout": seconds, at most ${THREE_LAYER_MAX_TIMEOUT_S})`)}`;
   const meta: Record<string, unknown> = { ...(definition.meta ?? {}), category: definition.category, folder: entry.path };
   if (definition.icon && meta.icon === undefined) meta.icon = definition.icon;
   return {
     definition: { type: 'function', function: { name: definition.id, description: definition.description, parameters: definition.parameters } },
-    source: { format: 'three-layer', file: join(entry.path, 'definition.json'), root: entry.root },
+    source: { format: 'three-layer', file: definitionFile, root: entry.root },
     timeoutMs,
+    timeoutMessage,
     ...(definition.secrets.length > 0 ? { secrets: definition.secrets } : {}),
     meta,
-    async execute(args, toolCtx) {
+    async execute(args, call) {
       const rendered = renderExecution(compiled, args ?? {}, definition.parameters);
       if (!rendered.ok) return { status: 'ERROR', error: rendered.error };
       const command = await resolvePythonCommand(ctx.pythonPath, ctx.runner);
-      const run = await ctx.runner({
-        command,
+      return runToolProcess(ctx, call, {
         // The program comes on stdin so its size is not bound by argv limits.
-        args: ['-u', '-'],
-        cwd: ctx.workingDir,
-        stdin: rendered.code,
-        env: ctx.env,
+        spec: { command, args: ['-u', '-'], cwd: ctx.workingDir, stdin: rendered.code, env: ctx.env },
+        toolName: definition.id,
+        toolDir: entry.path,
+        network: definition.network,
+        secrets: definition.secrets,
         timeoutMs,
-        signal: toolCtx.signal,
-        maxOutputBytes: ctx.outputCapBytes,
-        ...(definition.secrets.length > 0 ? { secrets: definition.secrets } : {}),
-        sandbox: sandboxSpecFor(ctx, definition.id, entry.path, definition.network),
+        ...threeLayerReading(definition, timeoutMessage),
       });
-      return threeLayerRunResult(run, definition);
     },
   };
 }
 
 /** Output = stdout + stderr, capped, then return.json's truncate and template (seed 004 §6). */
-export function threeLayerRunResult(run: RunResult, definition: ThreeLayerDefinition): ToolRunResult {
-  const warnings: string[] = runWarnings(run);
-  if (run.spawnError) return { status: 'ERROR', error: `Python could not start: ${run.spawnError}`, ...(warnings.length ? { warnings } : {}) };
+export function threeLayerReading(definition: ThreeLayerDefinition, timedOut: (timeoutMs: number) => string): ProcessReading {
   // Tracebacks name the program read from stdin; point them at the file the user wrote.
-  const stderr = run.stderr.replaceAll('File "<stdin>"', 'File "execution.py"');
-  let output = run.stdout + stderr;
-  if (output.length > THREE_LAYER_OUTPUT_CAP) {
-    output = `${output.slice(0, THREE_LAYER_OUTPUT_CAP)}\n…[output cut at ${THREE_LAYER_OUTPUT_CAP} characters]`;
-    warnings.push(`output exceeded ${THREE_LAYER_OUTPUT_CAP} characters and was cut`);
-  }
-  if (definition.truncate !== undefined && output.length > definition.truncate) output = output.slice(0, definition.truncate);
-  const returnCode = run.exitCode ?? -1;
-  const message = definition.template
-    ? formatReturnTemplate(definition.template, { output, stderr, return_code: returnCode, tool_id: definition.id }) ?? output
-    : output;
-  const base = warnings.length ? { warnings } : {};
-  if (run.timedOut) return { status: 'ERROR', error: `timeout: execution.py ran longer than ${definition.timeoutS} s and was stopped${output ? `\n${output}` : ''}`, ...base };
-  if (run.aborted) return { status: 'ERROR', error: 'aborted', ...base };
-  if (run.exitCode !== 0) return { status: 'ERROR', error: message || `execution.py exited with code ${returnCode}`, ...base };
-  return { status: 'SUCCESS', data: message, ...base };
+  const stderrOf = (run: RunResult) => run.stderr.replaceAll('File "<stdin>"', 'File "execution.py"');
+  return {
+    // Only a run stopped before it ended shows its output as logs: otherwise it is the result.
+    logs: (run) => (run.timedOut || run.aborted ? capOutput(run.stdout + stderrOf(run)).output : ''),
+    notStarted: (why) => `Python could not start: ${why}`,
+    aborted: 'aborted',
+    timedOut,
+    read: (run, base) => {
+      const stderr = stderrOf(run);
+      const capped = capOutput(run.stdout + stderr);
+      let output = capped.output;
+      const warnings = [...(base.warnings ?? []), ...(capped.cut ? [`output exceeded ${THREE_LAYER_OUTPUT_CAP} characters and was cut`] : [])];
+      if (definition.truncate !== undefined && output.length > definition.truncate) output = output.slice(0, definition.truncate);
+      const returnCode = run.exitCode ?? -1;
+      const message = definition.template
+        ? formatReturnTemplate(definition.template, { output, stderr, return_code: returnCode, tool_id: definition.id }) ?? output
+        : output;
+      const withWarnings = warnings.length ? { warnings } : {};
+      if (run.exitCode !== 0) return { status: 'ERROR', error: message || `execution.py exited with code ${returnCode}`, ...withWarnings };
+      return { status: 'SUCCESS', data: message, ...withWarnings };
+    },
+  };
+}
+
+function capOutput(output: string): { output: string; cut: boolean } {
+  if (output.length <= THREE_LAYER_OUTPUT_CAP) return { output, cut: false };
+  return { output: `${output.slice(0, THREE_LAYER_OUTPUT_CAP)}\n…[output cut at ${THREE_LAYER_OUTPUT_CAP} characters]`, cut: true };
 }
