@@ -5,6 +5,7 @@ import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { Variable, VariableInfo, VariableType } from '../../../shared/variables.ts';
+import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 
 /** The chat side (the session manager behind an adapter). */
 export interface SessionService {
@@ -21,6 +22,9 @@ export interface SessionService {
   /** False when no such call is running. */
   cancelToolCall(sessionId: string, callId: string): Promise<boolean>;
   runTool(sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolExecuteResult>;
+  rerunToolCall(sessionId: string, callId: string, args?: Record<string, unknown>): Promise<ToolExecuteResult>;
+  checkToolArgs(sessionId: string, name: string, args: Record<string, unknown>): Promise<{ ok: boolean; message?: string }>;
+  setToolSelection(sessionId: string, selection: ChatToolSelection | null): Promise<ChatToolSelection | null>;
   variables(sessionId: string): Promise<VariableAccess>;
   /** Contract: listeners are called synchronously; returns the unsubscribe function. */
   onEvent(listener: (event: ChatEvent) => void): () => void;
@@ -124,6 +128,14 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
 
     cancelToolCall: ({ sessionId, callId }) => sessions.cancelToolCall(sessionId, callId),
+    rerunToolCall: ({ sessionId, callId, args }) => sessions.rerunToolCall(sessionId, callId, args),
+    checkToolArgs: ({ sessionId, name, args }) => sessions.checkToolArgs(sessionId, name, args),
+    setToolSelection: ({ sessionId, selection }) => {
+      if (selection !== null && !isSelection(selection)) {
+        throw apiError('InvalidRequestError', 'setToolSelection: selection must be null or {tools: string[], pinned: string[]}');
+      }
+      return sessions.setToolSelection(sessionId, selection);
+    },
 
     listTools: async () => tools.state(),
     reloadTools: () => tools.reload(),
@@ -263,4 +275,13 @@ export function createEventHub(services: Pick<HostServices, 'sessions' | 'tools'
       listeners.clear();
     },
   };
+}
+
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.length <= 100_000 && v.every((x) => typeof x === 'string' && x.length <= 4096);
+
+function isSelection(value: unknown): value is ChatToolSelection {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const v = value as { tools?: unknown; pinned?: unknown };
+  return keys.every((k) => k === 'tools' || k === 'pinned') && isStringList(v.tools) && isStringList(v.pinned);
 }

@@ -46,6 +46,9 @@ function scriptedSessions() {
     answerApproval: async (_s, requestId) => requestId === 'pending-1',
     cancelToolCall: async (_s, callId) => callId === 'running-1',
     runTool: async () => ({ status: 'SUCCESS', finalText: 'ok' }),
+    rerunToolCall: async (_s, callId) => ({ status: 'SUCCESS', finalText: `again ${callId}` }),
+    checkToolArgs: async (_s, _name, args) => (typeof args.text === 'string' ? { ok: true } : { ok: false, message: 'text: required' }),
+    setToolSelection: async (_s, selection) => selection,
     variables: async (id) => {
       find(id);
       return {
