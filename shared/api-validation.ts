@@ -63,6 +63,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   readTool: obj({ name }),
   updateTool: obj({ name, files }),
   deleteTool: obj({ name }),
+  trustToolFolder: obj({ path: str(4096, 1), trusted: bool() }),
   runTool: obj({ ...sessionId, name, args: record(json()) }),
   listVariables: obj({ ...sessionId, type: oneOf(VARIABLE_TYPES), search: str(API_LIMITS.maxNameChars) }, ['type', 'search']),
   readVariable: obj(

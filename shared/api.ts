@@ -151,6 +151,12 @@ export interface ApiMethods {
   readTool: { request: { name: string }; response: ToolFiles };
   updateTool: { request: { name: string; files: Record<string, string> }; response: ToolFiles };
   deleteTool: { request: { name: string }; response: null };
+  /**
+   * Approves (or withdraws approval of) a project tool folder, remembered by path in
+   * settings.trustedProjectFolders. Approving needs the folder to be listed as untrusted now
+   * (a diagnostic with code UNTRUSTED_FOLDER_CODE). Resolves once the tools are reloaded.
+   */
+  trustToolFolder: { request: { path: string; trusted: boolean }; response: ToolsState };
   /** Runs a tool by hand through the session's executor (same approvals, variables, $VAR_REF). */
   runTool: { request: { sessionId: string; name: string; args: Record<string, unknown> }; response: ToolExecuteResult };
   // variables
@@ -202,6 +208,7 @@ export const API_METHODS = [
   'readTool',
   'updateTool',
   'deleteTool',
+  'trustToolFolder',
   'runTool',
   'listVariables',
   'readVariable',

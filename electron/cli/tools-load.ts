@@ -49,6 +49,7 @@ export function toolRoots(args: ParsedArgs, settings: Settings, home: string): T
 /** Loads every tool under `roots` once (no watching); tool secrets come from `secrets`. */
 export function discoverCliTools(home: string, settings: Settings, roots: ToolRoot[], secrets: SecretStore, keyEndpoint?: KeyEndpoint): Promise<LoadResult> {
   const ctx = createSourceContext(settings, home, {
+    roots,
     runnerOptions: { resolveSecrets: secretResolverFrom(secrets), ...(keyEndpoint ? { keyEndpoint } : {}) },
   });
   return discoverTools(roots, ctx);

@@ -1,11 +1,11 @@
 // Opens, creates, lists, renames, deletes and searches sessions under TOOLDESK_HOME/sessions, and
 // keeps the open ones (one ChatSession per id) so the host can route API calls and events.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SessionSearchHit } from '../../../shared/api.ts';
 import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import { resolveProvider, type ProviderResolution } from '../llm/resolve-provider.ts';
+import { appPaths } from '../paths.ts';
 import { settingsPermissionStore } from '../store/permission-store.ts';
 import type { SecretStore } from '../store/secret-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
@@ -35,7 +35,7 @@ export class SessionManager {
 
   constructor(options: SessionManagerOptions) {
     this.#options = options;
-    this.dir = join(options.home, 'sessions');
+    this.dir = appPaths(options.home).sessionsDir;
     mkdirSync(this.dir, { recursive: true });
   }
 

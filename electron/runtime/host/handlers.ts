@@ -3,7 +3,8 @@
 import { apiError, type ApiEventListener, type ApiHandlers, type AppInfo, type DetectedProvider, type ProviderInfo, type ProviderTestResult, type SessionSearchHit, type SessionSnapshot, type ToolFiles, type ToolsState, type AuthoringFormat } from '../../../shared/api.ts';
 import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
-import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
+import { UNTRUSTED_FOLDER_CODE, type ApprovalDecision, type ToolExecuteResult } from '../../../shared/tools.ts';
+import { isTrustedProjectFolder, withProjectTrust } from '../sources/discovery/tool-roots.ts';
 import type { Variable, VariableInfo, VariableType } from '../../../shared/variables.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 
@@ -155,6 +156,14 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     deleteTool: async ({ name }) => {
       await tools.delete(name);
       return null;
+    },
+    trustToolFolder: async ({ path, trusted }) => {
+      const listed = tools.state().diagnostics.some((d) => d.code === UNTRUSTED_FOLDER_CODE && d.file === path);
+      const current = settings.get().trustedProjectFolders ?? [];
+      if (trusted && !listed && !isTrustedProjectFolder(settings.get(), path)) throw notFound(`no untrusted project folder "${path}" is listed; approve only a folder the Tools panel shows`);
+      settings.patch({ trustedProjectFolders: withProjectTrust(current, path, trusted) });
+      // The roots follow the settings; this reload queues behind theirs, so the answer is current.
+      return tools.reload();
     },
     runTool: ({ sessionId, name, args }) => sessions.runTool(sessionId, name, args),
 

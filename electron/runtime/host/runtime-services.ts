@@ -9,7 +9,7 @@ import { startKeyEndpoint, type KeyEndpoint } from '../runner/key-endpoint.ts';
 import { secretResolverFrom } from '../runner/secret-resolver.ts';
 import { createSourceContext } from '../sources/source-context.ts';
 import { ToolRegistry } from '../sources/discovery/tool-registry.ts';
-import { toolRootsFromSettings } from '../sources/discovery/tool-roots.ts';
+import { rootsKey, toolRootsFromSettings } from '../sources/discovery/tool-roots.ts';
 import type { SecretStore } from '../store/secret-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { SessionService, ToolService } from './handlers.ts';
@@ -32,8 +32,6 @@ export interface RuntimeServices {
   tools: ToolService;
   close(): Promise<void>;
 }
-
-const rootsKey = (s: Settings) => JSON.stringify([s.toolRoots, s.wellKnownRoots, s.workingDir]);
 
 export async function createRuntimeServices(options: RuntimeServicesOptions): Promise<RuntimeServices> {
   const { home, store } = options;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiError, type ApiEvent, type TooldeskApi, type ToolsState } from '../../../shared/api.ts';
 import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
-import type { ToolGroupInfo } from '../../../shared/tools.ts';
+import { UNTRUSTED_FOLDER_CODE, type ToolGroupInfo } from '../../../shared/tools.ts';
 import type { Variable } from '../../../shared/variables.ts';
 import { createEventHub, createHandlers, type HostServices, type SessionService, type ToolService } from '../../../electron/runtime/host/handlers.ts';
 import { createInMemoryClient } from '../../../electron/runtime/host/in-memory-client.ts';
@@ -68,16 +68,19 @@ function scriptedSessions() {
   return service;
 }
 
-function scriptedTools(settings: () => { groupDefaults: Record<string, boolean> }): ToolService {
+const PROJECT_FOLDER = '/work/proj/.omp/tools';
+
+function scriptedTools(settings: () => { groupDefaults: Record<string, boolean>; trustedProjectFolders?: string[] }): ToolService {
   const listeners = new Set<(s: ToolsState) => void>();
   const state = (): ToolsState => {
+    const untrusted = !(settings().trustedProjectFolders ?? []).includes(PROJECT_FOLDER);
     const group: ToolGroupInfo = {
       name: 'demo',
       enabled: settings().groupDefaults.demo ?? false,
       builtin: false,
       tools: [],
     };
-    return { groups: [group], diagnostics: [] };
+    return { groups: [group], diagnostics: untrusted ? [{ severity: 'warning', file: PROJECT_FOLDER, message: 'untrusted project folder — review', code: UNTRUSTED_FOLDER_CODE }] : [] };
   };
   return {
     state,
@@ -130,6 +133,20 @@ function setup(): { api: TooldeskApi; events: ApiEvent[]; services: HostServices
 }
 
 describe('API handlers', () => {
+  it('trusts only a project folder that is listed as untrusted, remembers it in settings, and can withdraw it', async () => {
+    const { api, services } = setup();
+    await expect(api.trustToolFolder({ path: '/elsewhere/.omp/tools', trusted: true })).rejects.toMatchObject({ name: 'NotFoundError', message: expect.stringContaining('/elsewhere/.omp/tools') });
+    expect(services.settings.get().trustedProjectFolders).toEqual([]);
+    const after = await api.trustToolFolder({ path: PROJECT_FOLDER, trusted: true });
+    expect(services.settings.get().trustedProjectFolders).toEqual([PROJECT_FOLDER]);
+    expect(after.diagnostics).toEqual([]);
+    await api.trustToolFolder({ path: PROJECT_FOLDER, trusted: true });
+    expect(services.settings.get().trustedProjectFolders).toEqual([PROJECT_FOLDER]);
+    const revoked = await api.trustToolFolder({ path: PROJECT_FOLDER, trusted: false });
+    expect(services.settings.get().trustedProjectFolders).toEqual([]);
+    expect(revoked.diagnostics.map((d) => d.code)).toEqual([UNTRUSTED_FOLDER_CODE]);
+  });
+
   it('creates, renames, searches and deletes sessions, announcing each change', async () => {
     const { api, events } = setup();
     const s = await api.createSession({ title: 'alpha' });

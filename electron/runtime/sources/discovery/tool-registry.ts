@@ -152,6 +152,7 @@ export class ToolRegistry {
   watch(): () => void {
     this.#stopWatching();
     for (const root of this.#roots) {
+      if (root.untrusted) continue; // nothing of it loads until approved, which changes the roots
       if (root.kind === 'user') {
         try {
           mkdirSync(root.path, { recursive: true });
