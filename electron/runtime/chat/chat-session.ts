@@ -226,7 +226,8 @@ export class ChatSession {
       const message = `No finished tool call "${callId}" in this session to run again.`;
       return { status: 'NOT_FOUND', error: message, finalText: message };
     }
-    return this.runTool(first.toolName, args ?? first.args ?? {}, first.rerunOf ?? first.callId);
+    // "The same arguments" are the ones it ran with: the user's edits, when there were any.
+    return this.runTool(first.toolName, args ?? first.result.editedArgs ?? first.args ?? {}, first.rerunOf ?? first.callId);
   }
 
   /** This chat's tools (null: the global switches apply). */

@@ -60,7 +60,9 @@ export function Composer(props: {
         setPicked((i) => (i + (e.key === 'ArrowDown' ? 1 : list.length - 1)) % list.length);
         return;
       }
-      if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+      // Enter on a name typed in full sends it (`/tool` with no arguments); Tab always completes.
+      const exact = list.some((t) => `/${t.modelName}` === text().trim());
+      if ((e.key === 'Enter' && !e.shiftKey && !exact) || e.key === 'Tab') {
         e.preventDefault();
         complete(list[Math.min(picked(), list.length - 1)]!);
         return;
