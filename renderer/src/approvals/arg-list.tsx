@@ -29,7 +29,7 @@ export function ArgList(props: { args: Record<string, unknown>; varRefs?: VarRef
                     </For>
                   </div>
                 </Show>
-                <pre class="plain arg-value" tabindex="0" data-testid="arg-value" aria-label={`Value of ${key}`}>
+                <pre class="plain arg-value" data-testid="arg-value" aria-label={`Value of ${key}`}>
                   {valueText(value)}
                 </pre>
               </dd>

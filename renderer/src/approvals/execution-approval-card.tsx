@@ -81,11 +81,6 @@ export function ExecutionApprovalCard(props: {
           Always allow this tool
         </button>
         <span class="grow" />
-        <Show when={props.checkArgs}>
-          <button type="button" class="small" aria-pressed={editing()} disabled={answered()} onClick={() => setEditing(!editing())}>
-            {editing() ? 'Undo edits' : 'Edit arguments'}
-          </button>
-        </Show>
         <Show when={!showReason()}>
           <button type="button" class="link small" disabled={answered()} onClick={() => setShowReason(true)}>
             Add reason…
@@ -94,6 +89,12 @@ export function ExecutionApprovalCard(props: {
         <button type="button" class="danger" disabled={answered()} onClick={reject}>
           Reject
         </button>
+        {/* After the answers, so Tab from "Approve once" reaches them in the order they always had. */}
+        <Show when={props.checkArgs}>
+          <button type="button" class="small" aria-pressed={editing()} disabled={answered()} onClick={() => setEditing(!editing())}>
+            {editing() ? 'Undo edits' : 'Edit arguments'}
+          </button>
+        </Show>
       </div>
     </ApprovalCardFrame>
   );

@@ -55,7 +55,7 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
                   ref={props.composerRef}
                   tools={selectedTools(app.state.tools.groups, c.toolSelection)}
                   lookupVariable={lookupVariable}
-                  leading={
+                  trailing={
                     <button
                       type="button"
                       class="tools-button"

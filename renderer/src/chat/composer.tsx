@@ -18,8 +18,8 @@ export function Composer(props: {
   tools?: ToolInfo[];
   /** Size of a variable in characters, or null when there is none (for `$VAR_REF` chips). */
   lookupVariable?: (name: string) => Promise<number | null>;
-  /** Controls shown before the text box (the "Tools" button). */
-  leading?: JSX.Element;
+  /** Controls after the text box, before Send (the "Tools" button; after it, so Shift+Tab from the box still reaches the cards). */
+  trailing?: JSX.Element;
 }) {
   const [text, setText] = createSignal('');
   const [picked, setPicked] = createSignal(0);
@@ -109,7 +109,6 @@ export function Composer(props: {
           send();
         }}
       >
-        {props.leading}
         <textarea
           ref={(el) => {
             area = el;
@@ -129,6 +128,7 @@ export function Composer(props: {
           }}
           onKeyDown={onKeyDown}
         />
+        {props.trailing}
         {props.running ? (
           <button type="button" class="danger" onClick={() => props.onAbort()} title="Stop (Esc)" data-testid="abort">
             Stop
