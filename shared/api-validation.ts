@@ -1,7 +1,7 @@
 // The request shape of every API method, checked by the WebSocket server and the IPC binding
 // before a handler runs (a renderer — or a page that stole a socket — cannot send anything else).
 import { API_ERRORS, API_LIMITS, isApiMethod, type ApiMethodName, type ErrorValue } from './api.ts';
-import { bool, checkShape, json, num, obj, oneOf, record, str, type Shape } from './api-shape.ts';
+import { bool, checkShape, json, nullable, num, obj, oneOf, record, str, type Shape } from './api-shape.ts';
 import { defaultSettings, type ProviderConfig } from './settings.ts';
 import { VARIABLE_TYPES } from './variables.ts';
 
@@ -72,7 +72,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   ),
   deleteVariable: obj({ ...sessionId, name: str(4096, 1) }),
   getSettings: empty,
-  setSettings: obj({ patch: settingsPatch }),
+  setSettings: obj({ patch: settingsPatch, secrets: record(nullable(str(65_536)), 16) }, ['secrets']),
   listProviders: empty,
   testProvider: providerRef,
   listModels: providerRef,

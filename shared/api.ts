@@ -165,8 +165,12 @@ export interface ApiMethods {
   deleteVariable: { request: { sessionId: string; name: string }; response: null };
   // settings
   getSettings: { request: Empty; response: Settings };
-  /** Shallow patch of top-level keys; the store validates values. Resolves with the new settings. */
-  setSettings: { request: { patch: Partial<Settings> }; response: Settings };
+  /**
+   * Shallow patch of top-level keys, saved as one write with one `settings.changed`; the store
+   * validates values. `secrets` (name → value, null deletes) are stored with it, all or nothing:
+   * a provider and its API key are saved in one call. Resolves with the new settings.
+   */
+  setSettings: { request: { patch: Partial<Settings>; secrets?: Record<string, string | null> }; response: Settings };
   // providers
   listProviders: { request: Empty; response: ProviderInfo[] };
   /** Tests a provider (saved by id, or an unsaved config with an optional key). */

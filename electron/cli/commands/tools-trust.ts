@@ -2,9 +2,9 @@
 // project tool folder, remembered by path in settings.trustedProjectFolders. Until then the
 // folder is listed as "untrusted project folder — review" and none of its tools loads.
 import { statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { WELL_KNOWN_ROOTS, withProjectTrust } from '../../runtime/sources/discovery/tool-roots.ts';
-import { openCliSettings } from '../cli-settings.ts';
+import { resolve } from 'node:path';
+import { projectFoldersNamed, withFoldersTrusted } from '../../runtime/host/project-trust.ts';
+import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
 
@@ -15,16 +15,6 @@ const isDirectory = (path: string) => {
     return false;
   }
 };
-
-/** Project tool folders as paths relative to their project (`.omp/tools`, …). */
-const PROJECT_FOLDERS = WELL_KNOWN_ROOTS.filter((s) => s.scope === 'project').map((s) => s.path({ userHome: '', cwd: '' }));
-
-/** The tool folders PATH names: itself when it is one, else the project folders inside it. */
-function foldersNamed(path: string): string[] {
-  if (PROJECT_FOLDERS.some((rel) => path.endsWith(join('/', rel)))) return [path];
-  const inside = PROJECT_FOLDERS.map((rel) => join(path, rel)).filter(isDirectory);
-  return inside.length > 0 ? inside : [path];
-}
 
 async function setTrust(argv: string[], io: CliIO, trusted: boolean): Promise<number> {
   const args = parseArgs(argv, { booleans: ['revoke'] });
@@ -37,18 +27,17 @@ async function setTrust(argv: string[], io: CliIO, trusted: boolean): Promise<nu
     io.stderr.write(`tooldesk tools trust: ${path} is not a folder. Give the project tool folder shown by \`tooldesk tools list\` (e.g. ~/proj/.omp/tools).\n`);
     return 1;
   }
-  const { settings } = openCliSettings(io);
+  const runtime = await openCliRuntime(io, { tools: false });
+  const { settings } = runtime;
   try {
-    const folders = trust ? foldersNamed(path) : [path];
-    let list = settings.get().trustedProjectFolders ?? [];
-    for (const folder of folders) list = withProjectTrust(list, folder, trust);
-    settings.set('trustedProjectFolders', list);
+    const folders = trust ? projectFoldersNamed(path) : [path];
+    settings.set('trustedProjectFolders', withFoldersTrusted(settings.get().trustedProjectFolders ?? [], folders, trust));
     for (const folder of folders) {
       io.stdout.write(trust ? `trusted ${folder}: its tools load from now on\n` : `no longer trusted ${folder}: its tools will not load until approved again\n`);
     }
     return 0;
   } finally {
-    settings.close();
+    await runtime.close();
   }
 }
 
