@@ -81,6 +81,15 @@ export interface Settings {
   workingDir: string | null;
   /** Also serve Agenvoy's key endpoint on localhost:17989. */
   agenvoyKeyCompat: boolean;
+  runner: RunnerSettings;
+}
+
+export interface RunnerSettings {
+  /**
+   * Serve Python tool calls from a warm fork-server inside the sandbox (Linux): each call is still
+   * a fresh process, started by a fork instead of an interpreter start. Off: every call starts Python.
+   */
+  warmPython: boolean;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -112,5 +121,6 @@ export function defaultSettings(): Settings {
     extraEnv: {},
     workingDir: null,
     agenvoyKeyCompat: false,
+    runner: { warmPython: true },
   };
 }

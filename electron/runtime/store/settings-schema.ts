@@ -91,6 +91,11 @@ export const SETTINGS_SCHEMA: JsonSchema = {
     extraEnv: stringMap,
     workingDir: { type: ['string', 'null'] },
     agenvoyKeyCompat: { type: 'boolean' },
+    runner: {
+      type: 'object',
+      properties: { warmPython: { type: 'boolean' } },
+      additionalProperties: false,
+    },
   },
   additionalProperties: true,
 };
