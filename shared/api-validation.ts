@@ -30,8 +30,8 @@ const provider = obj(providerProps, ['headers', 'temperature', 'maxTokens', 'max
 const providerRef = obj({ providerId: id, provider, apiKey: str(16_384) }, ['providerId', 'provider', 'apiKey']);
 
 const decision = obj(
-  { decision: oneOf(['once', 'session', 'always', 'reject']), reason: str(API_LIMITS.maxTextChars), remember: oneOf(['session']) },
-  ['reason', 'remember'],
+  { decision: oneOf(['once', 'session', 'always', 'reject']), reason: str(API_LIMITS.maxTextChars), remember: oneOf(['session']), args: record(json()) },
+  ['reason', 'remember', 'args'],
 );
 
 /** Top-level settings keys; values are checked by the settings store's own schema. */
@@ -51,6 +51,10 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   abort: obj(sessionId),
   answerApproval: obj({ ...sessionId, requestId: id, decision }),
   cancelToolCall: obj({ ...sessionId, callId: id }),
+  rerunToolCall: obj({ ...sessionId, callId: id, args: record(json()) }, ['args']),
+  checkToolArgs: obj({ ...sessionId, name, args: record(json()) }),
+  // null, or {tools: string[], pinned: string[]} (checked by the handler: shapes have no arrays).
+  setToolSelection: obj({ ...sessionId, selection: json() }),
   listTools: empty,
   reloadTools: empty,
   setGroupEnabled: obj({ group: name, enabled: bool() }),

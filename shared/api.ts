@@ -6,6 +6,7 @@ import type { SandboxStatus } from './sandbox.ts';
 import type { ProviderConfig, Settings } from './settings.ts';
 import type { ApprovalDecision, ApprovalRequest, Diagnostic, ToolExecuteResult, ToolGroupInfo } from './tools.ts';
 import type { Variable, VariableInfo, VariableType } from './variables.ts';
+import type { ChatToolSelection } from './tool-selection.ts';
 
 export type { ErrorValue } from './chat.ts';
 
@@ -20,6 +21,8 @@ export interface SessionSnapshot {
   pendingApprovals: ApprovalRequest[];
   /** A turn is running (the UI shows Abort). */
   running: boolean;
+  /** The chat's own choice of tools; null (or absent) follows the global switches. */
+  toolSelection?: ChatToolSelection | null;
 }
 
 export interface SessionSearchHit {
@@ -125,6 +128,16 @@ export interface ApiMethods {
    * False when the call is no longer running.
    */
   cancelToolCall: { request: { sessionId: string; callId: string }; response: boolean };
+  /**
+   * "Run again": re-runs a finished call of the session (its callId) with the same arguments, or
+   * `args`; approval as usual. The new call is recorded under the first (`rerunOf`) and the model
+   * sees its result on its next turn. Refused while a turn runs.
+   */
+  rerunToolCall: { request: { sessionId: string; callId: string; args?: Record<string, unknown> }; response: ToolExecuteResult };
+  /** Checks arguments as a call would ($VAR_REF, the tool's schema) without running: the edit form's live validation. */
+  checkToolArgs: { request: { sessionId: string; name: string; args: Record<string, unknown> }; response: { ok: boolean; message?: string } };
+  /** Stores the chat's choice of tools with the session (null: back to the global switches). */
+  setToolSelection: { request: { sessionId: string; selection: ChatToolSelection | null }; response: ChatToolSelection | null };
   // tools
   listTools: { request: Empty; response: ToolsState };
   reloadTools: { request: Empty; response: ToolsState };
@@ -188,6 +201,9 @@ export const API_METHODS = [
   'abort',
   'answerApproval',
   'cancelToolCall',
+  'rerunToolCall',
+  'checkToolArgs',
+  'setToolSelection',
   'listTools',
   'reloadTools',
   'setGroupEnabled',

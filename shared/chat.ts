@@ -31,7 +31,12 @@ interface MessageBase {
 
 export interface UserMessage extends MessageBase {
   role: 'user';
+  /** What the model gets: the typed text with its `$VAR_REF{{name}}`s expanded. */
   content: string;
+  /** The text as typed, when `$VAR_REF`s were expanded (the chat shows this, with chips). */
+  typedContent?: string;
+  /** The variables the text referenced and how many characters each expanded to. */
+  varRefs?: { name: string; chars: number }[];
 }
 
 export type StopReason = 'stop' | 'tool-calls' | 'length' | 'aborted' | 'error' | 'max-steps';
@@ -75,6 +80,8 @@ export interface ToolResultMessage extends MessageBase {
   result: ToolExecuteResult;
   /** Present when `result` was bounded: what was cut and how big it was. */
   cut?: ToolResultCut;
+  /** "Run again" of this earlier call (its callId): shown under it. */
+  rerunOf?: string;
 }
 
 export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage;
@@ -96,6 +103,8 @@ export type ChatEvent =
       args: Record<string, unknown>;
       /** The tool's compressArgs(args) when it has one. */
       summary?: string;
+      /** "Run again" of this earlier call. */
+      rerunOf?: string;
     }
   | { type: 'tool.progress'; sessionId: string; callId: string; update: ToolUpdate }
   | { type: 'tool.finished'; sessionId: string; callId: string; toolName: string; result: ToolExecuteResult }

@@ -41,6 +41,11 @@ export interface Limits {
   maxProcesses: number;
   /** Writable-memory bound (RLIMIT_DATA, not address space) of a tool process, bytes (Linux). */
   maxMemoryBytes: number;
+  /**
+   * Characters the enabled tools' definitions may take in one request. Above it, a request carries
+   * ReadVar/ListVars, the chat's pinned tools and FindTools instead of every definition.
+   */
+  toolDefinitionBudgetChars: number;
 }
 
 export interface Settings {
@@ -96,6 +101,7 @@ export const DEFAULT_LIMITS: Limits = {
   variableMaxBytes: 64 * 1024 * 1024,
   maxProcesses: 256,
   maxMemoryBytes: 2 * 1024 * 1024 * 1024,
+  toolDefinitionBudgetChars: 24_000,
 };
 
 export function defaultSettings(): Settings {

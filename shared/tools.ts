@@ -1,4 +1,5 @@
 // Payload types for tools: what crosses the API boundary. No Node, Electron or DOM imports.
+import type { ToolCallInspection, VarRefUse } from './tool-inspection.ts';
 
 /** A JSON Schema object (draft-07 / 2019-09 subset as used by OpenAI function specs). */
 export type JsonSchema = { [key: string]: unknown };
@@ -53,6 +54,12 @@ export interface ToolExecuteResult {
   /** The real tool name (not the model-facing alias) and the call id used for variables. */
   toolName?: string;
   callId?: string;
+  /** The arguments the call ran with when the user edited them on the approval card. */
+  editedArgs?: Record<string, unknown>;
+  /** The user stopped it (cancelled the call or the turn): the UI says "cancelled", not "error". */
+  cancelled?: boolean;
+  /** What the Inspect panel shows (absent for calls refused before they could run). */
+  inspection?: ToolCallInspection;
 }
 
 export type ToolFormat = 'builtin' | 'python' | 'powershell' | 'script' | 'three-layer' | 'module';
@@ -111,6 +118,8 @@ export interface ApprovalRequest {
   policy: ExecutionPolicy | ResultApprovalPolicy;
   /** For result approval: what would be sent to the model. */
   result?: { status: ToolExecuteStatus; text: string };
+  /** The `$VAR_REF`s the arguments used, shown next to the resolved values. */
+  varRefs?: VarRefUse[];
 }
 
 export type ApprovalDecisionKind = 'once' | 'session' | 'always' | 'reject';
@@ -120,6 +129,11 @@ export interface ApprovalDecision {
   reason?: string;
   /** Remember a rejection for this session (rejections are otherwise asked again). */
   remember?: 'session';
+  /**
+   * Execution approvals only: the arguments the user edited on the card. The call runs with them
+   * (validated again) and the model is told they changed.
+   */
+  args?: Record<string, unknown>;
 }
 
 /** A tool as the UI and the CLI list it. */

@@ -60,7 +60,8 @@ describe('the Tools panel', () => {
     const call = lastCall(page);
     await waitForStatus(call, 'running');
     await call.getByRole('button', { name: 'Cancel' }).click();
-    await waitForStatus(call, 'error');
+    // Issue 14: a call the user stopped says "cancelled", not "error".
+    await waitForStatus(call, 'cancelled');
     await expect(call.getByTestId('tool-result').textContent()).resolves.toContain('cancelled by the user');
     const result = item.getByTestId('run-result');
     await result.waitFor();

@@ -334,8 +334,12 @@ describe('chat session: no provider', () => {
     expect(session.messages().at(-1)).toMatchObject({ role: 'tool', toolName: 'echo', content: 'echo: hi', result: { status: 'SUCCESS' } });
     expect(await run('/guarded')).toMatchObject({ stopReason: 'stop' });
     expect(rec.types()).toContain('approval.requested');
-    expect(await run('/nope {}')).toMatchObject({ stopReason: 'error' });
-    expect(session.messages().at(-1)).toMatchObject({ role: 'tool', result: { status: 'NOT_FOUND' } });
+    // An unknown /tool is answered at once and recorded nowhere (issue 14).
+    const count = session.messages().length;
+    const unknown = await run('/ech {}');
+    expect(unknown).toMatchObject({ stopReason: 'error' });
+    expect(unknown.error?.message).toMatch(/No tool named "ech" — did you mean \/echo/);
+    expect(session.messages()).toHaveLength(count);
     const bad = await run('/echo {"text": ');
     expect(bad.error?.message).toMatch(/not valid JSON/);
     const plain = await run('hello there');

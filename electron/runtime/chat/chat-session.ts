@@ -2,7 +2,7 @@
 // through the session API, and everything persisted to the session's JSONL file as it happens.
 import { randomUUID } from 'node:crypto';
 import type { AssistantMessage, ChatEvent, ChatMessage, ErrorValue, SessionInfo, StopReason, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
-import type { Settings } from '../../../shared/settings.ts';
+import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { LlmToolCall } from '../llm/types.ts';
@@ -14,12 +14,18 @@ import { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
 import { ApprovalBroker } from './approval-broker.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
-import { keepExecutorTools, type GroupsChange } from '../tools/executor-groups.ts';
+import { applyEnableState, keepExecutorTools, type GroupsChange } from '../tools/executor-groups.ts';
 import { parseSlashCommand } from './slash-command.ts';
 import { assistantStopReason, streamAssistantStep, toChatToolCall } from './stream-assistant-step.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
 import { toLlmMessages } from './to-llm-messages.ts';
 import { VariableJournal } from './variable-journal.ts';
+import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
+import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
+import { applyToolSelection, normalizeSelection, selectionRefusal } from './tool-selection.ts';
+import { ToolBudget } from './tool-budget.ts';
+import { expandUserVarRefs } from './user-var-refs.ts';
+import { unknownToolAnswer } from './unknown-slash.ts';
 
 /** Where a session's tool groups come from (the ToolRegistry fits). */
 export interface ToolSource {
@@ -72,6 +78,9 @@ export class ChatSession {
   /** Running calls by the call id the events carry, so one call can be cancelled alone. */
   readonly #runningCalls = new Map<string, AbortController>();
   #approvalMemoryJson: string;
+  /** This chat's choice of tools; null follows the global switches. */
+  #selection: ChatToolSelection | null;
+  readonly #budget = new ToolBudget();
   #turn: { id: string; controller: AbortController } | null = null;
   #titled: boolean;
   #closed = false;
@@ -84,6 +93,7 @@ export class ChatSession {
     const state = options.state;
     this.#messages = state ? [...state.messages] : [];
     this.#titled = this.#file.info.title !== DEFAULT_TITLE || this.#messages.some((m) => m.role === 'user');
+    this.#selection = normalizeSelection(state?.toolSelection);
     for (const m of this.#messages) {
       if (m.role === 'tool') this.#usedCallIds.add(m.result.callId ?? m.callId);
     }
@@ -121,6 +131,10 @@ export class ChatSession {
         enableState: () => options.settings(),
         ...(options.onSettingsChanged ? { onEnableStateChanged: options.onSettingsChanged } : {}),
         ...(options.log ? { log: options.log } : {}),
+        // This chat's own choice of tools goes on top of the global switches.
+        afterEnable: () => {
+          if (this.#selection) applyToolSelection(this.executor, this.#selection);
+        },
       }),
     );
   }
@@ -198,7 +212,7 @@ export class ChatSession {
   }
 
   /** Runs a tool by hand (the API's runTool), recorded in the history like `/tool {json}`. */
-  async runTool(name: string, args: Record<string, unknown>): Promise<ToolExecuteResult> {
+  async runTool(name: string, args: Record<string, unknown>, rerunOf?: string): Promise<ToolExecuteResult> {
     if (this.#turn || this.#closed) {
       const message = this.#closed ? `Session ${this.id} is closed.` : 'A turn is running in this session; wait for it or abort it.';
       return { status: 'ERROR', error: message, finalText: message };
@@ -206,11 +220,41 @@ export class ChatSession {
     const controller = new AbortController();
     this.#turn = { id: newId('turn'), controller };
     try {
-      const message = await this.#runCall({ id: newId('call'), name, arguments: JSON.stringify(args) }, controller.signal);
+      const message = await this.#runCall({ id: newId('call'), name, arguments: JSON.stringify(args) }, controller.signal, true, rerunOf);
       return message.result;
     } finally {
       this.#turn = null;
     }
+  }
+
+  /** "Run again": the same tool with the same (or edited) arguments, approval as usual; shown under the first call. */
+  async rerunToolCall(callId: string, args?: Record<string, unknown>): Promise<ToolExecuteResult> {
+    const first = this.#messages.find((m): m is ToolResultMessage => m.role === 'tool' && (m.callId === callId || m.result.callId === callId));
+    if (!first) {
+      const message = `No finished tool call "${callId}" in this session to run again.`;
+      return { status: 'NOT_FOUND', error: message, finalText: message };
+    }
+    // "The same arguments" are the ones it ran with: the user's edits, when there were any.
+    return this.runTool(first.toolName, args ?? first.result.editedArgs ?? first.args ?? {}, first.rerunOf ?? first.callId);
+  }
+
+  /** This chat's tools (null: the global switches apply). */
+  toolSelection(): ChatToolSelection | null {
+    return this.#selection ? { tools: [...this.#selection.tools], pinned: [...this.#selection.pinned] } : null;
+  }
+
+  /** Stores the chat's choice of tools with the session and applies it from the next request on. */
+  setToolSelection(selection: ChatToolSelection | null): ChatToolSelection | null {
+    this.#selection = selection === null ? null : normalizeSelection(selection);
+    this.#file.append({ t: 'tool-selection', at: Date.now(), selection: this.#selection });
+    this.#applyEnable(this.#options.settings());
+    return this.toolSelection();
+  }
+
+  /** Validates arguments like a call would (`$VAR_REF`, schema), without running anything. */
+  checkToolArgs(name: string, args: Record<string, unknown>): { ok: boolean; message?: string } {
+    const checked = this.executor.checkArgs(name, args);
+    return checked.ok ? { ok: true } : { ok: false, message: checked.message };
   }
 
   rename(title: string): SessionInfo {
@@ -235,7 +279,18 @@ export class ChatSession {
   // ── the agent loop ──────────────────────────────────────────────────────────────────────
 
   async #runTurn(text: string, signal: AbortSignal): Promise<Omit<TurnOutcome, 'turnId'>> {
-    const user: UserMessage = { id: newId('msg'), role: 'user', content: text, createdAt: Date.now() };
+    // Checked before anything is recorded or sent: an unknown /tool or $VAR_REF never reaches the model.
+    const early = parseSlashCommand(text);
+    if (early && !this.executor.getTool(early.name) && early.name !== FIND_TOOLS) {
+      return { stopReason: 'error', error: errorValue('UnknownTool', unknownToolAnswer(early.name, this.executor.getEnabledToolDefinitions())) };
+    }
+    const expanded = early ? { ok: true as const, text, refs: [] } : expandUserVarRefs(text, this.variables);
+    if (!expanded.ok) return { stopReason: 'error', error: errorValue('UnknownVariable', expanded.error) };
+    const user: UserMessage = { id: newId('msg'), role: 'user', content: expanded.text, createdAt: Date.now() };
+    if (expanded.refs.length > 0) {
+      user.typedContent = text;
+      user.varRefs = expanded.refs;
+    }
     this.#append(user);
     if (!this.#titled) {
       this.#titled = true;
@@ -245,7 +300,7 @@ export class ChatSession {
 
     const resolution = await this.#options.provider();
     const slash = parseSlashCommand(text);
-    const slashTool = slash && this.executor.getTool(slash.name);
+    const slashTool = slash && (this.executor.getTool(slash.name) ?? (slash.name === FIND_TOOLS ? true : undefined));
     // A slash command runs when the tool exists, or when there is no model to ask anyway.
     if (slash && (slashTool || !resolution.ok)) {
       const call: LlmToolCall = { id: newId('call'), name: slash.name, arguments: slash.ok ? JSON.stringify(slash.args) : '' };
@@ -262,9 +317,9 @@ export class ChatSession {
     const { provider, config } = resolution;
     const maxSteps = Math.max(1, this.#options.settings().limits.maxSteps);
     for (let step = 1; step <= maxSteps; step++) {
-      const tools = this.executor.getEnabledToolDefinitions();
+      const { tools, rule } = this.#offeredTools();
       const userPrompt = this.#options.settings().systemPrompt;
-      const system = tools.length > 0 ? [userPrompt, this.executor.toolRules()].filter((s) => s.trim()).join('\n\n') : userPrompt;
+      const system = tools.length > 0 ? [userPrompt, this.executor.toolRules(), rule ?? ''].filter((s) => s.trim()).join('\n\n') : userPrompt;
       const messageId = newId('msg');
       const result = await streamAssistantStep(provider, { messages: toLlmMessages(system, this.#messages), ...(tools.length ? { tools } : {}) }, signal, {
         onDelta: (delta) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...delta }),
@@ -300,7 +355,7 @@ export class ChatSession {
   }
 
   /** Runs one call through the executor with events; appends its message unless told not to. */
-  async #runCall(call: LlmToolCall, signal: AbortSignal, append = true): Promise<ToolResultMessage> {
+  async #runCall(call: LlmToolCall, signal: AbortSignal, append = true, rerunOf?: string): Promise<ToolResultMessage> {
     // Variables are named after the call id: keep them unique within the session.
     let callId = call.id;
     for (let n = 2; this.#usedCallIds.has(callId); n++) callId = `${call.id}_${n}`;
@@ -314,25 +369,32 @@ export class ChatSession {
     } catch {
       summary = undefined;
     }
-    this.#emit({ type: 'tool.started', sessionId: this.id, callId: call.id, toolName: call.name, groupName, args: display.args, ...(summary ? { summary } : {}) });
+    this.#emit({ type: 'tool.started', sessionId: this.id, callId: call.id, toolName: call.name, groupName, args: display.args, ...(summary ? { summary } : {}), ...(rerunOf ? { rerunOf } : {}) });
     // Its own controller, so cancelToolCall stops this call and not the turn.
     const controller = new AbortController();
     this.#runningCalls.set(call.id, controller);
-    const result = await this.executor
-      .execute(call.name, call.arguments, {
-        callId,
-        signal: AbortSignal.any([signal, controller.signal]),
-        onUpdate: (update) => this.#emit({ type: 'tool.progress', sessionId: this.id, callId: call.id, update }),
-      })
-      .finally(() => {
-        if (this.#runningCalls.get(call.id) === controller) this.#runningCalls.delete(call.id);
-      });
+    const preset = this.#answeredHere(call, display.args, callId);
+    const result =
+      preset ??
+      (await this.executor
+        .execute(call.name, call.arguments, {
+          callId,
+          signal: AbortSignal.any([signal, controller.signal]),
+          onUpdate: (update) => this.#emit({ type: 'tool.progress', sessionId: this.id, callId: call.id, update }),
+        })
+        .finally(() => {
+          if (this.#runningCalls.get(call.id) === controller) this.#runningCalls.delete(call.id);
+        }));
+    if (preset) this.#runningCalls.delete(call.id);
+    // Stopped by the user (this call's Cancel, or the turn's Stop): "cancelled", not a failure.
+    if (result.status !== 'SUCCESS' && (controller.signal.aborted || signal.aborted)) result.cancelled = true;
     // Events, history and the file all carry the bounded result: what a reopened session shows.
     const bounded = boundToolResult(result, this.#options.storedResult);
     this.#emit({ type: 'tool.finished', sessionId: this.id, callId: call.id, toolName: call.name, result: bounded.result });
     this.#persistApprovalMemory();
     const message = this.#toolMessage(call, display.args, bounded.result, groupName);
     if (bounded.cut) message.cut = bounded.cut;
+    if (rerunOf) message.rerunOf = rerunOf;
     if (append) this.#append(message);
     return message;
   }
@@ -351,6 +413,35 @@ export class ChatSession {
     };
   }
 
+  /** Calls the chat answers itself: FindTools, and tools this chat's selection leaves out. */
+  #answeredHere(call: LlmToolCall, args: Record<string, unknown>, callId: string): ToolExecuteResult | undefined {
+    const started = performance.now();
+    let result: ToolExecuteResult | undefined;
+    if (call.name === FIND_TOOLS && !this.executor.getTool(FIND_TOOLS)) {
+      result = this.#budget.find(args, this.executor.getEnabledToolDefinitions());
+    } else {
+      const refusal = selectionRefusal(this.executor, this.#selection, call.name);
+      if (refusal) result = { toolName: call.name, status: 'ERROR', error: refusal, finalText: refusal };
+    }
+    if (!result) return undefined;
+    result.callId = callId;
+    result.durationMs = performance.now() - started;
+    return result;
+  }
+
+  /** The definitions one request carries: all enabled ones, or FindTools and a few when they exceed the budget. */
+  #offeredTools(): { tools: ReturnType<ToolExecutor['getEnabledToolDefinitions']>; rule?: string } {
+    const all = this.executor.getEnabledToolDefinitions();
+    const pinnedNames = new Set(this.#selection?.pinned ?? []);
+    const pinned = new Set<string>();
+    if (pinnedNames.size > 0) {
+      for (const group of this.executor.listGroups()) for (const tool of group.tools) if (pinnedNames.has(tool.name)) pinned.add(tool.modelName);
+    }
+    const budget = this.#options.settings().limits.toolDefinitionBudgetChars ?? DEFAULT_LIMITS.toolDefinitionBudgetChars;
+    const offered = this.#budget.offer(all, pinned, budget);
+    return offered.rule ? { tools: offered.tools, rule: offered.rule } : { tools: offered.tools };
+  }
+
   // ── approval memory ───────────────────────────────────────────────────────────────────────────
 
   #persistApprovalMemory(): void {
@@ -362,6 +453,12 @@ export class ChatSession {
   }
 
   // ── tools and enable state ──────────────────────────────────────────────────────────────
+
+  /** The global switches, then this chat's own choice on top. */
+  #applyEnable(settings: Settings): void {
+    applyEnableState(this.executor, settings);
+    if (this.#selection) applyToolSelection(this.executor, this.#selection);
+  }
 
   #groupOf(name: string): string {
     for (const group of this.executor.listGroups()) {

@@ -21,6 +21,8 @@ export interface SessionState {
   variables: Variable[];
   approvalMemory: unknown;
   warnings: string[];
+  /** The chat's choice of tools (absent: the global switches). */
+  toolSelection?: unknown;
 }
 
 export const sessionPaths = (dir: string, id: string) => ({
@@ -84,6 +86,9 @@ function apply(state: SessionState, variables: Map<string, Variable>, record: Se
       state.approvalMemory = record.data;
       break;
     case 'approval':
+      break;
+    case 'tool-selection':
+      state.toolSelection = record.selection;
       break;
   }
 }

@@ -1,6 +1,7 @@
 // The lines of a session's append-only JSONL file. Each line is one record; replaying them in
 // order rebuilds the session. Old records are never rewritten.
 import type { ChatMessage } from '../../../shared/chat.ts';
+import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { ApprovalDecision, ApprovalRequest } from '../../../shared/tools.ts';
 import type { SerializedVariables, Variable } from '../../../shared/variables.ts';
 
@@ -19,9 +20,11 @@ export type SessionRecord =
   /** An approval asked and how it ended (null: dropped by abort/close). */
   | { t: 'approval'; at: number; request: ApprovalRequest; decision: ApprovalDecision | null }
   /** The executor's ask-once / session memory, whole (the last one wins). */
-  | { t: 'approval-memory'; at: number; data: unknown };
+  | { t: 'approval-memory'; at: number; data: unknown }
+  /** The chat's choice of tools (the last one wins; null: back to the global switches). */
+  | { t: 'tool-selection'; at: number; selection: ChatToolSelection | null };
 
-const KINDS = new Set(['session', 'message', 'title', 'var', 'var-remove', 'vars', 'approval', 'approval-memory']);
+const KINDS = new Set(['session', 'message', 'title', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection']);
 
 /** A parsed line, or why it is not a record. */
 export function parseRecord(line: string): SessionRecord | string {

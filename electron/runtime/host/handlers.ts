@@ -6,6 +6,7 @@ import type { HostServices } from './services.ts';
 import { applySecretChanges } from './settings-service.ts';
 import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
 import { isTrustedProjectFolder, withProjectTrust } from './project-trust.ts';
+import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 
 export type { HostServices, ProviderService, SecretService, SessionService, SettingsService, ToolService, VariableAccess } from './services.ts';
 export { createEventHub } from './event-hub.ts';
@@ -50,6 +51,14 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
 
     cancelToolCall: ({ sessionId, callId }) => sessions.cancelToolCall(sessionId, callId),
+    rerunToolCall: ({ sessionId, callId, args }) => sessions.rerunToolCall(sessionId, callId, args),
+    checkToolArgs: ({ sessionId, name, args }) => sessions.checkToolArgs(sessionId, name, args),
+    setToolSelection: ({ sessionId, selection }) => {
+      if (selection !== null && !isSelection(selection)) {
+        throw apiError('InvalidRequestError', 'setToolSelection: selection must be null or {tools: string[], pinned: string[]}');
+      }
+      return sessions.setToolSelection(sessionId, selection);
+    },
 
     listTools: async () => tools.state(),
     reloadTools: () => tools.reload(),
@@ -138,4 +147,13 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
 
     appInfo: () => services.appInfo(),
   };
+}
+
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.length <= 100_000 && v.every((x) => typeof x === 'string' && x.length <= 4096);
+
+function isSelection(value: unknown): value is ChatToolSelection {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const v = value as { tools?: unknown; pinned?: unknown };
+  return keys.every((k) => k === 'tools' || k === 'pinned') && isStringList(v.tools) && isStringList(v.pinned);
 }

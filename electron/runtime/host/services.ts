@@ -6,6 +6,7 @@ import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
+import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 
 /** The chat side (the session manager behind an adapter). */
 export interface SessionService {
@@ -22,6 +23,9 @@ export interface SessionService {
   /** False when no such call is running. */
   cancelToolCall(sessionId: string, callId: string): Promise<boolean>;
   runTool(sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolExecuteResult>;
+  rerunToolCall(sessionId: string, callId: string, args?: Record<string, unknown>): Promise<ToolExecuteResult>;
+  checkToolArgs(sessionId: string, name: string, args: Record<string, unknown>): Promise<{ ok: boolean; message?: string }>;
+  setToolSelection(sessionId: string, selection: ChatToolSelection | null): Promise<ChatToolSelection | null>;
   variables(sessionId: string): Promise<VariableAccess>;
   /** Contract: listeners are called synchronously; returns the unsubscribe function. */
   onEvent(listener: (event: ChatEvent) => void): () => void;

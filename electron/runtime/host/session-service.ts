@@ -27,7 +27,7 @@ export function createSessionService(manager: SessionManager): SessionService {
     create: async (title) => manager.create(title === undefined ? {} : { title }).info,
     open: async (id) => {
       const s = session(id);
-      return { session: s.info, messages: s.messages(), pendingApprovals: s.pendingApprovals(), running: s.running };
+      return { session: s.info, messages: s.messages(), pendingApprovals: s.pendingApprovals(), running: s.running, toolSelection: s.toolSelection() };
     },
     rename: async (id, title) => {
       session(id);
@@ -50,6 +50,9 @@ export function createSessionService(manager: SessionManager): SessionService {
     answerApproval: async (id, requestId, decision) => session(id).answerApproval(requestId, decision),
     cancelToolCall: async (id, callId) => session(id).cancelToolCall(callId),
     runTool: async (id, name, args) => session(id).runTool(name, args),
+    rerunToolCall: async (id, callId, args) => session(id).rerunToolCall(callId, args),
+    checkToolArgs: async (id, name, args) => session(id).checkToolArgs(name, args),
+    setToolSelection: async (id, selection) => session(id).setToolSelection(selection),
     variables: async (id) => variableAccess(session(id).variables),
     onEvent: (listener) => manager.onEvent(listener),
   };

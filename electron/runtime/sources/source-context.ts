@@ -8,6 +8,7 @@ import { createWarmPythonRunner, warmPythonSupported } from '../runner/warm-pyth
 import { protectedToolFolders, type ToolRoot } from './discovery/tool-roots.ts';
 import { helperScript } from './process/helper-scripts.ts';
 import type { SourceContext } from './types.ts';
+import { tracedRunner } from './process/traced-runner.ts';
 
 export interface SourceContextOptions {
   /** A ready runner (tests inject a counting one); else one is created from the settings. */
@@ -23,7 +24,8 @@ export function createSourceContext(settings: Settings, home: string, options: S
   const cold = options.runner ?? createRunner(runnerOptions);
   // Python runs from a warm fork-server where it can (specs carry a `python` hint); the rest cold.
   const warm = !options.runner && settings.runner?.warmPython !== false && warmPythonSupported();
-  const runner = warm ? createWarmPythonRunner({ ...runnerOptions, zygoteScript: helperScript.pythonZygote() }, cold) : cold;
+  // Traced: each process lands in the Inspect record of the call that started it.
+  const runner = tracedRunner(warm ? createWarmPythonRunner({ ...runnerOptions, zygoteScript: helperScript.pythonZygote() }, cold) : cold);
   const paths = appPaths(home);
   const workingDir = settings.workingDir ?? homedir();
   return {

@@ -83,6 +83,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
         variableMaxBytes: count,
         maxProcesses: count,
         maxMemoryBytes: count,
+        toolDefinitionBudgetChars: count,
       },
       additionalProperties: false,
     },

@@ -6,6 +6,7 @@
 // those arguments. "Always allow" writes `executionPolicy: 'auto'` through the PermissionStore
 // (and holds for this session even without one). A rejection is remembered only when the user
 // says so (`remember: 'session'`). Results: `never`, `on-error` (ask about errors), `always`.
+import type { VarRefUse } from '../../../shared/tool-inspection.ts';
 import type {
   ApprovalDecision,
   ApprovalRequest,
@@ -29,9 +30,12 @@ export interface ApprovalSubject {
   groupName: string;
   callId: string;
   args: Args;
+  /** The `$VAR_REF`s the arguments used (shown on the card). */
+  varRefs?: VarRefUse[];
 }
 
-export type GateOutcome = { allowed: true } | { allowed: false; reason: string };
+/** `args`: the user edited the arguments on the card; the call must run with these (unvalidated). */
+export type GateOutcome = { allowed: true; args?: Args } | { allowed: false; reason: string };
 
 export interface ApprovalGateOptions {
   sessionId: string;
@@ -108,6 +112,12 @@ export class ApprovalGate {
       }
       return { allowed: false, reason: outcome.reason };
     }
+    const edited = outcome.decision.args;
+    if (edited && typeof edited === 'object' && !Array.isArray(edited)) {
+      // The approval is for what the user wrote, not for what the model asked: remember that.
+      this.rememberExecution({ ...subject, args: edited }, policy, outcome.decision);
+      return { allowed: true, args: edited };
+    }
     this.rememberExecution(subject, policy, outcome.decision);
     return { allowed: true };
   }
@@ -157,6 +167,7 @@ export class ApprovalGate {
       groupName: subject.groupName,
       args: subject.args,
       policy,
+      ...(subject.varRefs?.length ? { varRefs: subject.varRefs } : {}),
     };
   }
 }

@@ -62,6 +62,8 @@ export interface ExecutorToolsOptions {
   log?: (message: string) => void;
   /** Called after each sync (the Tools panel re-lists). */
   synced?: () => void;
+  /** Called after the switches were applied, to put the owner's own choice on top (a chat's tool selection). */
+  afterEnable?: () => void;
 }
 
 /** Loads the groups into `executor` now and keeps them in step; returns the disposer of the subscriptions. */
@@ -71,12 +73,16 @@ export function keepExecutorTools(executor: ToolExecutor, options: ExecutorTools
     if (change) syncExecutorGroups(executor, groups, change);
     else for (const error of replaceExecutorGroups(executor, groups)) options.log?.(error);
     applyEnableState(executor, options.enableState());
+    options.afterEnable?.();
     options.synced?.();
   };
   sync();
   const offs = [
     options.tools.onChanged?.((change) => sync(change)),
-    options.onEnableStateChanged?.((state) => applyEnableState(executor, state)),
+    options.onEnableStateChanged?.((state) => {
+      applyEnableState(executor, state);
+      options.afterEnable?.();
+    }),
   ];
   return () => {
     for (const off of offs) off?.();

@@ -31,6 +31,9 @@ import { BASE_TOOL_RULES, groupRulePrompt, ruleVariableName } from './tool-rules
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolGroup, ToolRunResult } from './types.ts';
 import { ArgsValidator } from './validate-args.ts';
+import { varRefUses } from './var-ref-uses.ts';
+import { withCallTrace, type CallTrace } from './call-trace.ts';
+import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
 import { VariableSystem, type VariableChangeListener } from './variable-system.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
 
@@ -259,6 +262,7 @@ export class ToolExecutor {
   }
 
   private async run(name: string, rawArgs: unknown, callId: string, options: ExecuteOptions): Promise<ToolExecuteResult> {
+    const arrived = performance.now();
     const entry = this.catalog.resolve(name);
     if (!entry) {
       const hint = closeNamesHint(name, this.catalog.executableTools().map((t) => t.modelName));
@@ -270,45 +274,73 @@ export class ToolExecutor {
 
     const parsed = parseToolArgs(rawArgs);
     if (typeof parsed === 'string') return failed(entry, parsed);
-    const resolved = resolveVarRefs(parsed, this.variables, { maxExpandedChars: this.maxExpandedChars });
-    if (!resolved.ok) return failed(entry, resolved.error);
-    const schema = entry.tool.definition.function.parameters;
-    const { args, limit: limitArg, warning } = takeLimitArg(resolved.value, schema);
-    const limit = limitArg ?? entry.tool.DEFAULT_OUTPUT_LIMIT_CHAR ?? this.truncateChars;
-    const warnings: string[] = warning ? [warning] : [];
-    const validation = sharedValidator.validate(entry.modelName, schema, args);
-    if (!validation.ok) return failed(entry, validation.message);
-    if (validation.warning) warnings.push(validation.warning);
+    const prepared = this.prepareArgs(entry, parsed);
+    if (!prepared.ok) return failed(entry, prepared.message);
+    let { args, limit } = prepared;
+    const warnings = prepared.warnings;
+    const varRefs = varRefUses(parsed, this.variables);
 
     const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
     const permission = this.permissionOf(entry);
-    const subject: ApprovalSubject = { toolName: entry.name, groupName: entry.groupName, callId, args };
+    const subject: ApprovalSubject = { toolName: entry.name, groupName: entry.groupName, callId, args, ...(varRefs.length ? { varRefs } : {}) };
+    const asking = performance.now();
     const gate = await this.gate.execution(subject, permission.executionPolicy, signal);
+    const approved = performance.now();
+    const timings = { queuedMs: asking - arrived, approvalMs: approved - asking, runningMs: 0, formattingMs: 0, resultApprovalMs: 0 };
+    const inspect = (resolvedArgs: Args, processes: CallTrace['processes'] = []): ToolCallInspection => ({ resolvedArgs, varRefs, processes, timings });
     if (!gate.allowed) {
       return {
         toolName: entry.name,
         status: 'EXECUTION_REJECTED',
         rejectReason: gate.reason,
         finalText: `The user did not allow running ${entry.modelName}: ${gate.reason} Do not retry the same call unless the user asks for it.`,
+        inspection: inspect(args),
       };
     }
+    let editedNote = '';
+    let editedArgs: Args | undefined;
+    if (gate.args) {
+      // The user edited the arguments on the card: they are checked like the model's.
+      editedArgs = gate.args;
+      const again = this.prepareArgs(entry, gate.args);
+      if (!again.ok) {
+        const message = `The arguments the user edited before approving are not valid: ${again.message}`;
+        return { ...failed(entry, message), editedArgs, inspection: inspect(gate.args) };
+      }
+      ({ args, limit } = again);
+      warnings.push(...again.warnings);
+      editedNote = `Note: the user changed the arguments before approving; the call ran with ${JSON.stringify(gate.args)}.\n\n`;
+    }
 
-    const outcome = await runTool(entry.tool, args, {
-      callId,
-      sessionId: this.sessionId,
-      timeoutMs: entry.tool.timeoutMs ?? this.toolTimeoutMs,
-      signal,
-      onUpdate: options.onUpdate,
-      ...(this.stopGraceMs !== undefined ? { stopGraceMs: this.stopGraceMs } : {}),
-    });
+    const trace: CallTrace = { processes: [] };
+    const outcome = await withCallTrace(trace, () =>
+      runTool(entry.tool, args, {
+        callId,
+        sessionId: this.sessionId,
+        timeoutMs: entry.tool.timeoutMs ?? this.toolTimeoutMs,
+        signal,
+        onUpdate: options.onUpdate,
+        ...(this.stopGraceMs !== undefined ? { stopGraceMs: this.stopGraceMs } : {}),
+      }),
+    );
+    const ran = performance.now();
+    timings.runningMs = ran - approved;
     const result =
       outcome.kind === 'ok' && outcome.run.status !== 'ERROR'
         ? this.shape(entry, args, callId, limit, outcome.run, warnings)
         : this.bound(entry, args, callId, limit, errorResult(entry, args, outcome), warnings);
+    timings.formattingMs = performance.now() - ran;
     if (warnings.length) result.warnings = [...(result.warnings ?? []), ...warnings];
+    if (editedArgs) {
+      result.editedArgs = editedArgs;
+      result.finalText = editedNote + (result.finalText ?? '');
+    }
+    result.inspection = inspect(args, trace.processes);
 
     const check = { status: result.status, text: result.finalText ?? '' };
-    const approval = await this.gate.result(subject, permission.resultApprovalPolicy, check, signal);
+    const askingResult = performance.now();
+    const approval = await this.gate.result(editedArgs ? { ...subject, args } : subject, permission.resultApprovalPolicy, check, signal);
+    timings.resultApprovalMs = performance.now() - askingResult;
     if (approval.allowed) return result;
     // The model must not reach a withheld result through its variables either.
     if (result.cacheVarResult) this.variables.remove(result.cacheVarResult);
@@ -318,9 +350,41 @@ export class ToolExecutor {
       status: 'RESULT_REJECTED',
       rejectReason: approval.reason,
       finalText: `The user withheld the result of ${entry.modelName}: ${approval.reason}`,
+      inspection: result.inspection,
     };
+    if (editedArgs) rejected.editedArgs = editedArgs;
     if (result.warnings) rejected.warnings = result.warnings;
     return rejected;
+  }
+
+  /**
+   * Checks arguments without running anything: `$VAR_REF` resolution and the schema, with the
+   * messages the model would get. The approval card's "Edit arguments" form validates live with it.
+   */
+  checkArgs(name: string, rawArgs: unknown): { ok: true } | { ok: false; message: string } {
+    const entry = this.catalog.resolve(name);
+    if (!entry) return { ok: false, message: `Tool "${name}" does not exist.` };
+    const parsed = parseToolArgs(rawArgs);
+    if (typeof parsed === 'string') return { ok: false, message: parsed };
+    const prepared = this.prepareArgs(entry, parsed);
+    return prepared.ok ? { ok: true } : { ok: false, message: prepared.message };
+  }
+
+  /** `$VAR_REF` → limit argument → schema validation. */
+  private prepareArgs(
+    entry: RegisteredTool,
+    parsed: Args,
+  ): { ok: true; args: Args; limit: number; warnings: string[] } | { ok: false; message: string } {
+    const resolved = resolveVarRefs(parsed, this.variables, { maxExpandedChars: this.maxExpandedChars });
+    if (!resolved.ok) return { ok: false, message: resolved.error };
+    const schema = entry.tool.definition.function.parameters;
+    const { args, limit: limitArg, warning } = takeLimitArg(resolved.value, schema);
+    const limit = limitArg ?? entry.tool.DEFAULT_OUTPUT_LIMIT_CHAR ?? this.truncateChars;
+    const warnings: string[] = warning ? [warning] : [];
+    const validation = sharedValidator.validate(entry.modelName, schema, args);
+    if (!validation.ok) return { ok: false, message: validation.message };
+    if (validation.warning) warnings.push(validation.warning);
+    return { ok: true, args, limit, warnings };
   }
 
   /** format → truncate → cache → hint, for a successful run. */

@@ -11,7 +11,12 @@ const isActivationKey = (e: KeyboardEvent) => e.key === 'Enter' || e.key === ' '
  * answering the card before): focus the card took by itself only lets Escape reject. Call inside
  * a component; put `onKeyDown`, `onKeyUp` and `onFocusIn` on the card.
  */
-export function createCardState(props: { onAnswer: (decision: ApprovalDecision) => void; autofocus?: boolean }) {
+export function createCardState(props: {
+  onAnswer: (decision: ApprovalDecision) => void;
+  autofocus?: boolean;
+  /** False while an approval cannot be given (edited arguments that do not validate); rejecting always works. */
+  canApprove?: () => boolean;
+}) {
   const [reason, setReason] = createSignal('');
   const [answered, setAnswered] = createSignal(false);
   let focusedBefore: HTMLElement | null = null;
@@ -21,6 +26,7 @@ export function createCardState(props: { onAnswer: (decision: ApprovalDecision) 
 
   const answer = (decision: ApprovalDecision) => {
     if (answered()) return;
+    if (decision.decision !== 'reject' && props.canApprove && !props.canApprove()) return;
     setAnswered(true);
     props.onAnswer(decision);
     const card = focusTarget?.closest<HTMLElement>('.approval-card');
@@ -44,6 +50,8 @@ export function createCardState(props: { onAnswer: (decision: ApprovalDecision) 
   /** Escape rejects; Enter in the reason box rejects; Enter elsewhere (not on a button) approves once. */
   const onKeyDown = (e: KeyboardEvent) => {
     const tag = (e.target as HTMLElement).tagName;
+    // Keys typed into the argument editor are the editor's (Enter starts a line there).
+    if ((e.target as HTMLElement).closest?.('[data-args-editor]')) return;
     if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();

@@ -1,21 +1,41 @@
 import { Show, createSignal } from 'solid-js';
-import type { ApprovalDecision, ApprovalRequest } from '../../../shared/tools.ts';
+import type { ApprovalDecision, ApprovalRequest, JsonSchema } from '../../../shared/tools.ts';
 import { ArgList } from './arg-list.tsx';
+import { ArgsEditor, type EditedArgs } from './args-editor.tsx';
 import { ApprovalCardFrame } from './approval-card-frame.tsx';
 import { createCardState } from './create-card-state.ts';
 
 /**
  * Inline card asking whether a tool call may run. Enter approves once (once the user moved focus
- * here), Escape rejects (with the reason typed so far). Contract: `onAnswer` is called at most
- * once per card.
+ * here), Escape rejects (with the reason typed so far). "Edit arguments" (when `checkArgs` is
+ * given) lets the user change what runs: the approval then carries the edited arguments.
+ * Contract: `onAnswer` is called at most once per card.
  */
 export function ExecutionApprovalCard(props: {
   request: ApprovalRequest;
   onAnswer: (decision: ApprovalDecision) => void;
   autofocus?: boolean;
+  /** The tool's parameters, for the edit form (raw JSON only without it). */
+  schema?: JsonSchema;
+  /** Validates edited arguments in the runtime; without it the card cannot edit. */
+  checkArgs?: (args: Record<string, unknown>) => Promise<{ ok: boolean; message?: string }>;
 }) {
-  const { reason, setReason, answered, answer, reject, focusRef, onKeyDown, onKeyUp, onFocusIn } = createCardState(props);
+  const [editing, setEditing] = createSignal(false);
+  const [edited, setEdited] = createSignal<EditedArgs | null>(null);
+  const withEdits = (decision: ApprovalDecision): ApprovalDecision => {
+    const e = edited();
+    return editing() && decision.decision !== 'reject' && e?.ok ? { ...decision, args: e.args } : decision;
+  };
+  const { reason, setReason, answered, answer, reject, focusRef, onKeyDown, onKeyUp, onFocusIn } = createCardState({
+    onAnswer: (decision) => props.onAnswer(withEdits(decision)),
+    get autofocus() {
+      return props.autofocus;
+    },
+    // While editing, only arguments that validate can be approved.
+    canApprove: () => !editing() || edited()?.ok === true,
+  });
   const [showReason, setShowReason] = createSignal(false);
+  const blocked = () => answered() || (editing() && edited()?.ok !== true);
 
   return (
     <ApprovalCardFrame
@@ -32,7 +52,12 @@ export function ExecutionApprovalCard(props: {
         </>
       }
     >
-      <ArgList args={props.request.args} />
+      <Show
+        when={editing() && props.checkArgs}
+        fallback={<ArgList args={props.request.args} {...(props.request.varRefs ? { varRefs: props.request.varRefs } : {})} />}
+      >
+        {(check) => <ArgsEditor schema={props.schema} args={props.request.args} check={check()} onChange={setEdited} />}
+      </Show>
       <Show when={showReason()}>
         <label class="small">
           Reason (sent to the model)
@@ -46,13 +71,13 @@ export function ExecutionApprovalCard(props: {
         </label>
       </Show>
       <div class="row wrap actions">
-        <button ref={focusRef} type="button" class="primary" disabled={answered()} onClick={() => answer({ decision: 'once' })}>
+        <button ref={focusRef} type="button" class="primary" disabled={blocked()} onClick={() => answer({ decision: 'once' })}>
           Approve once
         </button>
-        <button type="button" disabled={answered()} onClick={() => answer({ decision: 'session' })}>
+        <button type="button" disabled={blocked()} onClick={() => answer({ decision: 'session' })}>
           Approve for this session
         </button>
-        <button type="button" disabled={answered()} onClick={() => answer({ decision: 'always' })}>
+        <button type="button" disabled={blocked()} onClick={() => answer({ decision: 'always' })}>
           Always allow this tool
         </button>
         <span class="grow" />
@@ -64,6 +89,12 @@ export function ExecutionApprovalCard(props: {
         <button type="button" class="danger" disabled={answered()} onClick={reject}>
           Reject
         </button>
+        {/* After the answers, so Tab from "Approve once" reaches them in the order they always had. */}
+        <Show when={props.checkArgs}>
+          <button type="button" class="small" aria-pressed={editing()} disabled={answered()} onClick={() => setEditing(!editing())}>
+            {editing() ? 'Undo edits' : 'Edit arguments'}
+          </button>
+        </Show>
       </div>
     </ApprovalCardFrame>
   );

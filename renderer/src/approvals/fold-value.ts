@@ -1,17 +1,11 @@
-// Long argument values are folded in the approval cards so a card stays readable; the full
-// value is one click away (the user approves exactly what will run).
+// An argument value as the approval card shows it: always in full (issue 14: never hidden or
+// folded; a long value scrolls inside its box), strings as they are, the rest as pretty JSON.
 
-const FOLD_AT = 240;
-
-export interface ShownValue {
-  text: string;
-  /** First part shown while folded; undefined when the value is short enough. */
-  preview?: string;
+export function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
 }
 
-export function showValue(value: unknown, foldAt = FOLD_AT): ShownValue {
-  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? String(value);
-  if (text.length <= foldAt && !/\n[\s\S]*\n[\s\S]*\n[\s\S]*\n/.test(text)) return { text };
-  const firstLines = text.split('\n').slice(0, 3).join('\n');
-  return { text, preview: firstLines.slice(0, foldAt) };
+/** "1 234 characters" style size, for chips. */
+export function charCount(n: number): string {
+  return `${n.toLocaleString('en-US').replace(/,/g, ' ')} character${n === 1 ? '' : 's'}`;
 }

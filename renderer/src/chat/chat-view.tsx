@@ -1,16 +1,19 @@
-import { Show } from 'solid-js';
+import { Show, createSignal } from 'solid-js';
 import { useApp } from '../store/app-context.tsx';
 import { VirtualList } from '../ui/virtual-list.tsx';
 import type { ChatState } from '../store/app-state.ts';
 import { MessageRow } from './message-row.tsx';
 import { Composer } from './composer.tsx';
 import { FirstRunNotice } from './first-run-notice.tsx';
+import { ToolSelectionPanel } from './tool-selection-panel.tsx';
+import { effectiveSelection, selectedTools } from './tool-selection.ts';
 import './chat.css';
 
 export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: HTMLTextAreaElement) => void }) {
   const app = useApp();
   const chat = () => (app.state.activeSessionId ? app.state.chats[app.state.activeSessionId] : undefined);
   const noProvider = () => app.state.settings !== null && (app.state.settings.providers.length === 0 || !app.state.settings.activeProviderId);
+  const [choosing, setChoosing] = createSignal(false);
 
   return (
     <section class="chat" aria-label="Chat">
@@ -18,18 +21,58 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
         <FirstRunNotice onOpenSettings={props.onOpenSettings} />
       </Show>
       <Show when={chat()} keyed fallback={<div class="chat-empty muted">Open or create a session.</div>}>
-        {(c: ChatState) => (
-          <>
-            <Show when={c.rows.length === 0}>
-              <div class="chat-empty muted">Say hello, or run a tool with /tool_name {'{json}'}.</div>
-            </Show>
-            {/* Sending a message brings the view back to the bottom, wherever it was scrolled. */}
-            <VirtualList items={c.rows} key={(row) => row.id} class="messages" followOutput pinKey={c.rows.findLast((row) => row.kind === 'user')?.id}>
-              {(row) => <MessageRow row={row} chat={c} />}
-            </VirtualList>
-            <Composer running={c.running} onSend={(text) => void app.send(text)} onAbort={() => void app.abort()} ref={props.composerRef} />
-          </>
-        )}
+        {(c: ChatState) => {
+          const selected = () => effectiveSelection(app.state.tools.groups, c.toolSelection).tools.length;
+          const lookupVariable = async (name: string) => {
+            try {
+              return (await app.api.readVariable({ sessionId: c.sessionId, name, start: 0, length: 0 })).total;
+            } catch {
+              return null;
+            }
+          };
+          return (
+            <>
+              <Show when={c.rows.length === 0}>
+                <div class="chat-empty muted">Say hello, or run a tool with /tool_name {'{json}'}.</div>
+              </Show>
+              {/* Sending a message brings the view back to the bottom, wherever it was scrolled. */}
+              <VirtualList items={c.rows} key={(row) => row.id} class="messages" followOutput pinKey={c.rows.findLast((row) => row.kind === 'user')?.id}>
+                {(row) => <MessageRow row={row} chat={c} />}
+              </VirtualList>
+              <div class="composer-anchor">
+                <Show when={choosing()}>
+                  <ToolSelectionPanel
+                    groups={app.state.tools.groups}
+                    selection={c.toolSelection}
+                    onChange={(selection) => void app.setToolSelection(c.sessionId, selection)}
+                    onClose={() => setChoosing(false)}
+                  />
+                </Show>
+                <Composer
+                  running={c.running}
+                  onSend={(text) => void app.send(text)}
+                  onAbort={() => void app.abort()}
+                  ref={props.composerRef}
+                  tools={selectedTools(app.state.tools.groups, c.toolSelection)}
+                  lookupVariable={lookupVariable}
+                  trailing={
+                    <button
+                      type="button"
+                      class="tools-button"
+                      aria-expanded={choosing()}
+                      aria-label="Tools"
+                      title="Choose the tools this chat may use"
+                      data-testid="tools-button"
+                      onClick={() => setChoosing(!choosing())}
+                    >
+                      Tools · {selected()}
+                    </button>
+                  }
+                />
+              </div>
+            </>
+          );
+        }}
       </Show>
     </section>
   );

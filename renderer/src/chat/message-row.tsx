@@ -4,6 +4,7 @@ import { MarkdownView } from '../ui/markdown-view.tsx';
 import { useApp } from '../store/app-context.tsx';
 import { ToolCallBlock } from './tool-call-block.tsx';
 import { CollapsibleText } from './collapsible-text.tsx';
+import { charCount } from '../approvals/fold-value.ts';
 
 /** One row of the chat. Reads only its own slice of the store, so other rows stay untouched. */
 export function MessageRow(props: { row: Row; chat: ChatState }) {
@@ -14,6 +15,17 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
           {(row) => (
             <div class="bubble user-bubble">
               <CollapsibleText text={row().content} />
+              <Show when={row().varRefs}>
+                <div class="row wrap var-chips user-var-chips" data-testid="user-var-refs">
+                  <For each={row().varRefs}>
+                    {(ref) => (
+                      <span class="var-chip" title="Expanded into the message the model got">
+                        <code>{ref.name}</code> · {charCount(ref.chars)}
+                      </span>
+                    )}
+                  </For>
+                </div>
+              </Show>
             </div>
           )}
         </Match>
@@ -55,15 +67,26 @@ function CallBlock(props: { chat: ChatState; callId: string }) {
   const call = () => props.chat.toolCalls[props.callId];
   const approvals = () =>
     props.chat.approvalOrder.map((id) => props.chat.approvals[id]!).filter((r) => r && r.callId === props.callId);
+  const tool = () => {
+    const name = call()?.toolName;
+    for (const group of app.state.tools.groups) for (const t of group.tools) if (t.name === name || t.modelName === name) return t;
+    return undefined;
+  };
+  const sessionId = () => props.chat.sessionId;
   return (
     <Show when={call()}>
       {(c) => (
         <ToolCallBlock
           call={c()}
           approvals={approvals()}
-          onAnswer={(requestId, decision) => void app.answer(props.chat.sessionId, requestId, decision)}
-          onCancel={() => void app.cancelToolCall(props.chat.sessionId, props.callId)}
+          onAnswer={(requestId, decision) => void app.answer(sessionId(), requestId, decision)}
+          onCancel={() => void app.cancelToolCall(sessionId(), props.callId)}
           onOpenVariable={(name) => app.openVariable(name)}
+          {...(tool() ? { tool: tool()! } : {})}
+          onRerun={(args) => void app.rerunToolCall(sessionId(), props.callId, args)}
+          checkArgs={(args) => app.api.checkToolArgs({ sessionId: sessionId(), name: c().toolName, args })}
+          busy={props.chat.running}
+          reruns={<For each={c().reruns}>{(id) => <CallBlock chat={props.chat} callId={id} />}</For>}
         />
       )}
     </Show>

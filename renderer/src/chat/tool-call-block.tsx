@@ -1,5 +1,8 @@
-import { For, Show, createSignal, onCleanup, createEffect } from 'solid-js';
-import type { ApprovalDecision, ApprovalRequest } from '../../../shared/tools.ts';
+import { For, Show, createSignal, onCleanup, createEffect, type JSX } from 'solid-js';
+import type { ApprovalDecision, ApprovalRequest, ToolInfo } from '../../../shared/tools.ts';
+import { isReadOnlyTool } from '../../../shared/tool-selection.ts';
+import { ArgsEditor, type EditedArgs } from '../approvals/args-editor.tsx';
+import { ToolInspectPanel } from './tool-inspect-panel.tsx';
 import type { ToolCallState } from '../store/app-state.ts';
 import { compressArgs, formatDuration } from '../ui/format.ts';
 import { ExecutionApprovalCard } from '../approvals/execution-approval-card.tsx';
@@ -14,6 +17,7 @@ const STATUS_TEXT: Record<ToolCallState['status'], string> = {
   done: 'done',
   error: 'error',
   rejected: 'rejected',
+  cancelled: 'cancelled',
 };
 const STATUS_TONE: Record<ToolCallState['status'], string> = {
   pending: '',
@@ -22,6 +26,7 @@ const STATUS_TONE: Record<ToolCallState['status'], string> = {
   done: 'ok',
   error: 'err',
   rejected: 'err',
+  cancelled: '',
 };
 
 /** One tool call in the chat: header, status, streamed output, folded result, inline approvals. */
@@ -32,7 +37,30 @@ export function ToolCallBlock(props: {
   /** Cancels this call only (not the turn). */
   onCancel: () => void;
   onOpenVariable: (name: string) => void;
+  /** The tool as listed (its schema for editing, whether it only reads). */
+  tool?: ToolInfo;
+  /** "Run again" with the same arguments, or edited ones. Absent: no Run again. */
+  onRerun?: (args?: Record<string, unknown>) => void;
+  /** Validates arguments in the runtime (edit forms). */
+  checkArgs?: (args: Record<string, unknown>) => Promise<{ ok: boolean; message?: string }>;
+  /** A turn or run is going on in the session: Run again waits. */
+  busy?: boolean;
+  /** The "Run again" calls of this one, shown under it. */
+  reruns?: JSX.Element;
 }) {
+  const [inspecting, setInspecting] = createSignal(false);
+  const [rerunning, setRerunning] = createSignal(false);
+  const [editingRerun, setEditingRerun] = createSignal(false);
+  const [rerunArgs, setRerunArgs] = createSignal<EditedArgs | null>(null);
+  const readOnly = () => (props.tool ? isReadOnlyTool(props.tool) : false);
+  const startRerun = () => {
+    const edited = rerunArgs();
+    props.onRerun?.(editingRerun() && edited?.ok ? edited.args : undefined);
+    setRerunning(false);
+    setEditingRerun(false);
+    setRerunArgs(null);
+  };
+  const approvalWait = () => props.call.result?.inspection?.timings.approvalMs;
   const [now, setNow] = createSignal(Date.now());
   createEffect(() => {
     if (props.call.status !== 'running') return;
@@ -43,7 +71,9 @@ export function ToolCallBlock(props: {
     const start = props.call.startedAt;
     if (start === undefined) return undefined;
     const end = props.call.status === 'running' ? Math.max(now(), start) : (props.call.finishedAt ?? now());
-    return props.call.result?.durationMs ?? end - start;
+    // The badge is the running time; time spent waiting for approval is shown apart.
+    const timings = props.call.result?.inspection?.timings;
+    return timings ? timings.runningMs : (props.call.result?.durationMs ?? end - start);
   };
   const resultText = () => {
     const r = props.call.result;
@@ -69,6 +99,11 @@ export function ToolCallBlock(props: {
           {STATUS_TEXT[props.call.status]}
           <Show when={elapsed() !== undefined && props.call.status !== 'approval'}> · {formatDuration(elapsed()!)}</Show>
         </span>
+        <Show when={(approvalWait() ?? 0) >= 1}>
+          <span class="muted small" data-testid="approval-wait" title="Time spent waiting for your approval, not part of the running time">
+            waited {formatDuration(approvalWait()!)} for approval
+          </span>
+        </Show>
         <Show when={props.call.status === 'running'}>
           <button type="button" class="small" onClick={() => props.onCancel()} title="Stops this tool call; the model is told it was cancelled">
             Cancel
@@ -76,14 +111,21 @@ export function ToolCallBlock(props: {
         </Show>
       </div>
 
-      <Show when={props.call.partial && !props.call.result}>
+      {/* A cancelled call keeps the lines it had streamed. */}
+      <Show when={props.call.partial && (!props.call.result || props.call.status === 'cancelled')}>
         <pre class="plain tool-partial" data-testid="tool-partial">{props.call.partial}</pre>
       </Show>
 
       <For each={props.approvals}>
         {(request, index) =>
           request.type === 'execution' ? (
-            <ExecutionApprovalCard request={request} autofocus={index() === 0} onAnswer={(d) => props.onAnswer(request.id, d)} />
+            <ExecutionApprovalCard
+              request={request}
+              autofocus={index() === 0}
+              onAnswer={(d) => props.onAnswer(request.id, d)}
+              {...(props.tool ? { schema: props.tool.parameters } : {})}
+              {...(props.checkArgs ? { checkArgs: props.checkArgs } : {})}
+            />
           ) : (
             <ResultApprovalCard request={request} autofocus={index() === 0} onAnswer={(d) => props.onAnswer(request.id, d)} />
           )
@@ -112,6 +154,44 @@ export function ToolCallBlock(props: {
                 <For each={result().warnings}>{(warning) => <li>{warning}</li>}</For>
               </ul>
             </Show>
+            <div class="row small tool-actions">
+              <button type="button" class="link small" aria-expanded={inspecting()} onClick={() => setInspecting(!inspecting())}>
+                Inspect
+              </button>
+              <Show when={props.onRerun && !props.call.rerunOf}>
+                <button type="button" class="link small" aria-expanded={rerunning()} disabled={props.busy} onClick={() => setRerunning(!rerunning())}>
+                  Run again
+                </button>
+              </Show>
+            </div>
+            <Show when={rerunning()}>
+              <div class="rerun-bar stack" data-testid="rerun-bar">
+                <Show when={!readOnly()}>
+                  <div class="small warn-text" data-testid="rerun-warning">
+                    {props.call.toolName} is not marked read-only, and its first run already happened: running it again repeats what it does.
+                  </div>
+                </Show>
+                <Show when={editingRerun() && props.checkArgs}>
+                  {(check) => <ArgsEditor schema={props.tool?.parameters} args={props.call.args} check={check()} onChange={setRerunArgs} />}
+                </Show>
+                <div class="row">
+                  <button type="button" class="primary small" disabled={props.busy || (editingRerun() && rerunArgs()?.ok !== true)} onClick={startRerun}>
+                    {editingRerun() ? 'Run with these arguments' : 'Run with the same arguments'}
+                  </button>
+                  <Show when={props.checkArgs && !editingRerun()}>
+                    <button type="button" class="small" onClick={() => setEditingRerun(true)}>
+                      Edit arguments
+                    </button>
+                  </Show>
+                  <button type="button" class="link small" onClick={() => setRerunning(false)}>
+                    Cancel
+                  </button>
+                </div>
+              </div>
+            </Show>
+            <Show when={inspecting()}>
+              <ToolInspectPanel args={props.call.args} result={result()} />
+            </Show>
             <details class="tool-result" data-testid="tool-result">
               <summary class="small muted">
                 {result().status === 'SUCCESS' ? 'Result' : result().status.toLowerCase().replace('_', ' ')} ·{' '}
@@ -125,6 +205,11 @@ export function ToolCallBlock(props: {
             </details>
           </>
         )}
+      </Show>
+      <Show when={props.call.reruns.length > 0}>
+        <div class="tool-reruns" data-testid="tool-reruns">
+          {props.reruns}
+        </div>
       </Show>
     </div>
   );

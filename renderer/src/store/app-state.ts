@@ -5,8 +5,9 @@ import type { ToolsState } from '../../../shared/api.ts';
 import type { ErrorValue, SessionInfo, StopReason } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
+import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 
-export type ToolCallStatus = 'pending' | 'approval' | 'running' | 'done' | 'error' | 'rejected';
+export type ToolCallStatus = 'pending' | 'approval' | 'running' | 'done' | 'error' | 'rejected' | 'cancelled';
 
 export interface ToolCallState {
   callId: string;
@@ -22,10 +23,14 @@ export interface ToolCallState {
   /** Text streamed by the tool (onUpdate) while it runs. */
   partial: string;
   result?: ToolExecuteResult;
+  /** "Run again" calls of this one, in order (shown under it). */
+  reruns: string[];
+  /** Set on a rerun: the call it repeats. */
+  rerunOf?: string;
 }
 
 export type Row =
-  | { kind: 'user'; id: string; content: string; createdAt: number }
+  | { kind: 'user'; id: string; content: string; createdAt: number; varRefs?: { name: string; chars: number }[] }
   | {
       kind: 'assistant';
       id: string;
@@ -54,6 +59,8 @@ export interface ChatState {
   running: boolean;
   /** Bumped on variables.changed so open panels reload. */
   variablesVersion: number;
+  /** The chat's own choice of tools; null follows the global switches. */
+  toolSelection: ChatToolSelection | null;
 }
 
 export interface AppState {
@@ -84,5 +91,6 @@ export function emptyChat(sessionId: string): ChatState {
     approvalOrder: [],
     running: false,
     variablesVersion: 0,
+    toolSelection: null,
   };
 }

@@ -53,7 +53,7 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
       }
       return;
     case 'tool.started': {
-      const call = ensureCall(chat, event.callId, event.toolName, event.groupName, event.args, now);
+      const call = ensureCall(chat, event.callId, event.toolName, event.groupName, event.args, now, event.rerunOf);
       call.toolName = event.toolName;
       call.groupName = event.groupName;
       call.args = event.args;
@@ -104,6 +104,7 @@ export function applySnapshot(snapshot: SessionSnapshot, state: AppState, now = 
   for (const message of snapshot.messages) addMessage(chat, message, now);
   for (const request of snapshot.pendingApprovals) addApproval(chat, request, now);
   chat.running = snapshot.running;
+  chat.toolSelection = snapshot.toolSelection ?? null;
   state.chats[snapshot.session.id] = chat;
   const index = state.sessions.findIndex((s) => s.id === snapshot.session.id);
   if (index >= 0) state.sessions[index] = snapshot.session;
@@ -113,7 +114,14 @@ function addMessage(chat: ChatState, message: ChatMessage, now: number): void {
   if (message.role === 'user') {
     const existing = findRow(chat, message.id);
     if (existing) return;
-    pushRow(chat, { kind: 'user', id: message.id, content: message.content, createdAt: message.createdAt });
+    // The text as typed (with its $VAR_REFs, shown as chips), not the expansion the model got.
+    pushRow(chat, {
+      kind: 'user',
+      id: message.id,
+      content: message.typedContent ?? message.content,
+      createdAt: message.createdAt,
+      ...(message.varRefs?.length ? { varRefs: message.varRefs } : {}),
+    });
   } else if (message.role === 'assistant') {
     addAssistant(chat, message);
   } else {
@@ -156,7 +164,7 @@ function addAssistant(chat: ChatState, message: AssistantMessage): void {
 }
 
 function addToolResult(chat: ChatState, message: ToolResultMessage, now: number): void {
-  const call = ensureCall(chat, message.callId, message.toolName, message.groupName ?? '', message.args ?? {}, message.createdAt);
+  const call = ensureCall(chat, message.callId, message.toolName, message.groupName ?? '', message.args ?? {}, message.createdAt, message.rerunOf);
   if (message.groupName) call.groupName = message.groupName;
   if (message.args && Object.keys(call.args).length === 0) call.args = message.args;
   finishCall(call, message.result, now);
@@ -184,23 +192,29 @@ function ensureCall(
   groupName: string,
   args: Record<string, unknown>,
   now: number,
+  rerunOf?: string,
 ): ToolCallState {
   let call = chat.toolCalls[callId];
   if (!call) {
     call = newCall(callId, toolName, groupName, args);
     chat.toolCalls[callId] = call;
-    pushRow(chat, { kind: 'tool', id: `call:${callId}`, callId, createdAt: now });
+    const first = rerunOf ? chat.toolCalls[rerunOf] : undefined;
+    if (first) {
+      // A "Run again" is shown under the call it repeats, not as a row of its own.
+      call.rerunOf = rerunOf;
+      first.reruns.push(callId);
+    } else pushRow(chat, { kind: 'tool', id: `call:${callId}`, callId, createdAt: now });
   }
   return chat.toolCalls[callId]!;
 }
 
 function newCall(callId: string, toolName: string, groupName: string, args: Record<string, unknown>): ToolCallState {
-  return { callId, toolName, groupName, args, status: 'pending', partial: '' };
+  return { callId, toolName, groupName, args, status: 'pending', partial: '', reruns: [] };
 }
 
 function finishCall(call: ToolCallState, result: ToolCallState['result'] & {}, now: number): void {
   call.result = result;
-  call.status = statusOf(result.status);
+  call.status = result.cancelled ? 'cancelled' : statusOf(result.status);
   call.finishedAt = now;
   if (call.startedAt === undefined && result.durationMs !== undefined) call.startedAt = now - result.durationMs;
 }

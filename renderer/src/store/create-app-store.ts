@@ -4,6 +4,7 @@ import { createStore, produce } from 'solid-js/store';
 import { batch } from 'solid-js';
 import type { ApiEvent, TooldeskApi } from '../../../shared/api.ts';
 import type { ApprovalDecision } from '../../../shared/tools.ts';
+import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { emptyAppState, type AppState } from './app-state.ts';
 import { applyEvent, applySnapshot } from './apply-event.ts';
 
@@ -19,6 +20,10 @@ export interface AppStore {
   answer(sessionId: string, requestId: string, decision: ApprovalDecision): Promise<void>;
   /** Stops one running tool call; the turn it belongs to goes on (the model gets a "cancelled" result). */
   cancelToolCall(sessionId: string, callId: string): Promise<void>;
+  /** Stores the chat's choice of tools (null: back to the global switches). */
+  setToolSelection(sessionId: string, selection: ChatToolSelection | null): Promise<void>;
+  /** "Run again" of a finished call; its new result arrives as events, under the first call. */
+  rerunToolCall(sessionId: string, callId: string, args?: Record<string, unknown>): Promise<void>;
   /** Applies a state the server returned (e.g. setSettings' answer) exactly like its event. */
   apply(event: ApiEvent): void;
   /** Runs an action; a failure becomes the error toast and resolves to undefined. */
@@ -117,6 +122,17 @@ export function createAppStore(api: TooldeskApi): AppStore {
     async cancelToolCall(sessionId, callId) {
       // False means it finished in the meantime: its tool.finished event updates the block.
       await guard(() => api.cancelToolCall({ sessionId, callId }));
+    },
+    async setToolSelection(sessionId, selection) {
+      const saved = await guard(() => api.setToolSelection({ sessionId, selection }));
+      if (saved === undefined) return;
+      setState(produce((s) => {
+        const chat = s.chats[sessionId];
+        if (chat) chat.toolSelection = saved;
+      }));
+    },
+    async rerunToolCall(sessionId, callId, args) {
+      await guard(() => api.rerunToolCall({ sessionId, callId, ...(args ? { args } : {}) }));
     },
     apply,
     guard,

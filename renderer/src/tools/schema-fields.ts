@@ -52,6 +52,26 @@ export function initialValues(fields: Field[]): RawValues {
   return Object.fromEntries(fields.map((f) => [f.name, f.initial]));
 }
 
+/** The form's raw values holding `args` (the approval card's "Edit arguments" starts from the call's). */
+export function valuesFromArgs(fields: Field[], args: Record<string, unknown>): RawValues {
+  return Object.fromEntries(
+    fields.map((f) => {
+      const value = args[f.name];
+      if (value === undefined) return [f.name, f.kind === 'boolean' ? false : ''];
+      if (f.kind === 'boolean') return [f.name, value === true];
+      if (f.kind === 'enum') return [f.name, JSON.stringify(value)];
+      if (f.kind === 'json') return [f.name, JSON.stringify(value, null, 2)];
+      return [f.name, typeof value === 'string' ? value : JSON.stringify(value)];
+    }),
+  );
+}
+
+/** Arguments the schema does not describe are kept as they are (the form cannot show them). */
+export function extraArgs(fields: Field[], args: Record<string, unknown>): Record<string, unknown> {
+  const known = new Set(fields.map((f) => f.name));
+  return Object.fromEntries(Object.entries(args).filter(([key]) => !known.has(key)));
+}
+
 export interface ParsedArgs {
   args: Record<string, unknown>;
   /** Field name → what is wrong; empty when the args can be sent. */

@@ -1,22 +1,42 @@
 import { For, Match, Show, Switch, createMemo, createSignal } from 'solid-js';
 import { createStore } from 'solid-js/store';
 import type { JsonSchema } from '../../../shared/tools.ts';
-import { fieldsOf, initialValues, parseValues, type Field } from './schema-fields.ts';
+import { extraArgs, fieldsOf, initialValues, parseValues, valuesFromArgs, type Field, type ParsedArgs } from './schema-fields.ts';
 
-/** A form generated from a tool's JSON Schema; submits parsed, validated arguments. */
+/**
+ * A form generated from a tool's JSON Schema; submits parsed, validated arguments. With
+ * `initialArgs` it starts from those (arguments it has no field for are kept); `onChange` gets
+ * every edit parsed, with the form's own errors (the approval card validates live with it).
+ */
 export function SchemaForm(props: {
   schema: JsonSchema;
   submitLabel?: string;
   busy?: boolean;
   onSubmit: (args: Record<string, unknown>) => void;
+  initialArgs?: Record<string, unknown>;
+  onChange?: (parsed: ParsedArgs) => void;
+  /** No submit button (the caller has its own). */
+  hideSubmit?: boolean;
 }) {
   const fields = createMemo(() => fieldsOf(props.schema));
-  const [values, setValues] = createStore(initialValues(fields()));
+  const extra = props.initialArgs ? extraArgs(fields(), props.initialArgs) : {};
+  const [values, setValues] = createStore(props.initialArgs ? valuesFromArgs(fields(), props.initialArgs) : initialValues(fields()));
   const [errors, setErrors] = createSignal<Record<string, string>>({});
+  const parse = (): ParsedArgs => {
+    const parsed = parseValues(fields(), { ...values });
+    return { args: { ...extra, ...parsed.args }, errors: parsed.errors };
+  };
+  const change = (name: string, value: string | boolean) => {
+    setValues(name, value);
+    if (!props.onChange) return;
+    const parsed = parse();
+    setErrors(parsed.errors);
+    props.onChange(parsed);
+  };
 
   const submit = (e: Event) => {
     e.preventDefault();
-    const parsed = parseValues(fields(), { ...values });
+    const parsed = parse();
     setErrors(parsed.errors);
     if (Object.keys(parsed.errors).length === 0) props.onSubmit(parsed.args);
   };
@@ -26,12 +46,14 @@ export function SchemaForm(props: {
       <Show when={fields().length === 0}>
         <p class="muted small">This tool takes no arguments.</p>
       </Show>
-      <For each={fields()}>{(field) => <FieldInput field={field} value={values[field.name]} error={errors()[field.name]} onChange={(v) => setValues(field.name, v)} />}</For>
-      <div class="row">
-        <button type="submit" class="primary" disabled={props.busy} data-testid="run-tool">
-          {props.busy ? 'Running…' : (props.submitLabel ?? 'Run')}
-        </button>
-      </div>
+      <For each={fields()}>{(field) => <FieldInput field={field} value={values[field.name]} error={errors()[field.name]} onChange={(v) => change(field.name, v)} />}</For>
+      <Show when={!props.hideSubmit}>
+        <div class="row">
+          <button type="submit" class="primary" disabled={props.busy} data-testid="run-tool">
+            {props.busy ? 'Running…' : (props.submitLabel ?? 'Run')}
+          </button>
+        </div>
+      </Show>
     </form>
   );
 }

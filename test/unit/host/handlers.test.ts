@@ -49,6 +49,9 @@ function scriptedSessions() {
     answerApproval: async (_s, requestId) => requestId === 'pending-1',
     cancelToolCall: async (_s, callId) => callId === 'running-1',
     runTool: async () => ({ status: 'SUCCESS', finalText: 'ok' }),
+    rerunToolCall: async (_s, callId) => ({ status: 'SUCCESS', finalText: `again ${callId}` }),
+    checkToolArgs: async (_s, _name, args) => (typeof args.text === 'string' ? { ok: true } : { ok: false, message: 'text: required' }),
+    setToolSelection: async (_s, selection) => selection,
     variables: async (id) => {
       find(id);
       return {
@@ -184,6 +187,20 @@ describe('API handlers', () => {
     expect(await api.cancelToolCall({ sessionId: s.id, callId: 'running-1' })).toBe(true);
     expect(await api.cancelToolCall({ sessionId: s.id, callId: 'done-1' })).toBe(false);
     await expect(api.cancelToolCall({ sessionId: s.id, callId: '' })).rejects.toMatchObject({ name: 'InvalidRequestError' });
+  });
+
+  it('run again, argument checks and the chat tool selection, with hostile requests refused', async () => {
+    const { api } = setup();
+    const s = await api.createSession();
+    expect(await api.rerunToolCall({ sessionId: s.id, callId: 'c1' })).toMatchObject({ finalText: 'again c1' });
+    expect(await api.checkToolArgs({ sessionId: s.id, name: 'echo', args: {} })).toEqual({ ok: false, message: 'text: required' });
+    expect(await api.setToolSelection({ sessionId: s.id, selection: { tools: ['a'], pinned: [] } })).toEqual({ tools: ['a'], pinned: [] });
+    expect(await api.setToolSelection({ sessionId: s.id, selection: null })).toBeNull();
+    for (const selection of [['a'], { tools: 'a', pinned: [] }, { tools: [1], pinned: [] }, { tools: [], pinned: [], extra: 1 }, { tools: [] }]) {
+      await expect(api.setToolSelection({ sessionId: s.id, selection: selection as never })).rejects.toMatchObject({ name: 'InvalidRequestError' });
+    }
+    await expect(api.answerApproval({ sessionId: s.id, requestId: 'pending-1', decision: { decision: 'once', args: [] as never } })).rejects.toMatchObject({ name: 'InvalidRequestError' });
+    await api.answerApproval({ sessionId: s.id, requestId: 'pending-1', decision: { decision: 'once', args: { text: 'edited' } } });
   });
 
   it('reads variables in code-point slices and refuses to delete rules', async () => {

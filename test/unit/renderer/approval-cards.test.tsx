@@ -17,7 +17,7 @@ const exec: ApprovalRequest = {
 };
 
 describe('ExecutionApprovalCard', () => {
-  it('shows the tool, its group, why it asks and the resolved args with long values folded', () => {
+  it('shows the tool, its group, why it asks and every argument in full (a long value scrolls in its box)', () => {
     render(() => <ExecutionApprovalCard request={exec} onAnswer={() => {}} />);
     const card = screen.getByTestId('execution-approval');
     expect(card).toHaveAttribute('role', 'group');
@@ -25,10 +25,54 @@ describe('ExecutionApprovalCard', () => {
     expect(card).toHaveTextContent('files');
     expect(card).toHaveTextContent('asks before every run');
     expect(card).toHaveTextContent('/tmp/a.txt');
-    // 2000 characters are folded; one click shows them all.
-    expect(card.textContent!.length).toBeLessThan(1000);
-    fireEvent.click(screen.getByText(/Show all \(2000 characters\)/));
-    expect(card.textContent!.length).toBeGreaterThan(2000);
+    // Issue 14: never folded or hidden; the value's box scrolls (CSS).
+    const values = screen.getAllByTestId('arg-value');
+    expect(values[1]!.textContent).toBe('x'.repeat(2000));
+    expect(screen.queryByText(/Show all/)).toBeNull();
+  });
+
+  it('names the variable next to a value that came from a $VAR_REF', () => {
+    const request = { ...exec, varRefs: [{ arg: 'content', name: 'fetch_c1_result', chars: 2000 }] };
+    render(() => <ExecutionApprovalCard request={request} onAnswer={() => {}} />);
+    expect(screen.getByTestId('var-ref-chip')).toHaveTextContent('from fetch_c1_result · 2 000 characters');
+  });
+
+  it('Edit arguments: the schema form, checked live; Approve sends the edited arguments; invalid ones cannot be approved', async () => {
+    const onAnswer = vi.fn();
+    const checkArgs = vi.fn(async (args: Record<string, unknown>) =>
+      typeof args.path === 'string' && args.path.startsWith('/') ? { ok: true } : { ok: false, message: 'path: must match pattern "^/"' },
+    );
+    const schema = { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path'] };
+    render(() => <ExecutionApprovalCard request={exec} onAnswer={onAnswer} schema={schema} checkArgs={checkArgs} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
+    const path = screen.getByLabelText(/path/) as HTMLInputElement;
+    expect(path.value).toBe('/tmp/a.txt');
+    fireEvent.input(path, { target: { value: 'relative.txt' } });
+    await vi.waitFor(() => expect(screen.getByTestId('args-validation')).toHaveTextContent('path: must match pattern "^/"'));
+    expect(screen.getByRole('button', { name: 'Approve once' })).toBeDisabled();
+    // Enter inside the editor is the editor's, never an approval.
+    fireEvent.keyDown(path, { key: 'Enter' });
+    expect(onAnswer).not.toHaveBeenCalled();
+    fireEvent.input(path, { target: { value: '/tmp/b.txt' } });
+    await vi.waitFor(() => expect(screen.getByTestId('args-validation')).toHaveTextContent('Valid.'));
+    fireEvent.click(screen.getByRole('button', { name: 'Approve once' }));
+    expect(onAnswer).toHaveBeenCalledWith({ decision: 'once', args: { path: '/tmp/b.txt', content: 'x'.repeat(2000) } });
+  });
+
+  it('Edit arguments: the raw JSON toggle; JSON that does not parse is flagged without asking the runtime', async () => {
+    const onAnswer = vi.fn();
+    const checkArgs = vi.fn(async () => ({ ok: true }));
+    render(() => <ExecutionApprovalCard request={exec} onAnswer={onAnswer} schema={{ type: 'object', properties: { path: { type: 'string' } } }} checkArgs={checkArgs} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Edit arguments' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Raw JSON' }));
+    const box = screen.getByLabelText('Arguments as JSON');
+    fireEvent.input(box, { target: { value: '{"path": ' } });
+    expect(screen.getByTestId('args-validation')).toHaveTextContent(/Not valid JSON/);
+    expect(screen.getByRole('button', { name: 'Approve once' })).toBeDisabled();
+    fireEvent.input(box, { target: { value: '{"path": "/x", "extra": [1, 2]}' } });
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Approve once' })).not.toBeDisabled());
+    fireEvent.click(screen.getByRole('button', { name: 'Approve for this session' }));
+    expect(onAnswer).toHaveBeenCalledWith({ decision: 'session', args: { path: '/x', extra: [1, 2] } });
   });
 
   it.each([

@@ -13,6 +13,7 @@ const base: ToolCallState = {
   status: 'running',
   startedAt: Date.now() - 1500,
   partial: '',
+  reruns: [],
 };
 
 function setup(initial: Partial<ToolCallState> = {}, approvals: ApprovalRequest[] = []) {

@@ -52,6 +52,8 @@ export async function runToolProcess(ctx: SourceContext, call: ToolContext, tool
     maxOutputBytes: ctx.outputCapBytes,
     ...(tool.secrets?.length ? { secrets: tool.secrets } : {}),
     sandbox: sandboxSpecFor(ctx, tool.toolName, tool.toolDir, tool.network),
+    // What the tool says on stderr while it runs is its progress (stdout is its result).
+    onStderr: tool.spec.onStderr ?? ((chunk: string) => call.onUpdate({ text: chunk })),
   });
   // Stopped by the executor's deadline: a timeout, whichever timer the runner saw fire.
   const byDeadline = run.aborted && isTimeout(call.signal.reason);

@@ -1,0 +1,35 @@
+// Which call a process belongs to. The runner is shared by every session and call, so the
+// executor runs each tool inside its own trace (AsyncLocalStorage follows the awaits) and the
+// source context's runner adds what it started to the trace of the call that asked for it.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ToolProcessTrace } from '../../../shared/tool-inspection.ts';
+
+export interface CallTrace {
+  processes: ToolProcessTrace[];
+}
+
+/** Bound per stream kept in a trace; the rest is summarised in `cut`. */
+export const TRACE_OUTPUT_MAX_CHARS = 64 * 1024;
+
+const storage = new AsyncLocalStorage<CallTrace>();
+
+/** Runs `work` with `trace` as the current call's trace. */
+export function withCallTrace<T>(trace: CallTrace, work: () => T): T {
+  return storage.run(trace, work);
+}
+
+/** Adds a process to the current call's trace; nothing happens outside a call (discovery, parsing). */
+export function traceProcess(process: ToolProcessTrace): void {
+  const trace = storage.getStore();
+  if (!trace) return;
+  const cut: NonNullable<ToolProcessTrace['cut']> = {};
+  const bounded = { ...process };
+  for (const key of ['stdout', 'stderr'] as const) {
+    if (bounded[key].length > TRACE_OUTPUT_MAX_CHARS) {
+      cut[key] = bounded[key].length - TRACE_OUTPUT_MAX_CHARS;
+      bounded[key] = bounded[key].slice(0, TRACE_OUTPUT_MAX_CHARS);
+    }
+  }
+  if (cut.stdout !== undefined || cut.stderr !== undefined) bounded.cut = cut;
+  trace.processes.push(bounded);
+}
