@@ -46,6 +46,12 @@ export interface ManagedProcess {
   redact: Redact;
   /** SIGTERM the group, a grace period, then SIGKILL; settles once the process has exited. */
   kill(): Promise<void>;
+  /**
+   * Whether this process keeps the app's event loop alive (the default). A CLI command that is
+   * done must be able to exit while an idle child still runs: `unref()` then, `ref()` when busy.
+   */
+  ref(): void;
+  unref(): void;
 }
 
 const DEFAULT_STDERR_BYTES = 64 * 1024;
@@ -170,6 +176,7 @@ async function start(spec: ManagedSpec, options: RunnerOptions): Promise<Managed
   });
 
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const handles = [child.stdin, child.stdout, child.stderr, child.stdio[3]] as Array<{ ref?: () => void; unref?: () => void } | null>;
   return {
     pid,
     stdin: child.stdin!,
@@ -190,6 +197,14 @@ async function start(spec: ManagedSpec, options: RunnerOptions): Promise<Managed
         else child.kill('SIGKILL');
       }
       await exited;
+    },
+    ref() {
+      child.ref();
+      for (const handle of handles) handle?.ref?.();
+    },
+    unref() {
+      child.unref();
+      for (const handle of handles) handle?.unref?.();
     },
   };
 }

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -127,6 +127,22 @@ describe('spawnManaged', () => {
     process.kill(parent.pid!, 'SIGKILL');
     for (const p of tree) process.kill(p, 'SIGKILL');
     expect(await waitFor(() => !isAlive(pid) && !isAlive(grandchild), 5000)).toBe(true);
+  });
+
+  it('unref() lets the parent exit while the child idles; the lifeline then ends the child', async () => {
+    const dir = tmp();
+    const script = `import { spawnManaged } from ${JSON.stringify(join(process.cwd(), 'electron/runtime/runner/spawn-managed.ts'))};
+const child = await spawnManaged({ command: 'sleep', args: ['60'], cwd: ${JSON.stringify(dir)} });
+if ('error' in child) throw new Error(child.error);
+console.log(child.pid);
+child.unref();`;
+    const file = join(dir, 'parent.mts');
+    writeFileSync(file, script);
+    const started = Date.now();
+    const out = execFileSync(join(process.cwd(), 'node_modules/.bin/tsx'), [file], { encoding: 'utf8', timeout: 20_000 });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const pid = Number(out.trim());
+    expect(await waitFor(() => !isAlive(pid), 5000)).toBe(true);
   });
 
   it.runIf(detectSandbox().available)('runs inside the sandbox: the filesystem is read-only outside the tool folder', async () => {
