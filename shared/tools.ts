@@ -55,7 +55,7 @@ export interface ToolExecuteResult {
   callId?: string;
 }
 
-export type ToolFormat = 'builtin' | 'python' | 'powershell' | 'script' | 'three-layer' | 'module';
+export type ToolFormat = 'builtin' | 'python' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp';
 
 export interface ToolSourceInfo {
   format: ToolFormat;

@@ -9,6 +9,7 @@ import { startKeyEndpoint } from '../runtime/runner/key-endpoint.ts';
 import { secretResolverFrom } from '../runtime/runner/secret-resolver.ts';
 import { discoverTools } from '../runtime/sources/discovery/discover-tools.ts';
 import { createSourceContext } from '../runtime/sources/source-context.ts';
+import { McpManager, mcpDeps } from '../runtime/sources/mcp/index.ts';
 import type { ToolRoot } from '../runtime/sources/discovery/tool-roots.ts';
 import { toolRootsFromSettings } from '../runtime/sources/discovery/tool-roots.ts';
 import type { LoadResult } from '../runtime/sources/types.ts';
@@ -60,7 +61,14 @@ export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToo
   const roots = toolRoots(args, current, home);
   let keyEndpoint: KeyEndpoint | undefined;
   if (load.keyEndpoint) keyEndpoint = await startKeyEndpoint({ agenvoyCompat: current.agenvoyKeyCompat }).catch(() => undefined);
-  const loaded = await discoverCliTools(home, current, roots, new SecretStore(), keyEndpoint);
+  const secrets = new SecretStore();
+  const loaded = await discoverCliTools(home, current, roots, secrets, keyEndpoint);
+  // MCP servers (issue 12): every enabled one is started so its tools can be listed and run.
+  const mcp = new McpManager(mcpDeps(current, { resolveSecrets: secretResolverFrom(secrets) }));
+  await mcp.configure(current.mcpServers, current.groupDefaults);
+  await mcp.startAll();
+  loaded.groups.push(...mcp.groups());
+  loaded.diagnostics.push(...mcp.diagnostics());
   const executor = new ToolExecutor({
     sessionId: 'cli',
     permissions: settingsPermissionStore(settings),
@@ -84,6 +92,7 @@ export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToo
     executor,
     allDiagnostics: [...loaded.diagnostics, ...executor.diagnostics()],
     async close() {
+      await mcp.close();
       await keyEndpoint?.close();
       settings.close();
     },

@@ -8,6 +8,8 @@ import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import { startKeyEndpoint, type KeyEndpoint } from '../runner/key-endpoint.ts';
 import { secretResolverFrom } from '../runner/secret-resolver.ts';
 import { createSourceContext } from '../sources/source-context.ts';
+import { createMcpGroupSource } from '../sources/mcp/index.ts';
+import { withMcpGroups } from '../sources/mcp/with-mcp-groups.ts';
 import { ToolRegistry } from '../sources/discovery/tool-registry.ts';
 import { toolRootsFromSettings } from '../sources/discovery/tool-roots.ts';
 import type { SecretStore } from '../store/secret-store.ts';
@@ -60,12 +62,14 @@ export async function createRuntimeServices(options: RuntimeServicesOptions): Pr
     lastRoots = key;
     void toolRegistry.setRoots(roots(next));
   });
-  const registry: ToolRegistryPort = {
+  // MCP servers: one group each, started when switched on (issue 12).
+  const mcp = await createMcpGroupSource(store, { resolveSecrets, runnerOptions: { resolveSecrets } });
+  const registry: ToolRegistryPort = withMcpGroups({
     groups: () => toolRegistry.groups(),
     diagnostics: () => toolRegistry.diagnostics(),
     reload: () => toolRegistry.load(),
     onChanged: (listener) => toolRegistry.onChanged(() => listener()),
-  };
+  }, mcp);
   const authoring: ToolAuthoringPort = createAuthoringService({
     roots: () => toolRegistry.roots(),
     groups: () => toolRegistry.groups(),
@@ -88,6 +92,7 @@ export async function createRuntimeServices(options: RuntimeServicesOptions): Pr
       manager.closeAll();
       tools.close();
       toolRegistry.close();
+      await mcp.close();
       await keyEndpoint?.close();
     },
   };

@@ -87,6 +87,9 @@ export const SETTINGS_SCHEMA: JsonSchema = {
     extraEnv: stringMap,
     workingDir: { type: ['string', 'null'] },
     agenvoyKeyCompat: { type: 'boolean' },
+    // Each entry is checked by sources/mcp/server-config.ts: a broken server is a diagnostic on
+    // its own, never a reason to reset the whole settings file.
+    mcpServers: { type: 'object', additionalProperties: { type: 'object' } },
   },
   additionalProperties: true,
 };

@@ -1,0 +1,66 @@
+// The MCP client's entry point for composition roots: a manager built from the settings, kept in
+// step with them (servers added, removed, groups switched), starting stdio servers through
+// runner/spawn-managed.ts.
+import { homedir } from 'node:os';
+import type { Settings } from '../../../../shared/settings.ts';
+import { spawnManaged } from '../../runner/spawn-managed.ts';
+import type { RunnerOptions, SecretResolver } from '../../runner/types.ts';
+import { McpManager } from './mcp-manager.ts';
+import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
+
+export { McpManager, type McpGroupSource } from './mcp-manager.ts';
+export { parseMcpServers, parseMcpServer, type McpServer } from './server-config.ts';
+export type { McpServerStateInfo, McpInteractions } from './types.ts';
+
+export interface McpSourceOptions {
+  resolveSecrets: SecretResolver;
+  interactions?: McpInteractions;
+  runnerOptions?: RunnerOptions;
+  /** Overrides for tests (bounds, restart delays, a fake spawn). */
+  deps?: Partial<McpClientDeps>;
+}
+
+/** Starts a stdio server through the runner's managed spawn (sandbox, process group, lifeline). */
+export function managedSpawn(runnerOptions: RunnerOptions = {}): SpawnServer {
+  return (spec) => spawnManaged({ ...spec, maxStderrBytes: spec.maxStderrBytes ?? 64 * 1024 }, runnerOptions);
+}
+
+export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClientDeps {
+  const globalMode = settings.sandbox.mode;
+  const spawn = options.deps?.spawn ?? managedSpawn(options.runnerOptions);
+  return {
+    resolveSecrets: options.resolveSecrets,
+    workingDir: settings.workingDir ?? homedir(),
+    sandboxBase: { maxProcesses: settings.limits.maxProcesses, maxMemoryBytes: settings.limits.maxMemoryBytes },
+    ...(options.interactions ? { interactions: options.interactions } : {}),
+    ...options.deps,
+    // The global switch bounds a server's own: `off` everywhere wins, `required` turns `auto` strict.
+    spawn: (spec) => {
+      const mode = globalMode === 'off' ? 'off' : spec.sandbox?.mode === 'off' ? 'off' : globalMode === 'required' ? 'required' : 'auto';
+      return spawn({ ...spec, ...(spec.sandbox ? { sandbox: { ...spec.sandbox, mode } } : {}) });
+    },
+  };
+}
+
+/** A manager configured from `store` now and on every settings change; close() stops every server. */
+export async function createMcpGroupSource(
+  store: { get(): Settings; onDidChange(listener: (next: Settings) => void): () => void },
+  options: McpSourceOptions,
+): Promise<McpManager> {
+  const manager = new McpManager(mcpDeps(store.get(), options));
+  const apply = (s: Settings) => manager.configure(s.mcpServers, s.groupDefaults);
+  await apply(store.get());
+  let last = '';
+  const off = store.onDidChange((next) => {
+    const key = JSON.stringify([next.mcpServers, next.groupDefaults]);
+    if (key === last) return;
+    last = key;
+    void apply(next);
+  });
+  const close = manager.close.bind(manager);
+  manager.close = async () => {
+    off();
+    await close();
+  };
+  return manager;
+}

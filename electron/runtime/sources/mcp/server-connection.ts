@@ -1,0 +1,393 @@
+// One MCP server's life: started on demand, its tools listed (bounded), calls made with progress,
+// timeout and cancellation, restarted with backoff after a crash, stopped with its process group.
+// Every failure ends as a state with a readable reason and, for a call, an ERROR result.
+import { homedir } from 'node:os';
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type ClientCapabilities,
+  type Tool as McpTool,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import type { Diagnostic } from '../../../../shared/tools.ts';
+import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
+import { boundTools } from './bound-tools.ts';
+import { asksForSecret } from './elicitation-policy.ts';
+import { mapCallResult } from './map-result.ts';
+import { resolveSecretRefs } from './secret-refs.ts';
+import { serverFile, type McpServer } from './server-config.ts';
+import { ServerLog } from './server-log.ts';
+import { ManagedStdioTransport } from './stdio-transport.ts';
+import type { McpClientDeps, McpServerStateInfo } from './types.ts';
+
+const CLIENT_INFO = { name: 'Tooldesk', version: '0.1.0' };
+const DEFAULT_RESTART_DELAYS = [1000, 2000, 4000, 8000, 16000, 30000];
+/** A server that ran this long before crashing starts its backoff from the beginning again. */
+const HEALTHY_MS = 60_000;
+
+type Status = McpServerStateInfo['status'];
+
+export class McpConnection {
+  readonly log = new ServerLog();
+  #server: McpServer;
+  readonly #deps: McpClientDeps;
+  readonly #changed: () => void;
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #starting: Promise<Client | { error: string }> | undefined;
+  #tools: McpTool[] = [];
+  #diagnostics: Diagnostic[] = [];
+  #status: Status = 'stopped';
+  #detail: string | undefined;
+  #sandboxed: boolean | undefined;
+  #wanted = false;
+  #stopping = false;
+  #restarts = 0;
+  #crashes = 0;
+  #readyAt = 0;
+  #restartTimer: NodeJS.Timeout | undefined;
+  /** Why the current connection ended, set before its pending calls are rejected. */
+  #crash: string | undefined;
+  #samplingLeft: number;
+
+  constructor(server: McpServer, deps: McpClientDeps, changed: () => void) {
+    this.#server = server;
+    this.#deps = deps;
+    this.#changed = changed;
+    this.#samplingLeft = deps.maxSamplingPerCall ?? 5;
+    if (!server.enabled) this.#status = 'disabled';
+  }
+
+  get name(): string {
+    return this.#server.name;
+  }
+
+  get server(): McpServer {
+    return this.#server;
+  }
+
+  /** The stdio server's process id while it runs. */
+  processId(): number | undefined {
+    return this.#transport instanceof ManagedStdioTransport ? this.#transport.child?.pid : undefined;
+  }
+
+  tools(): McpTool[] {
+    return this.#tools;
+  }
+
+  diagnostics(): Diagnostic[] {
+    return this.#diagnostics;
+  }
+
+  state(): McpServerStateInfo {
+    return {
+      name: this.name,
+      status: this.#status,
+      transport: this.#server.kind,
+      tools: this.#tools.length,
+      restarts: this.#restarts,
+      ...(this.#detail ? { detail: this.#detail } : {}),
+      ...(this.#sandboxed !== undefined ? { sandboxed: this.#sandboxed } : {}),
+      ...(this.#client?.getNegotiatedProtocolVersion() ? { protocolVersion: this.#client.getNegotiatedProtocolVersion()! } : {}),
+    };
+  }
+
+  /** The group was switched on (start now) or off (stop). */
+  setWanted(wanted: boolean): void {
+    this.#wanted = wanted && this.#server.enabled;
+    if (this.#wanted && (this.#status === 'stopped' || this.#status === 'failed') && !this.#restartTimer) void this.ensureStarted();
+    if (!this.#wanted && (this.#status === 'ready' || this.#status === 'starting')) void this.stop();
+  }
+
+  /** Connects once (concurrent callers share the attempt). */
+  ensureStarted(): Promise<Client | { error: string }> {
+    if (!this.#server.enabled) return Promise.resolve({ error: `MCP server "${this.name}" is disabled in settings` });
+    if (this.#client && this.#status === 'ready') return Promise.resolve(this.#client);
+    clearTimeout(this.#restartTimer);
+    this.#restartTimer = undefined;
+    this.#starting ??= this.#start().finally(() => (this.#starting = undefined));
+    return this.#starting;
+  }
+
+  async restart(): Promise<Client | { error: string }> {
+    await this.stop();
+    this.#crashes = 0;
+    return this.ensureStarted();
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.#restartTimer);
+    this.#restartTimer = undefined;
+    const starting = this.#starting;
+    this.#stopping = true;
+    try {
+      await this.#transport?.close().catch(() => {});
+      await starting?.catch(() => undefined);
+      await this.#client?.close().catch(() => {});
+    } finally {
+      this.#client = undefined;
+      this.#transport = undefined;
+      this.#stopping = false;
+      if (this.#status !== 'disabled') this.#set('stopped');
+    }
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolRunResult> {
+    const client = await this.ensureStarted();
+    if ('error' in client) return { status: 'ERROR', error: client.error };
+    if (ctx.signal.aborted) return { status: 'ERROR', error: 'cancelled before the call was sent' };
+    this.#samplingLeft = this.#deps.maxSamplingPerCall ?? 5;
+    const timeout = this.#server.timeoutMs;
+    try {
+      const result = (await client.callTool(
+        { name: tool, arguments: args },
+        {
+          signal: ctx.signal,
+          timeout,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: maxTotalMs(timeout),
+          onprogress: (p) => ctx.onUpdate({ text: progressText(p), details: p }),
+        },
+      )) as CallToolResult;
+      return mapCallResult(result);
+    } catch (error) {
+      return { status: 'ERROR', error: this.#callError(tool, error, ctx.signal) };
+    }
+  }
+
+  /** The executor's deadline for a call: a backstop above the server's own idle timeout. */
+  callDeadlineMs(): number {
+    return maxTotalMs(this.#server.timeoutMs) + 5000;
+  }
+
+  #callError(tool: string, error: unknown, signal: AbortSignal): string {
+    if (signal.aborted) return `${tool} was cancelled; the server was told (notifications/cancelled)`;
+    if (this.#crash) return `MCP server "${this.name}" ${this.#crash}`;
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      return `MCP server "${this.name}" did not answer ${tool} within ${Math.round(this.#server.timeoutMs / 1000)} s without progress; the call was cancelled (timeoutMs in its settings sets the bound)`;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return `MCP server "${this.name}": ${message}`;
+  }
+
+  #set(status: Status, detail?: string): void {
+    this.#status = status;
+    this.#detail = detail;
+    this.#changed();
+  }
+
+  async #start(): Promise<Client | { error: string }> {
+    this.#crash = undefined;
+    this.#set('starting');
+    const built = await this.#transportFor();
+    if ('error' in built) return this.#fail(built.error);
+    const transport = built.transport;
+    this.#transport = transport;
+    const client = new Client(CLIENT_INFO, {
+      capabilities: this.#capabilities(),
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } },
+      listChanged: {
+        tools: {
+          onChanged: (error, tools) => {
+            if (error) this.log.add(`tooldesk: reloading the tool list failed: ${error.message}`);
+            else if (tools) this.#setTools(tools, true);
+          },
+        },
+      },
+    });
+    this.#handleRequests(client);
+    const timeoutMs = this.#deps.startTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`did not answer initialize within ${timeoutMs / 1000} s`)), timeoutMs);
+      });
+      await Promise.race([client.connect(transport, { timeout: timeoutMs }), timedOut]);
+      const listed = await Promise.race([client.listTools(undefined, { timeout: timeoutMs }), timedOut]);
+      clearTimeout(timer);
+      if (this.#stopping) {
+        await client.close().catch(() => {});
+        return { error: `MCP server "${this.name}" was stopped while starting` };
+      }
+      this.#client = client;
+      client.onclose = () => this.#closed(client);
+      this.#readyAt = Date.now();
+      this.#setTools(listed.tools, false);
+      this.#set('ready', this.#sandboxNote());
+      if (client.getServerCapabilities()?.logging) void client.setLoggingLevel('info').catch(() => {});
+      return client;
+    } catch (error) {
+      clearTimeout(timer);
+      await transport.close().catch(() => {});
+      const exit = await this.#exitText(transport);
+      const reason = exit ?? (error instanceof Error ? error.message : String(error));
+      return this.#fail(`could not start: ${reason}`);
+    }
+  }
+
+  #fail(reason: string): { error: string } {
+    const tail = this.log.tail(5);
+    const detail = tail ? `${reason}\n${tail}` : reason;
+    this.#set('failed', detail);
+    return { error: `MCP server "${this.name}" ${detail}` };
+  }
+
+  async #transportFor(): Promise<{ transport: Transport } | { error: string }> {
+    const server = this.#server;
+    const deps = this.#deps;
+    if (server.kind === 'stdio') {
+      const env = await resolveSecretRefs(server.env, deps.resolveSecrets);
+      if ('error' in env) return { error: `could not start: ${env.error}` };
+      this.log.redact(env.secrets);
+      const cwd = server.cwd ?? deps.workingDir ?? homedir();
+      const writable = server.writable;
+      const transport = new ManagedStdioTransport(
+        async () => {
+          const child = await deps.spawn({
+            command: server.command,
+            args: server.args,
+            cwd,
+            env: env.values,
+            sandbox: {
+              ...deps.sandboxBase,
+              mode: server.sandbox === 'off' ? 'off' : 'auto',
+              toolDir: cwd,
+              network: true,
+              allowHomeWrite: false,
+              ...(writable[0] ? { workDir: writable[0] } : {}),
+            },
+          });
+          if (!('error' in child)) {
+            this.#sandboxed = child.sandboxed;
+            for (const warning of child.warnings) this.log.add(`tooldesk: ${warning}`);
+          }
+          return child;
+        },
+        {
+          ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
+          onStderr: (text) => this.log.write(text),
+          onNoise: (line) => this.log.add(`tooldesk: not JSON-RPC on stdout (ignored): ${line}`),
+          onOversized: (bytes) => this.log.add(`tooldesk: dropped a ${bytes}-byte message (over the bound)`),
+        },
+      );
+      return { transport };
+    }
+    const headers = await resolveSecretRefs(server.headers, deps.resolveSecrets);
+    if ('error' in headers) return { error: `could not connect: ${headers.error}` };
+    this.log.redact(headers.secrets);
+    const url = new URL(server.url);
+    const authProvider = deps.oauthProvider?.(server.name, server.url);
+    const options = {
+      requestInit: { headers: headers.values },
+      ...(authProvider ? { authProvider } : {}),
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    };
+    return { transport: server.kind === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options) };
+  }
+
+  #capabilities(): ClientCapabilities {
+    const interactions = this.#deps.interactions;
+    return {
+      roots: {},
+      ...(interactions?.elicit ? { elicitation: { form: {}, url: {} } } : {}),
+      ...(interactions?.sample ? { sampling: {} } : {}),
+    };
+  }
+
+  #handleRequests(client: Client): void {
+    const name = this.name;
+    const interactions = this.#deps.interactions;
+    client.setRequestHandler('roots/list', async () => ({
+      roots: [{ uri: new URL(`file://${this.#deps.workingDir}`).toString(), name: 'working folder' }],
+    }));
+    client.setNotificationHandler('notifications/message', (n) => {
+      const { level, logger, data } = n.params;
+      this.log.add(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}`);
+    });
+    if (interactions?.elicit) {
+      const elicit = interactions.elicit;
+      client.setRequestHandler('elicitation/create', async (request, ctx) => {
+        const params = request.params;
+        const secret = params.mode !== 'url' ? asksForSecret(params.requestedSchema) : undefined;
+        if (secret) {
+          this.log.add(`tooldesk: refused a form elicitation asking for "${secret}": secrets are only asked for in URL mode`);
+          return { action: 'decline' };
+        }
+        return elicit({ server: name, params }, ctx.mcpReq.signal);
+      });
+    }
+    if (interactions?.sample) {
+      const sample = interactions.sample;
+      client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+        if (this.#samplingLeft <= 0) {
+          this.log.add('tooldesk: refused a sampling request: too many in one tool call');
+          throw new Error(`Tooldesk allows ${this.#deps.maxSamplingPerCall ?? 5} sampling requests per tool call; this one was refused`);
+        }
+        this.#samplingLeft--;
+        return sample({ server: name, params: request.params }, ctx.mcpReq.signal);
+      });
+    }
+  }
+
+  #setTools(tools: McpTool[], reload: boolean): void {
+    const bounded = boundTools(tools, {
+      maxTools: this.#deps.maxTools ?? 1000,
+      maxSchemaBytes: this.#deps.maxSchemaBytes ?? 256 * 1024,
+    });
+    this.#tools = bounded.tools;
+    this.#diagnostics = bounded.problems.map((message) => ({ severity: 'warning', file: serverFile(this.name), message, code: 'mcp-tools' }));
+    if (reload) this.log.add(`tooldesk: tool list changed (${bounded.tools.length} tools)`);
+    this.#changed();
+  }
+
+  #sandboxNote(): string | undefined {
+    if (this.#server.kind !== 'stdio') return undefined;
+    if (this.#sandboxed === false) return this.#server.sandbox === 'off' ? 'sandbox off (settings)' : 'not sandboxed: no sandbox is available here';
+    if (this.#sandboxed) return `sandboxed: network allowed, home read-only${this.#server.writable.length ? `, writes to ${this.#server.writable.join(', ')}` : ''}`;
+    return undefined;
+  }
+
+  async #exitText(transport: Transport): Promise<string | undefined> {
+    if (!(transport instanceof ManagedStdioTransport) || !transport.child) return undefined;
+    const exit = await Promise.race([transport.child.exited, new Promise<undefined>((r) => setTimeout(r, 200))]);
+    if (!exit) return undefined;
+    return exit.signal ? `the process was killed (${exit.signal})` : `the process exited with code ${exit.code}`;
+  }
+
+  #closed(client: Client): void {
+    if (client !== this.#client || this.#stopping) return;
+    const transport = this.#transport;
+    const exit = transport instanceof ManagedStdioTransport ? transport.exit : undefined;
+    this.#crash = exit ? `crashed (${exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`})` : 'closed the connection';
+    const tail = this.log.tail(5);
+    this.#client = undefined;
+    this.#transport = undefined;
+    if (Date.now() - this.#readyAt > HEALTHY_MS) this.#crashes = 0;
+    const delays = this.#deps.restartDelaysMs ?? DEFAULT_RESTART_DELAYS;
+    const delay = delays[this.#crashes];
+    this.#crashes++;
+    this.log.add(`tooldesk: the server ${this.#crash}${delay !== undefined && this.#wanted ? `; restarting in ${delay} ms` : ''}`);
+    this.#set('failed', tail ? `${this.#crash}\n${tail}` : this.#crash);
+    if (this.#wanted && delay !== undefined) {
+      this.#restartTimer = setTimeout(() => {
+        this.#restartTimer = undefined;
+        this.#restarts++;
+        void this.ensureStarted();
+      }, delay);
+      this.#restartTimer.unref?.();
+    }
+  }
+}
+
+function maxTotalMs(timeoutMs: number): number {
+  return Math.max(timeoutMs * 10, 10 * 60_000);
+}
+
+function progressText(p: { progress: number; total?: number; message?: string }): string {
+  const amount = p.total ? `${p.progress}/${p.total}` : `${p.progress}`;
+  return p.message ? `${p.message} (${amount})` : `progress ${amount}`;
+}
