@@ -222,8 +222,9 @@ export class McpConnection {
       return client;
     } catch (error) {
       clearTimeout(timer);
-      await transport.close().catch(() => {});
+      // How the process ended says more than the SDK's "connection closed", unless we ended it.
       const exit = await this.#exitText(transport);
+      await transport.close().catch(() => {});
       const reason = exit ?? (error instanceof Error ? error.message : String(error));
       return this.#fail(`could not start: ${reason}`);
     }
@@ -353,7 +354,8 @@ export class McpConnection {
 
   async #exitText(transport: Transport): Promise<string | undefined> {
     if (!(transport instanceof ManagedStdioTransport) || !transport.child) return undefined;
-    const exit = await Promise.race([transport.child.exited, new Promise<undefined>((r) => setTimeout(r, 200))]);
+    // A process that closed its stdout is about to exit: give it a moment to report how.
+    const exit = transport.exit ?? (await Promise.race([transport.child.exited, new Promise<undefined>((r) => setTimeout(r, 200))]));
     if (!exit) return undefined;
     return exit.signal ? `the process was killed (${exit.signal})` : `the process exited with code ${exit.code}`;
   }
