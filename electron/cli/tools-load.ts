@@ -64,7 +64,7 @@ export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToo
   const secrets = new SecretStore();
   const loaded = await discoverCliTools(home, current, roots, secrets, keyEndpoint);
   // MCP servers (issue 12): every enabled one is started so its tools can be listed and run.
-  const mcp = new McpManager(mcpDeps(current, { resolveSecrets: secretResolverFrom(secrets) }));
+  const mcp = new McpManager(mcpDeps(current, { resolveSecrets: secretResolverFrom(secrets), home }));
   await mcp.configure(current.mcpServers, current.groupDefaults);
   await mcp.startAll();
   loaded.groups.push(...mcp.groups());

@@ -63,7 +63,7 @@ export async function createRuntimeServices(options: RuntimeServicesOptions): Pr
     void toolRegistry.setRoots(roots(next));
   });
   // MCP servers: one group each, started when switched on (issue 12).
-  const mcp = await createMcpGroupSource(store, { resolveSecrets, runnerOptions: { resolveSecrets } });
+  const mcp = await createMcpGroupSource(store, { resolveSecrets, home, runnerOptions: { resolveSecrets } });
   const registry: ToolRegistryPort = withMcpGroups({
     groups: () => toolRegistry.groups(),
     diagnostics: () => toolRegistry.diagnostics(),

@@ -2,6 +2,7 @@
 // step with them (servers added, removed, groups switched), starting stdio servers through
 // runner/spawn-managed.ts.
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Settings } from '../../../../shared/settings.ts';
 import { spawnManaged } from '../../runner/spawn-managed.ts';
 import type { RunnerOptions, SecretResolver } from '../../runner/types.ts';
@@ -9,16 +10,22 @@ import { McpManager } from './mcp-manager.ts';
 import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
 
 export { McpManager, type McpGroupSource } from './mcp-manager.ts';
+export { serverLogFile } from './server-connection.ts';
+export { knownConfigFiles, planImport, moveSecrets } from './import-config.ts';
 export { parseMcpServers, parseMcpServer, type McpServer } from './server-config.ts';
 export type { McpServerStateInfo, McpInteractions } from './types.ts';
 
 export interface McpSourceOptions {
   resolveSecrets: SecretResolver;
+  /** TOOLDESK_HOME: server logs go to its logs/mcp folder. */
+  home?: string;
   interactions?: McpInteractions;
   runnerOptions?: RunnerOptions;
   /** Overrides for tests (bounds, restart delays, a fake spawn). */
   deps?: Partial<McpClientDeps>;
 }
+
+export const mcpLogDir = (home: string) => join(home, 'logs', 'mcp');
 
 /** Starts a stdio server through the runner's managed spawn (sandbox, process group, lifeline). */
 export function managedSpawn(runnerOptions: RunnerOptions = {}): SpawnServer {
@@ -33,6 +40,7 @@ export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClien
     workingDir: settings.workingDir ?? homedir(),
     sandboxBase: { maxProcesses: settings.limits.maxProcesses, maxMemoryBytes: settings.limits.maxMemoryBytes },
     ...(options.interactions ? { interactions: options.interactions } : {}),
+    ...(options.home ? { logDir: mcpLogDir(options.home) } : {}),
     ...options.deps,
     // The global switch bounds a server's own: `off` everywhere wins, `required` turns `auto` strict.
     spawn: (spec) => {

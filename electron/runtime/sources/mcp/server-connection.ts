@@ -2,6 +2,7 @@
 // timeout and cancellation, restarted with backoff after a crash, stopped with its process group.
 // Every failure ends as a state with a readable reason and, for a call, an ERROR result.
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import {
   Client,
   SdkError,
@@ -14,6 +15,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { Diagnostic } from '../../../../shared/tools.ts';
+import { stableHash } from '../../tools/model-name.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
 import { boundTools } from './bound-tools.ts';
 import { asksForSecret } from './elicitation-policy.ts';
@@ -32,7 +34,7 @@ const HEALTHY_MS = 60_000;
 type Status = McpServerStateInfo['status'];
 
 export class McpConnection {
-  readonly log = new ServerLog();
+  readonly log: ServerLog;
   #server: McpServer;
   readonly #deps: McpClientDeps;
   readonly #changed: () => void;
@@ -59,6 +61,7 @@ export class McpConnection {
     this.#deps = deps;
     this.#changed = changed;
     this.#samplingLeft = deps.maxSamplingPerCall ?? 5;
+    this.log = new ServerLog(deps.logDir ? { file: serverLogFile(deps.logDir, server.name) } : {});
     if (!server.enabled) this.#status = 'disabled';
   }
 
@@ -132,6 +135,7 @@ export class McpConnection {
       this.#client = undefined;
       this.#transport = undefined;
       this.#stopping = false;
+      this.log.flush();
       if (this.#status !== 'disabled') this.#set('stopped');
     }
   }
@@ -383,6 +387,12 @@ export class McpConnection {
       this.#restartTimer.unref?.();
     }
   }
+}
+
+/** The file a server's log is kept in (the name made safe for a file name, hashed when changed). */
+export function serverLogFile(dir: string, name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return join(dir, `${safe === name ? name : `${safe}-${stableHash(name).slice(0, 6)}`}.log`);
 }
 
 function maxTotalMs(timeoutMs: number): number {

@@ -1,11 +1,15 @@
 // A server's log: its stderr, its `notifications/message` log lines and our own notes about it,
-// bounded in lines and bytes so a server that floods cannot grow the app's memory.
+// bounded in lines and bytes so a server that floods cannot grow the app's memory. With a file,
+// the bounded log is also written there (debounced), so `tooldesk mcp logs` can read it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export interface ServerLogOptions {
   maxLines?: number;
   maxBytes?: number;
   /** One line longer than this is cut. */
   maxLineChars?: number;
+  file?: string;
 }
 
 export class ServerLog {
@@ -17,11 +21,27 @@ export class ServerLog {
   readonly #maxBytes: number;
   readonly #maxLineChars: number;
   #secrets: string[] = [];
+  readonly #file: string | undefined;
+  #flushTimer: NodeJS.Timeout | undefined;
 
   constructor(options: ServerLogOptions = {}) {
     this.#maxLines = options.maxLines ?? 2000;
     this.#maxBytes = options.maxBytes ?? 256 * 1024;
     this.#maxLineChars = options.maxLineChars ?? 2000;
+    this.#file = options.file;
+  }
+
+  /** Writes the log to its file now (a failure to write is not the server's problem). */
+  flush(): void {
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (!this.#file) return;
+    try {
+      mkdirSync(dirname(this.#file), { recursive: true });
+      writeFileSync(this.#file, `${this.lines().join('\n')}\n`);
+    } catch {
+      // The in-memory log is still there.
+    }
   }
 
   /** Values that must never appear in the log (resolved `${secret:…}` references). */
@@ -38,6 +58,10 @@ export class ServerLog {
     while (this.#lines.length > this.#maxLines || (this.#bytes > this.#maxBytes && this.#lines.length > 1)) {
       this.#bytes -= this.#lines.shift()!.length;
       this.#dropped++;
+    }
+    if (this.#file && !this.#flushTimer) {
+      this.#flushTimer = setTimeout(() => this.flush(), 300);
+      this.#flushTimer.unref?.();
     }
   }
 

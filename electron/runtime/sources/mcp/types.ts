@@ -70,6 +70,8 @@ export interface McpClientDeps {
   maxSchemaBytes?: number;
   /** Sampling requests one server may make per tool call (default 5). */
   maxSamplingPerCall?: number;
+  /** Where each server's bounded log is also written (`NAME.log`); absent = memory only. */
+  logDir?: string;
   /** Restart delays after a crash, ms (default 1 s doubling to 30 s); no restart after the last. */
   restartDelaysMs?: number[];
 }
