@@ -9,7 +9,8 @@ import { startKeyEndpoint } from '../runtime/runner/key-endpoint.ts';
 import { secretResolverFrom } from '../runtime/runner/secret-resolver.ts';
 import { discoverTools } from '../runtime/sources/discovery/discover-tools.ts';
 import { createSourceContext } from '../runtime/sources/source-context.ts';
-import { McpManager, mcpDeps } from '../runtime/sources/mcp/index.ts';
+import { keychainCredentialStore, McpManager, mcpDeps } from '../runtime/sources/mcp/index.ts';
+import { openInBrowser } from './serve/open-browser.ts';
 import type { ToolRoot } from '../runtime/sources/discovery/tool-roots.ts';
 import { toolRootsFromSettings } from '../runtime/sources/discovery/tool-roots.ts';
 import type { LoadResult } from '../runtime/sources/types.ts';
@@ -64,7 +65,7 @@ export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToo
   const secrets = new SecretStore();
   const loaded = await discoverCliTools(home, current, roots, secrets, keyEndpoint);
   // MCP servers (issue 12): every enabled one is started so its tools can be listed and run.
-  const mcp = new McpManager(mcpDeps(current, { resolveSecrets: secretResolverFrom(secrets), home }));
+  const mcp = new McpManager(mcpDeps(current, { resolveSecrets: secretResolverFrom(secrets), home, credentials: keychainCredentialStore(secrets), openBrowser: (url) => openInBrowser(url) }));
   await mcp.configure(current.mcpServers, current.groupDefaults);
   await mcp.startAll();
   loaded.groups.push(...mcp.groups());

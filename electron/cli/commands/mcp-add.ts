@@ -1,7 +1,6 @@
 // `tooldesk mcp add NAME -- COMMAND [ARGS…]`, `tooldesk mcp add NAME --url URL [--header K:V]…`
 // and `tooldesk mcp remove NAME`.
-import { moveSecrets } from '../../runtime/sources/mcp/import-config.ts';
-import { parseMcpServer } from '../../runtime/sources/mcp/server-config.ts';
+import { moveSecrets, parseMcpServer } from '../../runtime/sources/mcp/index.ts';
 import { openCliSettings } from '../cli-settings.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, option, options, parseArgs } from '../parse-args.ts';

@@ -2,7 +2,7 @@
 // (their usual places, or FILE). Shows what will be added; literal secrets go to the keychain.
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { knownConfigFiles, planImport, type ConfigLocation } from '../../runtime/sources/mcp/import-config.ts';
+import { knownConfigFiles, planImport, type ConfigLocation } from '../../runtime/sources/mcp/index.ts';
 import { openCliSettings } from '../cli-settings.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';

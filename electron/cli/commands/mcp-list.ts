@@ -1,9 +1,8 @@
 // `tooldesk mcp list`: the configured servers, their group switch and, with --status, their state
 // after a start (ready with N tools, or failed with the reason and stderr tail).
+import { mcpCliOptions } from './mcp-store.ts';
 import { McpManager, mcpDeps, parseMcpServers, type McpServer, type McpServerStateInfo } from '../../runtime/sources/mcp/index.ts';
-import { secretResolverFrom } from '../../runtime/runner/secret-resolver.ts';
-import { SecretStore } from '../../runtime/store/secret-store.ts';
-import { openCliSettings, secretStoreOptions } from '../cli-settings.ts';
+import { openCliSettings } from '../cli-settings.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
 
@@ -25,7 +24,7 @@ export const mcpListCommand: Command = {
     const { servers, diagnostics } = parseMcpServers(current.mcpServers);
     let states: McpServerStateInfo[] = [];
     if (flag(args, 'status')) {
-      const manager = new McpManager(mcpDeps(current, { resolveSecrets: secretResolverFrom(new SecretStore(secretStoreOptions(io))), home }));
+      const manager = new McpManager(mcpDeps(current, mcpCliOptions(io, home)));
       await manager.configure(current.mcpServers, current.groupDefaults);
       await manager.startAll();
       states = manager.states();

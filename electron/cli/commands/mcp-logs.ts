@@ -1,10 +1,9 @@
 // `tooldesk mcp logs NAME`: the server's bounded log (stderr, its log messages, our notes), as the
 // app or the last CLI command that ran it left it; --start runs it now to see what it says.
 import { existsSync, readFileSync } from 'node:fs';
+import { mcpCliOptions } from './mcp-store.ts';
 import { McpManager, mcpDeps, mcpLogDir, serverLogFile } from '../../runtime/sources/mcp/index.ts';
-import { secretResolverFrom } from '../../runtime/runner/secret-resolver.ts';
-import { SecretStore } from '../../runtime/store/secret-store.ts';
-import { openCliSettings, secretStoreOptions } from '../cli-settings.ts';
+import { openCliSettings } from '../cli-settings.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
 
@@ -25,7 +24,7 @@ export const mcpLogsCommand: Command = {
       return 1;
     }
     if (flag(args, 'start')) {
-      const manager = new McpManager(mcpDeps(current, { resolveSecrets: secretResolverFrom(new SecretStore(secretStoreOptions(io))), home }));
+      const manager = new McpManager(mcpDeps(current, mcpCliOptions(io, home)));
       await manager.configure({ [name]: current.mcpServers[name] }, {});
       await manager.startAll([name]);
       await manager.close();

@@ -1,6 +1,9 @@
 // Shared by the `tooldesk mcp` sub-commands: the settings' server list, and literal secrets
 // moved to the keychain before an entry is written (settings never hold a secret's value).
+import { secretResolverFrom } from '../../runtime/runner/secret-resolver.ts';
+import { keychainCredentialStore, type McpSourceOptions } from '../../runtime/sources/mcp/index.ts';
 import { KeyringUnavailableError, SecretStore } from '../../runtime/store/secret-store.ts';
+import { openInBrowser } from '../serve/open-browser.ts';
 import type { SettingsStore } from '../../runtime/store/settings-store.ts';
 import { secretStoreOptions } from '../cli-settings.ts';
 import type { CliIO } from '../command.ts';
@@ -31,4 +34,10 @@ export async function storeSecrets(io: CliIO, secrets: Array<{ name: string; val
     io.stderr.write(`tooldesk mcp: could not store secrets in the keychain: ${why}\nNothing was written to settings.\n`);
     return false;
   }
+}
+
+/** What a CLI command passes to the MCP manager: keychain secrets, and the browser for OAuth sign-in. */
+export function mcpCliOptions(io: CliIO, home: string): McpSourceOptions {
+  const secrets = new SecretStore(secretStoreOptions(io));
+  return { resolveSecrets: secretResolverFrom(secrets), home, credentials: keychainCredentialStore(secrets), openBrowser: (url) => openInBrowser(url) };
 }

@@ -8,7 +8,7 @@ import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import { startKeyEndpoint, type KeyEndpoint } from '../runner/key-endpoint.ts';
 import { secretResolverFrom } from '../runner/secret-resolver.ts';
 import { createSourceContext } from '../sources/source-context.ts';
-import { createMcpGroupSource } from '../sources/mcp/index.ts';
+import { createMcpGroupSource, keychainCredentialStore } from '../sources/mcp/index.ts';
 import { withMcpGroups } from '../sources/mcp/with-mcp-groups.ts';
 import { ToolRegistry } from '../sources/discovery/tool-registry.ts';
 import { toolRootsFromSettings } from '../sources/discovery/tool-roots.ts';
@@ -27,6 +27,8 @@ export interface RuntimeServicesOptions {
   /** Replaces settings-based provider resolution (tests point sessions at a fake server). */
   provider?: (settings: Settings) => Promise<ProviderResolution>;
   log?: (message: string) => void;
+  /** Opens a URL in the system browser (MCP servers' OAuth sign-in); absent = such servers say sign-in is unavailable. */
+  openUrl?: (url: string) => Promise<boolean>;
 }
 
 export interface RuntimeServices {
@@ -63,7 +65,13 @@ export async function createRuntimeServices(options: RuntimeServicesOptions): Pr
     void toolRegistry.setRoots(roots(next));
   });
   // MCP servers: one group each, started when switched on (issue 12).
-  const mcp = await createMcpGroupSource(store, { resolveSecrets, home, runnerOptions: { resolveSecrets } });
+  const mcp = await createMcpGroupSource(store, {
+    resolveSecrets,
+    home,
+    runnerOptions: { resolveSecrets },
+    credentials: keychainCredentialStore(options.secrets),
+    ...(options.openUrl ? { openBrowser: options.openUrl } : {}),
+  });
   const registry: ToolRegistryPort = withMcpGroups({
     groups: () => toolRegistry.groups(),
     diagnostics: () => toolRegistry.diagnostics(),

@@ -7,11 +7,13 @@ import type { Settings } from '../../../../shared/settings.ts';
 import { spawnManaged } from '../../runner/spawn-managed.ts';
 import type { RunnerOptions, SecretResolver } from '../../runner/types.ts';
 import { McpManager } from './mcp-manager.ts';
+import { createOAuthFlow, type CredentialStore } from './oauth-flow.ts';
 import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
 
 export { McpManager, type McpGroupSource } from './mcp-manager.ts';
 export { serverLogFile } from './server-connection.ts';
-export { knownConfigFiles, planImport, moveSecrets } from './import-config.ts';
+export { knownConfigFiles, planImport, moveSecrets, type ConfigLocation } from './import-config.ts';
+export { keychainCredentialStore } from './oauth-flow.ts';
 export { parseMcpServers, parseMcpServer, type McpServer } from './server-config.ts';
 export type { McpServerStateInfo, McpInteractions } from './types.ts';
 
@@ -21,6 +23,9 @@ export interface McpSourceOptions {
   home?: string;
   interactions?: McpInteractions;
   runnerOptions?: RunnerOptions;
+  /** OAuth sign-in: where tokens are kept and how the consent page is shown; without both, a server asking for sign-in fails saying so. */
+  credentials?: CredentialStore;
+  openBrowser?: (url: string) => Promise<boolean>;
   /** Overrides for tests (bounds, restart delays, a fake spawn). */
   deps?: Partial<McpClientDeps>;
 }
@@ -41,6 +46,7 @@ export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClien
     sandboxBase: { maxProcesses: settings.limits.maxProcesses, maxMemoryBytes: settings.limits.maxMemoryBytes },
     ...(options.interactions ? { interactions: options.interactions } : {}),
     ...(options.home ? { logDir: mcpLogDir(options.home) } : {}),
+    ...(options.credentials && options.openBrowser ? { oauth: oauthFrom(options.credentials, options.openBrowser) } : {}),
     ...options.deps,
     // The global switch bounds a server's own: `off` everywhere wins, `required` turns `auto` strict.
     spawn: (spec) => {
@@ -48,6 +54,18 @@ export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClien
       return spawn({ ...spec, ...(spec.sandbox ? { sandbox: { ...spec.sandbox, mode } } : {}) });
     },
   };
+}
+
+function oauthFrom(store: CredentialStore, openBrowser: (url: string) => Promise<boolean>): NonNullable<McpClientDeps['oauth']> {
+  return (server, _url, client) =>
+    createOAuthFlow({
+      server,
+      store,
+      ...(client ? { client } : {}),
+      openBrowser: async (url) => {
+        if (!(await openBrowser(url.toString()))) throw new Error(`could not open a browser for sign-in; open ${url.toString()} yourself`);
+      },
+    });
 }
 
 /** A manager configured from `store` now and on every settings change; close() stops every server. */

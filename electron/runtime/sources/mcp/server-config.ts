@@ -23,10 +23,24 @@ export interface StdioServer extends Common {
   writable: string[];
 }
 
+/** A pre-registered OAuth client, or a machine (client credentials) grant; secrets as `${secret:NAME}`. */
+export interface OAuthClientConfig {
+  clientId: string;
+  clientSecret?: string;
+  grant: 'authorization_code' | 'client_credentials' | 'cross_app_access';
+  /** Cross-app access (enterprise IdP): the IdP, its client, and the user's ID token (a secret reference). */
+  idp?: { issuer: string; clientId: string; clientSecret?: string; idToken: string; tokenEndpoint?: string };
+  /** PEM private key for `private_key_jwt` client authentication (client credentials). */
+  privateKey?: string;
+  algorithm?: string;
+  scope?: string;
+}
+
 export interface HttpServer extends Common {
   kind: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  oauth?: OAuthClientConfig;
 }
 
 export type McpServer = StdioServer | HttpServer;
@@ -34,7 +48,7 @@ export type McpServer = StdioServer | HttpServer;
 /** Where a server's diagnostics point: the settings entry. */
 export const serverFile = (name: string) => `mcpServers.${name}`;
 
-const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'enabled', 'disabled', 'timeoutMs', 'timeout', 'sandbox', 'writable', 'trust']);
+const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'enabled', 'disabled', 'timeoutMs', 'timeout', 'sandbox', 'writable', 'trust', 'oauth']);
 
 export function parseMcpServers(raw: unknown): { servers: McpServer[]; diagnostics: Diagnostic[] } {
   const servers: McpServer[] = [];
@@ -91,7 +105,9 @@ export function parseMcpServer(name: string, entry: unknown): Parsed {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('"url"', `must start with http:// or https:// (got ${url.protocol})`);
     const headers = stringRecord(e.headers);
     if (typeof headers === 'string') return fail(`"headers"${headers}`, 'must be a string (an object of header names to values)');
-    return { server: { ...common, kind: type === 'sse' ? 'sse' : 'http', url: url.toString(), headers }, warnings };
+    const oauth = parseOAuth(e.oauth);
+    if (typeof oauth === 'string') return { error: `MCP server "${name}": ${oauth}` };
+    return { server: { ...common, kind: type === 'sse' ? 'sse' : 'http', url: url.toString(), headers, ...(oauth ? { oauth } : {}) }, warnings };
   }
 
   if (typeof e.command !== 'string' || e.command.trim() === '') return fail('"command"', 'must be a non-empty string');
@@ -108,6 +124,26 @@ export function parseMcpServer(name: string, entry: unknown): Parsed {
     server: { ...common, kind: 'stdio', command: e.command, args: args as string[], env, ...(e.cwd ? { cwd: e.cwd as string } : {}), sandbox, writable: writable as string[] },
     warnings,
   };
+}
+
+/** The `oauth` field, or what is wrong with it. */
+function parseOAuth(value: unknown): OAuthClientConfig | undefined | string {
+  if (value === undefined) return undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '"oauth" must be an object such as {"clientId": "…"}';
+  const o = value as Record<string, unknown>;
+  if (typeof o.clientId !== 'string' || o.clientId === '') return '"oauth.clientId" must be a non-empty string';
+  for (const key of ['clientSecret', 'privateKey', 'algorithm', 'scope'] as const) {
+    if (o[key] !== undefined && typeof o[key] !== 'string') return `"oauth.${key}" must be a string`;
+  }
+  const grant = o.grant ?? 'authorization_code';
+  if (grant !== 'authorization_code' && grant !== 'client_credentials' && grant !== 'cross_app_access') return '"oauth.grant" must be "authorization_code", "client_credentials" or "cross_app_access"';
+  if (grant === 'cross_app_access') {
+    const idp = o.idp as Record<string, unknown> | undefined;
+    if (!idp || typeof idp !== 'object') return '"oauth.idp" is needed for cross_app_access: {"issuer", "clientId", "idToken"}';
+    for (const key of ['issuer', 'clientId', 'idToken'] as const) if (typeof idp[key] !== 'string' || idp[key] === '') return `"oauth.idp.${key}" must be a non-empty string`;
+    if (idp.clientSecret !== undefined && typeof idp.clientSecret !== 'string') return '"oauth.idp.clientSecret" must be a string';
+  }
+  return { ...(o as unknown as OAuthClientConfig), grant };
 }
 
 /** The record, or where it goes wrong ('' for the whole value, '.KEY' for one entry). */

@@ -7,8 +7,14 @@ import {
   Client,
   SdkError,
   SdkErrorCode,
+  ClientCredentialsProvider,
+  CrossAppAccessProvider,
+  discoverAndRequestJwtAuthGrant,
+  requestJwtAuthorizationGrant,
+  PrivateKeyJwtProvider,
   SSEClientTransport,
   StreamableHTTPClientTransport,
+  UnauthorizedError,
   type CallToolResult,
   type ClientCapabilities,
   type Tool as McpTool,
@@ -20,6 +26,7 @@ import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
 import { boundTools } from './bound-tools.ts';
 import { asksForSecret } from './elicitation-policy.ts';
 import { mapCallResult } from './map-result.ts';
+import type { McpOAuthFlow } from './oauth-flow.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
 import { serverFile, type McpServer } from './server-config.ts';
 import { ServerLog } from './server-log.ts';
@@ -55,6 +62,11 @@ export class McpConnection {
   /** Why the current connection ended, set before its pending calls are rejected. */
   #crash: string | undefined;
   #samplingLeft: number;
+  #oauth: McpOAuthFlow | undefined;
+  /** A 2025-03-26 server (no protected-resource metadata) whose AS metadata names another issuer. */
+  #legacyIssuer = false;
+  /** Secret values resolved for this server, kept out of its log. */
+  #redacted: string[] = [];
 
   constructor(server: McpServer, deps: McpClientDeps, changed: () => void) {
     this.#server = server;
@@ -135,6 +147,8 @@ export class McpConnection {
       this.#client = undefined;
       this.#transport = undefined;
       this.#stopping = false;
+      await this.#oauth?.close();
+      this.#oauth = undefined;
       this.log.flush();
       if (this.#status !== 'disabled') this.#set('stopped');
     }
@@ -184,7 +198,7 @@ export class McpConnection {
     this.#changed();
   }
 
-  async #start(): Promise<Client | { error: string }> {
+  async #start(afterSignIn = false): Promise<Client | { error: string }> {
     this.#crash = undefined;
     this.#set('starting');
     const built = await this.#transportFor();
@@ -226,12 +240,48 @@ export class McpConnection {
       return client;
     } catch (error) {
       clearTimeout(timer);
+      if (error instanceof UnauthorizedError && this.#oauth && !afterSignIn && !this.#stopping) return this.#signIn(transport);
+      if (/Issuer mismatch/i.test(String(error)) && !this.#legacyIssuer && (await this.#isLegacyAuthServer())) {
+        this.#legacyIssuer = true;
+        this.log.add('tooldesk: a 2025-03-26 server (no protected-resource metadata) whose metadata names another issuer: accepted for this server');
+        await transport.close().catch(() => {});
+        return this.#start(afterSignIn);
+      }
       // How the process ended says more than the SDK's "connection closed", unless we ended it.
       const exit = await this.#exitText(transport);
       await transport.close().catch(() => {});
       const reason = exit ?? (error instanceof Error ? error.message : String(error));
       return this.#fail(`could not start: ${reason}`);
     }
+  }
+
+  /** The server wants OAuth: the browser was opened; wait for its redirect, then connect again. */
+  async #signIn(transport: Transport): Promise<Client | { error: string }> {
+    this.log.add('tooldesk: the server asks for sign-in (OAuth); waiting for the browser');
+    this.#set('starting', 'waiting for sign-in in the browser');
+    try {
+      const params = await this.#oauth!.waitForCallback();
+      await (transport as StreamableHTTPClientTransport).finishAuth(params);
+    } catch (error) {
+      await transport.close().catch(() => {});
+      return this.#fail(`sign-in failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await transport.close().catch(() => {});
+    this.log.add('tooldesk: signed in');
+    return this.#start(true);
+  }
+
+  /** The 2025-03-26 auth layout: no protected-resource metadata, the AS found from the server's root. */
+  async #isLegacyAuthServer(): Promise<boolean> {
+    if (this.#server.kind === 'stdio') return false;
+    const doFetch = this.#deps.fetch ?? fetch;
+    const url = new URL(this.#server.url);
+    const paths = [`/.well-known/oauth-protected-resource${url.pathname.replace(/\/$/, '')}`, '/.well-known/oauth-protected-resource'];
+    for (const path of paths) {
+      const response = await doFetch(new URL(path, url.origin), { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+      if (!response || response.ok) return false;
+    }
+    return true;
   }
 
   #fail(reason: string): { error: string } {
@@ -283,11 +333,54 @@ export class McpConnection {
     }
     const headers = await resolveSecretRefs(server.headers, deps.resolveSecrets);
     if ('error' in headers) return { error: `could not connect: ${headers.error}` };
+    this.#redacted = headers.secrets;
     this.log.redact(headers.secrets);
     const url = new URL(server.url);
-    const authProvider = deps.oauthProvider?.(server.name, server.url);
+    let authProvider: ClientCredentialsProvider | PrivateKeyJwtProvider | CrossAppAccessProvider | McpOAuthFlow['provider'] | undefined;
+    const oauth = server.oauth;
+    const oauthSecrets = await resolveSecretRefs(
+      { secret: oauth?.clientSecret ?? '', key: oauth?.privateKey ?? '', idpSecret: oauth?.idp?.clientSecret ?? '', idToken: oauth?.idp?.idToken ?? '' },
+      deps.resolveSecrets,
+    );
+    if ('error' in oauthSecrets) return { error: `could not connect: ${oauthSecrets.error}` };
+    const { secret, key, idpSecret, idToken } = oauthSecrets.values;
+    this.log.redact([...this.#redacted, ...oauthSecrets.secrets]);
+    if (oauth?.grant === 'cross_app_access' && oauth.idp) {
+      // Enterprise single sign-on: the IdP's ID token becomes an ID-JAG, exchanged for an access token.
+      const idp = oauth.idp;
+      authProvider = new CrossAppAccessProvider({
+        clientId: oauth.clientId,
+        clientSecret: secret ?? '',
+        ...(oauth.scope ? { scope: oauth.scope } : {}),
+        assertion: async (ctx) => {
+          const request = {
+            audience: ctx.authorizationServerUrl,
+            resource: ctx.resourceUrl,
+            idToken: idToken ?? '',
+            clientId: idp.clientId,
+            ...(idpSecret ? { clientSecret: idpSecret } : {}),
+            ...(ctx.scope ? { scope: ctx.scope } : {}),
+            fetchFn: ctx.fetchFn,
+          };
+          // A known token endpoint skips the IdP's metadata discovery.
+          const grant = idp.tokenEndpoint
+            ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: idp.tokenEndpoint })
+            : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: idp.issuer });
+          return grant.jwtAuthGrant;
+        },
+      });
+    } else if (oauth?.grant === 'client_credentials') {
+      // A machine grant: no person, no browser; the SDK gets and refreshes the token.
+      authProvider = key
+        ? new PrivateKeyJwtProvider({ clientId: oauth.clientId, privateKey: key, algorithm: oauth.algorithm ?? 'ES256', ...(oauth.scope ? { scope: oauth.scope } : {}) })
+        : new ClientCredentialsProvider({ clientId: oauth.clientId, clientSecret: secret ?? '', ...(oauth.scope ? { scope: oauth.scope } : {}) });
+    } else {
+      this.#oauth ??= await deps.oauth?.(server.name, server.url, oauth ? { client_id: oauth.clientId, ...(secret ? { client_secret: secret } : {}) } : undefined);
+      authProvider = this.#oauth?.provider;
+    }
     const options = {
       requestInit: { headers: headers.values },
+      ...(this.#legacyIssuer ? { skipIssuerMetadataValidation: true } : {}),
       ...(authProvider ? { authProvider } : {}),
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     };

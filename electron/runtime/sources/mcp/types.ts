@@ -1,7 +1,8 @@
 // What the MCP client asks of the app: a way to start processes, secrets, and a person for
 // elicitation and sampling requests. Everything is optional so the CLI and tests pass only what
 // they have; a missing handler means the request is declined.
-import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
+import type { McpOAuthFlow } from './oauth-flow.ts';
 import type { SandboxSpec, SecretResolver } from '../../runner/types.ts';
 import type { StartChild } from './stdio-transport.ts';
 
@@ -56,8 +57,8 @@ export interface McpClientDeps {
   /** Sandbox defaults (home, limits) merged into each stdio server's spec. */
   sandboxBase?: Partial<SandboxSpec>;
   interactions?: McpInteractions;
-  /** OAuth for HTTP servers that ask for it; absent = a 401 fails with a clear message. */
-  oauthProvider?: (server: string, url: string) => OAuthClientProvider | undefined;
+  /** OAuth for HTTP servers that ask for it (made once per server); absent = a 401 fails with a clear message. */
+  oauth?: (server: string, url: string, client?: { client_id: string; client_secret?: string }) => Promise<McpOAuthFlow | undefined>;
   /** Replaces fetch for HTTP servers (tests). */
   fetch?: typeof fetch;
   /** From `initialize`/`server/discover` to the tools listed, ms (default 30 000). */
