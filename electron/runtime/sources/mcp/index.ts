@@ -23,7 +23,7 @@ export interface McpSourceOptions {
   home?: string;
   interactions?: McpInteractions;
   runnerOptions?: RunnerOptions;
-  /** OAuth sign-in: where tokens are kept and how the consent page is shown; without both, a server asking for sign-in fails saying so. */
+  /** OAuth sign-in: where tokens are kept and how the consent page is shown (without a browser, stored tokens still work). */
   credentials?: CredentialStore;
   openBrowser?: (url: string) => Promise<boolean>;
   /** Overrides for tests (bounds, restart delays, a fake spawn). */
@@ -46,7 +46,7 @@ export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClien
     sandboxBase: { maxProcesses: settings.limits.maxProcesses, maxMemoryBytes: settings.limits.maxMemoryBytes },
     ...(options.interactions ? { interactions: options.interactions } : {}),
     ...(options.home ? { logDir: mcpLogDir(options.home) } : {}),
-    ...(options.credentials && options.openBrowser ? { oauth: oauthFrom(options.credentials, options.openBrowser) } : {}),
+    ...(options.credentials ? { oauth: oauthFrom(options.credentials, options.openBrowser) } : {}),
     ...options.deps,
     // The global switch bounds a server's own: `off` everywhere wins, `required` turns `auto` strict.
     spawn: (spec) => {
@@ -56,13 +56,15 @@ export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClien
   };
 }
 
-function oauthFrom(store: CredentialStore, openBrowser: (url: string) => Promise<boolean>): NonNullable<McpClientDeps['oauth']> {
+/** Without a browser, tokens already in the keychain still work; a new consent says where to give it. */
+function oauthFrom(store: CredentialStore, openBrowser?: (url: string) => Promise<boolean>): NonNullable<McpClientDeps['oauth']> {
   return (server, _url, client) =>
     createOAuthFlow({
       server,
       store,
       ...(client ? { client } : {}),
       openBrowser: async (url) => {
+        if (!openBrowser) throw new Error('sign-in needs a browser, which is not available here: sign in once with `tooldesk mcp list --status` in a desktop session');
         if (!(await openBrowser(url.toString()))) throw new Error(`could not open a browser for sign-in; open ${url.toString()} yourself`);
       },
     });

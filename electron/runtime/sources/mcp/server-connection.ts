@@ -247,6 +247,10 @@ export class McpConnection {
         await transport.close().catch(() => {});
         return this.#start(afterSignIn);
       }
+      if (error instanceof UnauthorizedError && !this.#oauth && this.#server.kind !== 'stdio' && !this.#server.oauth) {
+        await transport.close().catch(() => {});
+        return this.#fail('could not start: the server asks for sign-in (OAuth), which is not set up here; give it a token with "headers", or use the `tooldesk` commands');
+      }
       // How the process ended says more than the SDK's "connection closed", unless we ended it.
       const exit = await this.#exitText(transport);
       await transport.close().catch(() => {});
