@@ -1,5 +1,7 @@
 // `tooldesk mcp enable|disable NAME`: switches the server's tool group (a running app starts or
 // stops the server when it sees the change).
+import { rmSync } from 'node:fs';
+import { descriptionSnapshotFile, mcpStateDir } from '../../runtime/sources/mcp/index.ts';
 import { openCliSettings } from '../cli-settings.ts';
 import { UsageError, type Command } from '../command.ts';
 import { parseArgs } from '../parse-args.ts';
@@ -15,7 +17,7 @@ function switchCommand(enable: boolean): Command {
       const [server, ...extra] = parseArgs(argv).positionals;
       if (!server) throw new UsageError(`mcp ${name} needs the NAME of the server`);
       if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-      const { settings } = openCliSettings(io);
+      const { home, settings } = openCliSettings(io);
       try {
         const servers = serverEntries(settings);
         const entry = servers[server];
@@ -29,6 +31,8 @@ function switchCommand(enable: boolean): Command {
           writeServers(settings, { ...servers, [server]: rest });
         }
         settings.set('groupDefaults', { ...settings.get().groupDefaults, [server]: enable });
+        // Enabling is reviewing: the tool descriptions seen next become the ones to compare with.
+        if (enable) rmSync(descriptionSnapshotFile(mcpStateDir(home), server), { force: true });
         io.stdout.write(`${enable ? 'enabled' : 'disabled'} MCP server "${server}"\n`);
         return 0;
       } finally {

@@ -12,6 +12,7 @@ import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
 
 export { McpManager, type McpGroupSource } from './mcp-manager.ts';
 export { serverLogFile } from './server-connection.ts';
+export { descriptionSnapshotFile } from './description-watch.ts';
 export { knownConfigFiles, planImport, moveSecrets, type ConfigLocation } from './import-config.ts';
 export { keychainCredentialStore } from './oauth-flow.ts';
 export { parseMcpServers, parseMcpServer, type McpServer } from './server-config.ts';
@@ -31,6 +32,7 @@ export interface McpSourceOptions {
 }
 
 export const mcpLogDir = (home: string) => join(home, 'logs', 'mcp');
+export const mcpStateDir = (home: string) => join(home, 'cache', 'mcp');
 
 /** Starts a stdio server through the runner's managed spawn (sandbox, process group, lifeline). */
 export function managedSpawn(runnerOptions: RunnerOptions = {}): SpawnServer {
@@ -45,7 +47,7 @@ export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClien
     workingDir: settings.workingDir ?? homedir(),
     sandboxBase: { maxProcesses: settings.limits.maxProcesses, maxMemoryBytes: settings.limits.maxMemoryBytes },
     ...(options.interactions ? { interactions: options.interactions } : {}),
-    ...(options.home ? { logDir: mcpLogDir(options.home) } : {}),
+    ...(options.home ? { logDir: mcpLogDir(options.home), stateDir: mcpStateDir(options.home) } : {}),
     ...(options.credentials ? { oauth: oauthFrom(options.credentials, options.openBrowser) } : {}),
     ...options.deps,
     // The global switch bounds a server's own: `off` everywhere wins, `required` turns `auto` strict.

@@ -24,6 +24,8 @@ import type { Diagnostic } from '../../../../shared/tools.ts';
 import { stableHash } from '../../tools/model-name.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
 import { boundTools } from './bound-tools.ts';
+import { cappedFetch } from './capped-fetch.ts';
+import { changedDescriptions, descriptionSnapshotFile } from './description-watch.ts';
 import { asksForSecret } from './elicitation-policy.ts';
 import { mapCallResult } from './map-result.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
@@ -386,7 +388,7 @@ export class McpConnection {
       requestInit: { headers: headers.values },
       ...(this.#legacyIssuer ? { skipIssuerMetadataValidation: true } : {}),
       ...(authProvider ? { authProvider } : {}),
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      fetch: cappedFetch(deps.fetch ?? fetch, deps.maxMessageBytes ?? 64 * 1024 * 1024),
     };
     return { transport: server.kind === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options) };
   }
@@ -441,7 +443,13 @@ export class McpConnection {
       maxSchemaBytes: this.#deps.maxSchemaBytes ?? 256 * 1024,
     });
     this.#tools = bounded.tools;
-    this.#diagnostics = bounded.problems.map((message) => ({ severity: 'warning', file: serverFile(this.name), message, code: 'mcp-tools' }));
+    const problems = [...bounded.problems];
+    if (this.#deps.stateDir && this.#wanted) {
+      for (const tool of changedDescriptions(descriptionSnapshotFile(this.#deps.stateDir, this.name), bounded.tools)) {
+        problems.push(`tool "${tool}": its description or schema changed since you enabled "${this.name}"; read it in the Tools panel, then enable the server again (tooldesk mcp enable ${this.name}) to accept it`);
+      }
+    }
+    this.#diagnostics = problems.map((message) => ({ severity: 'warning', file: serverFile(this.name), message, code: 'mcp-tools' }));
     if (reload) this.log.add(`tooldesk: tool list changed (${bounded.tools.length} tools)`);
     this.#changed();
   }

@@ -71,6 +71,8 @@ export interface McpClientDeps {
   maxSchemaBytes?: number;
   /** Sampling requests one server may make per tool call (default 5). */
   maxSamplingPerCall?: number;
+  /** Where the tool descriptions seen when a server was enabled are kept (`NAME.tools.json`), to flag later changes. */
+  stateDir?: string;
   /** Where each server's bounded log is also written (`NAME.log`); absent = memory only. */
   logDir?: string;
   /** Restart delays after a crash, ms (default 1 s doubling to 30 s); no restart after the last. */
