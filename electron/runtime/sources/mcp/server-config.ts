@@ -120,6 +120,7 @@ export function parseMcpServer(name: string, entry: unknown): Parsed {
   if (sandbox !== 'auto' && sandbox !== 'off') return fail('"sandbox"', `must be "auto" or "off" (got ${JSON.stringify(sandbox)})`);
   const writable = e.writable ?? [];
   if (!Array.isArray(writable) || writable.some((w) => typeof w !== 'string')) return fail('"writable"', 'must be an array of folder paths');
+  if ((writable as string[]).length > 1) warnings.push(`MCP server "${name}": only the first "writable" folder (${(writable as string[])[0]}) is writable under the sandbox for now; the others stay read-only`);
   return {
     server: { ...common, kind: 'stdio', command: e.command, args: args as string[], env, ...(e.cwd ? { cwd: e.cwd as string } : {}), sandbox, writable: writable as string[] },
     warnings,

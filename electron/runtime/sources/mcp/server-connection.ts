@@ -1,8 +1,9 @@
 // One MCP server's life: started on demand, its tools listed (bounded), calls made with progress,
 // timeout and cancellation, restarted with backoff after a crash, stopped with its process group.
 // Every failure ends as a state with a readable reason and, for a call, an ERROR result.
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   Client,
   SdkError,
@@ -65,6 +66,8 @@ export class McpConnection {
   #crash: string | undefined;
   #samplingLeft: number;
   #oauth: McpOAuthFlow | undefined;
+  /** The folders a stdio server may write to, as started. */
+  #writable: string[] = [];
   /** A 2025-03-26 server (no protected-resource metadata) whose AS metadata names another issuer. */
   #legacyIssuer = false;
   /** Secret values resolved for this server, kept out of its log. */
@@ -277,6 +280,17 @@ export class McpConnection {
     return this.#start(true);
   }
 
+  /** Package launchers write to their caches, which the default sandbox keeps read-only. */
+  #launcherHint(): string | undefined {
+    const server = this.#server;
+    if (server.kind !== 'stdio' || server.sandbox === 'off' || this.#sandboxed === false) return undefined;
+    const launcher = launcherOf(server.command);
+    if (launcher === 'docker') return 'hint: docker needs its daemon socket, which the sandbox hides: set "sandbox": "off" for this server';
+    const cache = LAUNCHER_CACHES[launcher];
+    if (!cache || server.writable.length === 0) return undefined;
+    return `hint: ${launcher} writes to ${cache}, read-only under the sandbox unless it is the "writable" folder: put it first there, or set "sandbox": "off" for this server`;
+  }
+
   /** The 2025-03-26 auth layout: no protected-resource metadata, the AS found from the server's root. */
   async #isLegacyAuthServer(): Promise<boolean> {
     if (this.#server.kind === 'stdio') return false;
@@ -292,7 +306,8 @@ export class McpConnection {
 
   #fail(reason: string): { error: string } {
     const tail = this.log.tail(5);
-    const detail = tail ? `${reason}\n${tail}` : reason;
+    const hint = this.#launcherHint();
+    const detail = [reason, tail, hint].filter(Boolean).join('\n');
     this.#set('failed', detail);
     return { error: `MCP server "${this.name}" ${detail}` };
   }
@@ -304,8 +319,19 @@ export class McpConnection {
       const env = await resolveSecretRefs(server.env, deps.resolveSecrets);
       if ('error' in env) return { error: `could not start: ${env.error}` };
       this.log.redact(env.secrets);
-      const cwd = server.cwd ?? deps.workingDir ?? homedir();
-      const writable = server.writable;
+      const cwd = expandHome(server.cwd ?? deps.workingDir ?? homedir());
+      // `npx -y pkg`, `uvx pkg`…: their package cache is what they write to; it is the writable
+      // folder unless the user named one.
+      const cache = server.sandbox === 'off' ? undefined : LAUNCHER_CACHES[launcherOf(server.command)];
+      const writable = (server.writable.length > 0 ? server.writable : cache ? [cache] : []).map(expandHome);
+      if (server.writable.length === 0 && writable[0]) {
+        try {
+          mkdirSync(writable[0], { recursive: true });
+        } catch {
+          // The sandbox then says it cannot bind it; the start fails with that message.
+        }
+      }
+      this.#writable = writable;
       const transport = new ManagedStdioTransport(
         async () => {
           const child = await deps.spawn({
@@ -457,7 +483,7 @@ export class McpConnection {
   #sandboxNote(): string | undefined {
     if (this.#server.kind !== 'stdio') return undefined;
     if (this.#sandboxed === false) return this.#server.sandbox === 'off' ? 'sandbox off (settings)' : 'not sandboxed: no sandbox is available here';
-    if (this.#sandboxed) return `sandboxed: network allowed, home read-only${this.#server.writable.length ? `, writes to ${this.#server.writable.join(', ')}` : ''}`;
+    if (this.#sandboxed) return `sandboxed: network allowed, home read-only${this.#writable[0] ? `, writes to ${this.#writable[0]}` : ''}`;
     return undefined;
   }
 
@@ -498,6 +524,17 @@ export class McpConnection {
 export function serverLogFile(dir: string, name: string): string {
   const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_');
   return join(dir, `${safe === name ? name : `${safe}-${stableHash(name).slice(0, 6)}`}.log`);
+}
+
+/** Package launchers and the cache each one writes to. */
+const LAUNCHER_CACHES: Record<string, string | undefined> = { npx: '~/.npm', npm: '~/.npm', pnpm: '~/.local/share/pnpm', pnpx: '~/.local/share/pnpm', bunx: '~/.bun', bun: '~/.bun', uvx: '~/.cache/uv', uv: '~/.cache/uv' };
+
+function launcherOf(command: string): string {
+  return basename(command).replace(/\.(cmd|exe)$/i, '');
+}
+
+function expandHome(path: string): string {
+  return path === '~' ? homedir() : path.startsWith('~/') ? join(homedir(), path.slice(2)) : path;
 }
 
 function maxTotalMs(timeoutMs: number): number {
