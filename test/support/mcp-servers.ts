@@ -32,14 +32,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** server-everything over Streamable HTTP; resolves once it accepts connections. */
-export async function startEverythingHttp(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+/** server-everything over Streamable HTTP (or the legacy HTTP+SSE); resolves once it accepts connections. */
+export async function startEverythingHttp(mode: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = `http://127.0.0.1:${port}/mcp`;
+  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`;
   const end = Date.now() + 15_000;
   while (Date.now() < end) {
-    const ok = await fetch(url, { method: 'GET' }).then(() => true, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' }).then(() => true, () => false);
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -80,6 +80,23 @@ describe.each(Object.entries(transports))('server-everything over %s', (_label, 
   });
 });
 
+describe('server-everything over the legacy HTTP+SSE transport', () => {
+  it('lists and calls tools', async () => {
+    const sse = await startEverythingHttp('sse');
+    try {
+      manager = testManager();
+      await manager.configure({ old: { type: 'sse', url: sse.url } }, { old: true });
+      await manager.startAll();
+      expect(manager.states()[0]).toMatchObject({ status: 'ready', transport: 'sse' });
+      const result = await manager.connection('old')!.callTool('get-sum', { a: 2, b: 3 }, ctx());
+      expect(result.formattedText).toBe('The sum of 2 and 3 is 5.');
+    } finally {
+      await manager?.close();
+      await sse.stop();
+    }
+  });
+});
+
 describe('a crash of a real server', () => {
   it('fails the pending call naming the crash, then restarts and serves again', async () => {
     manager = testManager();
