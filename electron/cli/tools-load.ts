@@ -9,7 +9,7 @@ import { startKeyEndpoint } from '../runtime/runner/key-endpoint.ts';
 import { secretResolverFrom } from '../runtime/runner/secret-resolver.ts';
 import { discoverTools } from '../runtime/sources/discovery/discover-tools.ts';
 import { createSourceContext } from '../runtime/sources/source-context.ts';
-import { keychainCredentialStore, McpManager, mcpDeps } from '../runtime/sources/mcp/index.ts';
+import { keychainCredentialStore, McpManager, mcpDeps, type McpInteractions } from '../runtime/sources/mcp/index.ts';
 import { openInBrowser } from './serve/open-browser.ts';
 import type { ToolRoot } from '../runtime/sources/discovery/tool-roots.ts';
 import { toolRootsFromSettings } from '../runtime/sources/discovery/tool-roots.ts';
@@ -39,6 +39,8 @@ export interface LoadCliToolsOptions {
   approve?: ApprovalCallback;
   /** Serve secrets to script tools that fetch them (Agenvoy's key endpoint): `tools run` only. */
   keyEndpoint?: boolean;
+  /** MCP servers' elicitation requests (asked on the terminal by `tools run`). */
+  interactions?: McpInteractions;
 }
 
 /** `--root DIR` (repeatable, relative to the cwd), else the settings' roots and the well-known folders that exist. */
@@ -65,9 +67,10 @@ export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToo
   const secrets = new SecretStore();
   const loaded = await discoverCliTools(home, current, roots, secrets, keyEndpoint);
   // MCP servers (issue 12): every enabled one is started so its tools can be listed and run.
-  const mcp = new McpManager(mcpDeps(current, { resolveSecrets: secretResolverFrom(secrets), home, credentials: keychainCredentialStore(secrets), openBrowser: (url) => openInBrowser(url) }));
+  const mcp = new McpManager(mcpDeps(current, { resolveSecrets: secretResolverFrom(secrets), home, credentials: keychainCredentialStore(secrets), openBrowser: (url) => openInBrowser(url), ...(load.interactions ? { interactions: load.interactions } : {}) }));
   await mcp.configure(current.mcpServers, current.groupDefaults);
   await mcp.startAll();
+  await mcp.settle();
   loaded.groups.push(...mcp.groups());
   loaded.diagnostics.push(...mcp.diagnostics());
   const executor = new ToolExecutor({

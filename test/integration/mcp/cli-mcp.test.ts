@@ -17,10 +17,10 @@ beforeAll(() => {
 });
 afterAll(() => keyring?.stop());
 
-function cli(home: string, args: string[]) {
+function cli(home: string, args: string[], input = '') {
   const service = `Tooldesk-test-${process.pid}`;
   const env = { PATH: process.env.PATH!, HOME: home, TOOLDESK_HOME: join(home, '.tooldesk'), TOOLDESK_SECRET_SERVICE: service, ...keyring?.env };
-  const run = spawnSync(process.execPath, [BIN, ...args], { cwd: home, env, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [BIN, ...args], { cwd: home, env, input, encoding: 'utf8', timeout: 60_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 const settingsOf = (home: string) => JSON.parse(readFileSync(join(home, '.tooldesk', 'settings.json'), 'utf8'));
@@ -58,6 +58,21 @@ describe('tooldesk mcp', () => {
     expect(cli(home, ['mcp', 'remove', 'ev']).code).toBe(0);
     expect(settingsOf(home).mcpServers).toEqual({});
     expect(cli(home, ['mcp', 'remove', 'ev'])).toMatchObject({ code: 1, stderr: expect.stringContaining('no server named "ev"') });
+  }, 120_000);
+
+  it('tools run asks an MCP server\'s elicitation form on the terminal (--yes: the defaults)', () => {
+    const home = newHome();
+    cli(home, ['mcp', 'add', 'ev', '--enable', '--sandbox', 'off', '--', process.execPath, EVERYTHING, 'stdio']);
+    const asked = cli(home, ['tools', 'run', 'ev__trigger-elicitation-request'], `y\nAda Lovelace\n${'\n'.repeat(12)}y\n`);
+    expect(asked.stderr).toContain('MCP server "ev" asks: Please provide inputs for the following fields:');
+    expect(asked.stderr).toMatch(/name \(String\) — Your full, legal name: /);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain('Ada Lovelace');
+    expect(asked.stdout).toContain('It was a dark and stormy night.');
+    const declined = cli(home, ['tools', 'run', 'ev__trigger-elicitation-request'], `y\nBob\n${'\n'.repeat(12)}n\n`);
+    expect(declined.stdout).toMatch(/decline/i);
+    const defaults = cli(home, ['tools', 'run', 'ev__trigger-elicitation-request', '--yes']);
+    expect(defaults.stderr).toContain("answered with the form's defaults (--yes)");
   }, 120_000);
 
   it('refuses bad input with the field and what to do', () => {

@@ -70,6 +70,23 @@ export class McpManager implements McpGroupSource {
     await Promise.all(targets.map((c) => c.ensureStarted()));
   }
 
+  /**
+   * Waits until no change was reported for `quietMs` (at most `maxMs`): servers that register
+   * tools after initialize (list_changed) have then been heard. For one-shot commands.
+   */
+  async settle(quietMs = 300, maxMs = 2000): Promise<void> {
+    const listens = [...this.#connections.values()].some((c) => c.state().status === 'ready' && c.listensForChanges());
+    if (!listens) return;
+    const end = Date.now() + maxMs;
+    let last = Date.now();
+    const off = this.onChanged(() => (last = Date.now()));
+    try {
+      while (Date.now() - last < quietMs && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      off();
+    }
+  }
+
   groups(): ToolGroup[] {
     if (!this.#groups) {
       const taken = new Set<string>();

@@ -90,6 +90,11 @@ export class McpConnection {
     return this.#server;
   }
 
+  /** The server said it announces tool list changes. */
+  listensForChanges(): boolean {
+    return this.#client?.getServerCapabilities()?.tools?.listChanged === true;
+  }
+
   /** The stdio server's process id while it runs. */
   processId(): number | undefined {
     return this.#transport instanceof ManagedStdioTransport ? this.#transport.child?.pid : undefined;
