@@ -3,16 +3,11 @@
 // Every failure ends as a state with a readable reason and, for a call, an ERROR result.
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import {
   Client,
   SdkError,
   SdkErrorCode,
-  ClientCredentialsProvider,
-  CrossAppAccessProvider,
-  discoverAndRequestJwtAuthGrant,
-  requestJwtAuthorizationGrant,
-  PrivateKeyJwtProvider,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   UnauthorizedError,
@@ -28,6 +23,8 @@ import { boundTools } from './bound-tools.ts';
 import { cappedFetch } from './capped-fetch.ts';
 import { changedDescriptions, descriptionSnapshotFile } from './description-watch.ts';
 import { asksForSecret } from './elicitation-policy.ts';
+import { machineGrantProvider, type MachineGrantProvider } from './machine-grants.ts';
+import { expandHome, launcherHint, writableFolders } from './launchers.ts';
 import { mapCallResult } from './map-result.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
@@ -289,12 +286,9 @@ export class McpConnection {
   #launcherHint(): string | undefined {
     const server = this.#server;
     if (server.kind !== 'stdio' || server.sandbox === 'off' || this.#sandboxed === false) return undefined;
-    const launcher = launcherOf(server.command);
-    if (launcher === 'docker') return 'hint: docker needs its daemon socket, which the sandbox hides: set "sandbox": "off" for this server';
-    const cache = LAUNCHER_CACHES[launcher];
-    if (!cache || server.writable.length === 0) return undefined;
-    return `hint: ${launcher} writes to ${cache}, read-only under the sandbox unless it is the "writable" folder: put it first there, or set "sandbox": "off" for this server`;
+    return launcherHint(server);
   }
+
 
   /** The 2025-03-26 auth layout: no protected-resource metadata, the AS found from the server's root. */
   async #isLegacyAuthServer(): Promise<boolean> {
@@ -325,11 +319,8 @@ export class McpConnection {
       if ('error' in env) return { error: `could not start: ${env.error}` };
       this.log.redact(env.secrets);
       const cwd = expandHome(server.cwd ?? deps.workingDir ?? homedir());
-      // `npx -y pkg`, `uvx pkg`…: their package cache is what they write to; it is the writable
-      // folder unless the user named one.
-      const cache = server.sandbox === 'off' ? undefined : LAUNCHER_CACHES[launcherOf(server.command)];
-      const writable = (server.writable.length > 0 ? server.writable : cache ? [cache] : []).map(expandHome);
-      if (server.writable.length === 0 && writable[0]) {
+      const { folders: writable, launcherCache } = writableFolders(server);
+      if (launcherCache && writable[0]) {
         try {
           mkdirSync(writable[0], { recursive: true });
         } catch {
@@ -373,46 +364,17 @@ export class McpConnection {
     this.#redacted = headers.secrets;
     this.log.redact(headers.secrets);
     const url = new URL(server.url);
-    let authProvider: ClientCredentialsProvider | PrivateKeyJwtProvider | CrossAppAccessProvider | McpOAuthFlow['provider'] | undefined;
     const oauth = server.oauth;
     const oauthSecrets = await resolveSecretRefs(
       { secret: oauth?.clientSecret ?? '', key: oauth?.privateKey ?? '', idpSecret: oauth?.idp?.clientSecret ?? '', idToken: oauth?.idp?.idToken ?? '' },
       deps.resolveSecrets,
     );
     if ('error' in oauthSecrets) return { error: `could not connect: ${oauthSecrets.error}` };
-    const { secret, key, idpSecret, idToken } = oauthSecrets.values;
+    const grants = oauthSecrets.values;
     this.log.redact([...this.#redacted, ...oauthSecrets.secrets]);
-    if (oauth?.grant === 'cross_app_access' && oauth.idp) {
-      // Enterprise single sign-on: the IdP's ID token becomes an ID-JAG, exchanged for an access token.
-      const idp = oauth.idp;
-      authProvider = new CrossAppAccessProvider({
-        clientId: oauth.clientId,
-        clientSecret: secret ?? '',
-        ...(oauth.scope ? { scope: oauth.scope } : {}),
-        assertion: async (ctx) => {
-          const request = {
-            audience: ctx.authorizationServerUrl,
-            resource: ctx.resourceUrl,
-            idToken: idToken ?? '',
-            clientId: idp.clientId,
-            ...(idpSecret ? { clientSecret: idpSecret } : {}),
-            ...(ctx.scope ? { scope: ctx.scope } : {}),
-            fetchFn: ctx.fetchFn,
-          };
-          // A known token endpoint skips the IdP's metadata discovery.
-          const grant = idp.tokenEndpoint
-            ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: idp.tokenEndpoint })
-            : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: idp.issuer });
-          return grant.jwtAuthGrant;
-        },
-      });
-    } else if (oauth?.grant === 'client_credentials') {
-      // A machine grant: no person, no browser; the SDK gets and refreshes the token.
-      authProvider = key
-        ? new PrivateKeyJwtProvider({ clientId: oauth.clientId, privateKey: key, algorithm: oauth.algorithm ?? 'ES256', ...(oauth.scope ? { scope: oauth.scope } : {}) })
-        : new ClientCredentialsProvider({ clientId: oauth.clientId, clientSecret: secret ?? '', ...(oauth.scope ? { scope: oauth.scope } : {}) });
-    } else {
-      this.#oauth ??= await deps.oauth?.(server.name, server.url, oauth ? { client_id: oauth.clientId, ...(secret ? { client_secret: secret } : {}) } : undefined);
+    let authProvider: MachineGrantProvider | McpOAuthFlow['provider'] | undefined = machineGrantProvider(oauth, grants);
+    if (!authProvider) {
+      this.#oauth ??= await deps.oauth?.(server.name, server.url, oauth ? { client_id: oauth.clientId, ...(grants.secret ? { client_secret: grants.secret } : {}) } : undefined);
       authProvider = this.#oauth?.provider;
     }
     const options = {
@@ -529,17 +491,6 @@ export class McpConnection {
 export function serverLogFile(dir: string, name: string): string {
   const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_');
   return join(dir, `${safe === name ? name : `${safe}-${stableHash(name).slice(0, 6)}`}.log`);
-}
-
-/** Package launchers and the cache each one writes to. */
-const LAUNCHER_CACHES: Record<string, string | undefined> = { npx: '~/.npm', npm: '~/.npm', pnpm: '~/.local/share/pnpm', pnpx: '~/.local/share/pnpm', bunx: '~/.bun', bun: '~/.bun', uvx: '~/.cache/uv', uv: '~/.cache/uv' };
-
-function launcherOf(command: string): string {
-  return basename(command).replace(/\.(cmd|exe)$/i, '');
-}
-
-function expandHome(path: string): string {
-  return path === '~' ? homedir() : path.startsWith('~/') ? join(homedir(), path.slice(2)) : path;
 }
 
 function maxTotalMs(timeoutMs: number): number {
