@@ -48,6 +48,40 @@ export interface Limits {
   toolDefinitionBudgetChars: number;
 }
 
+/** Tooldesk's own per-server fields, beside the ones Claude Desktop / Cursor configs carry. */
+export interface McpServerOptions {
+  /** False hides the server entirely (it never starts); default true. */
+  enabled?: boolean;
+  /** Per-call timeout, ms (reset by progress notifications); default 60 000. */
+  timeoutMs?: number;
+  /** Trusted servers' tool annotations set default policies; others' are shown but ignored. */
+  trust?: boolean;
+}
+
+/** A local server started as a child process, spoken to over stdio. */
+export interface McpStdioServerConfig extends McpServerOptions {
+  type?: 'stdio';
+  command: string;
+  args?: string[];
+  /** Values may hold `${secret:NAME}` references to keychain entries. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** `auto` (default): sandboxed where possible, network allowed, home read-only. */
+  sandbox?: 'auto' | 'off';
+  /** Folders the server may write to under the sandbox. */
+  writable?: string[];
+}
+
+/** A remote server: Streamable HTTP, or the legacy HTTP+SSE transport (`type: "sse"`). */
+export interface McpHttpServerConfig extends McpServerOptions {
+  type?: 'http' | 'streamable-http' | 'sse';
+  url: string;
+  /** Values may hold `${secret:NAME}` references to keychain entries. */
+  headers?: Record<string, string>;
+}
+
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
 export interface Settings {
   providers: ProviderConfig[];
   activeProviderId: string | null;
@@ -82,6 +116,8 @@ export interface Settings {
   /** Also serve Agenvoy's key endpoint on localhost:17989. */
   agenvoyKeyCompat: boolean;
   runner: RunnerSettings;
+  /** MCP servers by name (each one is a tool group); checked per server, see sources/mcp/server-config.ts. */
+  mcpServers: Record<string, McpServerConfig>;
 }
 
 export interface RunnerSettings {
@@ -122,5 +158,6 @@ export function defaultSettings(): Settings {
     workingDir: null,
     agenvoyKeyCompat: false,
     runner: { warmPython: true },
+    mcpServers: {},
   };
 }

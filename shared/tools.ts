@@ -62,7 +62,7 @@ export interface ToolExecuteResult {
   inspection?: ToolCallInspection;
 }
 
-export type ToolFormat = 'builtin' | 'python' | 'powershell' | 'script' | 'three-layer' | 'module';
+export type ToolFormat = 'builtin' | 'python' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp';
 
 export interface ToolSourceInfo {
   format: ToolFormat;

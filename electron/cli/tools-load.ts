@@ -3,6 +3,8 @@
 import type { Diagnostic } from '../../shared/tools.ts';
 import type { ToolGroup } from '../runtime/tools/types.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
+import type { McpInteractions } from '../runtime/host/mcp-client.ts';
+import { openInBrowser } from './serve/open-browser.ts';
 import type { SettingsStore } from '../runtime/store/settings-store.ts';
 import type { ToolExecutor } from '../runtime/tools/tool-executor.ts';
 import type { ApprovalCallback } from '../runtime/tools/types.ts';
@@ -29,11 +31,16 @@ export interface LoadCliToolsOptions {
   approve?: ApprovalCallback;
   /** Serve secrets to script tools that fetch them (Agenvoy's key endpoint): `tools run` only. */
   keyEndpoint?: boolean;
+  /** MCP servers' elicitation requests (asked on the terminal by `tools run`). */
+  interactions?: McpInteractions;
 }
 
 /** Loads every tool under `--root DIR`s (else the settings' roots and the well-known folders that exist) once. */
 export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToolsOptions = {}): Promise<LoadedTools> {
-  const runtime = await openCliRuntime(io, { tools: { args, keyEndpoint: load.keyEndpoint ?? false } });
+  // Every configured MCP server is started, so its tools can be listed, checked and run.
+  const runtime = await openCliRuntime(io, {
+    tools: { args, keyEndpoint: load.keyEndpoint ?? false, mcp: 'start-all', openUrl: openInBrowser, ...(load.interactions ? { mcpInteractions: load.interactions } : {}) },
+  });
   try {
     const tools = await runtime.tools();
     const { executor } = tools.executor({ sessionId: 'cli', ...(load.approve ? { approve: load.approve } : {}) });

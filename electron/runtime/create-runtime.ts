@@ -18,6 +18,8 @@ import { secretResolverFrom } from './runner/secret-resolver.ts';
 import { ToolRegistry } from './sources/discovery/tool-registry.ts';
 import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
 import { createSourceContext } from './sources/source-context.ts';
+import { createMcpGroupSource, keychainCredentialStore, type McpInteractions } from './sources/mcp/index.ts';
+import { mcpToolGroupSource } from './sources/mcp/tool-group-source.ts';
 import { settingsPermissionStore } from './store/permission-store.ts';
 import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
 import { openSettingsStore, type SettingsBackendFactory, type SettingsStore } from './store/settings-store.ts';
@@ -35,6 +37,16 @@ export interface RuntimeToolOptions {
   watch?: boolean;
   /** Serve declared secrets to script tools that fetch them (Agenvoy's key endpoint); default false. */
   keyEndpoint?: boolean;
+  /**
+   * MCP servers (settings.mcpServers): `lazy` (default) starts a server when its group is switched
+   * on or a tool is called; `start-all` starts every configured server now and waits for its tools
+   * (the CLI's one-shot listing); `false` leaves them out.
+   */
+  mcp?: 'lazy' | 'start-all' | false;
+  /** What a server may ask the user (elicitation forms) where no chat card can show it (the CLI's terminal). */
+  mcpInteractions?: McpInteractions;
+  /** Opens a URL in the user's browser (MCP OAuth sign-in); without it, stored tokens still work. */
+  openUrl?: (url: string) => Promise<boolean>;
 }
 
 export interface RuntimeOptions {
@@ -140,9 +152,24 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     closers.push(() => registry.close());
     await registry.load();
     if (toolOptions.watch) registry.watch();
-    // Every kind of tool source, in precedence order (MCP servers join here as one more entry).
-    // Combined after the first load, which the registry does not announce.
+    // Every kind of tool source, in precedence order: tool folders, then MCP servers (one group
+    // each). Combined after the first load, which the sources do not announce.
     const groupSources: ToolGroupSource[] = [registry];
+    if (toolOptions.mcp !== false) {
+      const mcp = await createMcpGroupSource(settings, {
+        resolveSecrets,
+        home,
+        runnerOptions: { resolveSecrets },
+        credentials: keychainCredentialStore(secrets),
+        ...(toolOptions.mcpInteractions ? { interactions: toolOptions.mcpInteractions } : {}),
+        ...(toolOptions.openUrl ? { openBrowser: toolOptions.openUrl } : {}),
+      });
+      if (toolOptions.mcp === 'start-all') {
+        await mcp.startAll();
+        await mcp.settle();
+      }
+      groupSources.push(mcpToolGroupSource(mcp));
+    }
     const source = combineGroupSources(groupSources, { onListenerError: (error) => log(`tools.changed listener failed: ${(error as Error).message}`) });
     closers.push(() => source.close());
     if (!toolOptions.roots?.length) {

@@ -5,6 +5,7 @@ import { UsageError, type Command } from '../command.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
 import { describeRequest, TerminalApprover } from '../terminal-approver.ts';
 import type { ApprovalCallback } from '../../runtime/tools/types.ts';
+import { terminalElicitation } from '../terminal-elicitation.ts';
 import { loadCliTools } from '../tools-load.ts';
 
 export const toolsRunCommand: Command = {
@@ -16,7 +17,8 @@ export const toolsRunCommand: Command = {
     'Runs NAME through the same executor as the app: argument validation, $VAR_REF, approvals,',
     'formatting and truncation. Its group is enabled for this run.',
     '  --args JSON  the arguments, a JSON object (default {})',
-    '  --yes        approve execution and result without asking',
+    '  --yes        approve execution and result without asking (an MCP server\'s form',
+    '               questions get their defaults; its URL requests are declined)',
     '  --json       print the whole result as JSON instead of the text the model would see',
     '',
     'Example: tooldesk tools run get_forecast --args \'{"city": "Paris"}\' --yes',
@@ -42,7 +44,8 @@ export const toolsRunCommand: Command = {
       io.stderr.write(`${describeRequest(request)} — approved by --yes\n`);
       return { decision: 'once' };
     };
-    const loaded = await loadCliTools(args, io, { approve, keyEndpoint: true });
+    const elicit = terminalElicitation(approver, io.stderr, flag(args, 'yes'));
+    const loaded = await loadCliTools(args, io, { approve, keyEndpoint: true, interactions: { elicit } });
     const { executor } = loaded;
     const group = executor.listGroups().find((g) => g.tools.some((t) => t.name === name || t.modelName === name));
     if (!group) {

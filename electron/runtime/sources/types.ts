@@ -9,7 +9,7 @@ export interface SourceEntry {
   root: string;
   /** Absolute path of the file or folder. */
   path: string;
-  format: Exclude<ToolFormat, 'builtin'>;
+  format: Exclude<ToolFormat, 'builtin' | 'mcp'>;
 }
 
 export interface SourceContext {

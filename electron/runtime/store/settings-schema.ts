@@ -96,6 +96,9 @@ export const SETTINGS_SCHEMA: JsonSchema = {
       properties: { warmPython: { type: 'boolean' } },
       additionalProperties: false,
     },
+    // Each entry is checked by sources/mcp/server-config.ts: a broken server is a diagnostic on
+    // its own, never a reason to reset the whole settings file.
+    mcpServers: { type: 'object', additionalProperties: { type: 'object' } },
   },
   additionalProperties: true,
 };

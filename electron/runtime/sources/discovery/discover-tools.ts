@@ -2,7 +2,7 @@
 // (in one batch, so Python modules share one parse), and assembles the groups.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UNTRUSTED_FOLDER_CODE, type Diagnostic, type ToolFormat } from '../../../../shared/tools.ts';
+import { UNTRUSTED_FOLDER_CODE, type Diagnostic } from '../../../../shared/tools.ts';
 import { assembleGroups, splitByEntry, type EntryResult } from './assemble-groups.ts';
 import { classifyEntry } from './classify-entry.ts';
 import { missingInterpreterDiagnostics } from './missing-interpreter.ts';
@@ -15,7 +15,7 @@ import { loadThreeLayerTools } from '../three-layer/index.ts';
 import { asToolRoot, type ToolRoot } from './tool-roots.ts';
 import type { LoadResult, SourceContext, SourceEntry, SourceLoader } from '../types.ts';
 
-export const LOADERS: Record<Exclude<ToolFormat, 'builtin'>, SourceLoader> = {
+export const LOADERS: Record<SourceEntry['format'], SourceLoader> = {
   python: loadPythonModules,
   powershell: loadPowerShellModules,
   script: loadScriptFolders,
@@ -98,7 +98,7 @@ async function targetKind(path: string): Promise<'directory' | 'file' | 'special
  * go to their loader together. `rootIndexOf` gives each entry's root position. Never throws.
  */
 export async function loadEntries(entries: SourceEntry[], ctx: SourceContext, rootIndexOf: (entry: SourceEntry) => number): Promise<EntryResult[]> {
-  const byFormat = new Map<Exclude<ToolFormat, 'builtin'>, SourceEntry[]>();
+  const byFormat = new Map<SourceEntry['format'], SourceEntry[]>();
   for (const entry of entries) {
     const list = byFormat.get(entry.format) ?? [];
     list.push(entry);

@@ -1,0 +1,60 @@
+// `tooldesk mcp list`: the configured servers, their group switch and, with --status, their state
+// after a start (ready with N tools, or failed with the reason and stderr tail).
+import { mcpCliOptions } from './mcp-store.ts';
+import { McpManager, mcpDeps, parseMcpServers, type McpServer, type McpServerStateInfo } from '../../runtime/host/mcp-client.ts';
+import { openCliRuntime } from '../cli-runtime.ts';
+import { UsageError, type Command } from '../command.ts';
+import { flag, parseArgs } from '../parse-args.ts';
+
+export const mcpListCommand: Command = {
+  name: 'list',
+  summary: 'List the servers (--status starts them and shows their state)',
+  usage: [
+    'Usage: tooldesk mcp list [--status] [--json]',
+    '',
+    '  --status  start every enabled server and show its state and tool count',
+    '  --json    print the servers as JSON',
+  ].join('\n'),
+  async run(argv, io) {
+    const args = parseArgs(argv, { booleans: ['status', 'json'] });
+    if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+    const { home, settings } = await openCliRuntime(io, { tools: false });
+    const current = settings.get();
+    settings.close();
+    const { servers, diagnostics } = parseMcpServers(current.mcpServers);
+    let states: McpServerStateInfo[] = [];
+    if (flag(args, 'status')) {
+      const manager = new McpManager(mcpDeps(current, mcpCliOptions(io, home)));
+      await manager.configure(current.mcpServers, current.groupDefaults);
+      await manager.startAll();
+      states = manager.states();
+      await manager.close();
+    }
+    const rows = servers.map((server) => ({ ...describe(server), group: current.groupDefaults[server.name] === true ? 'on' : 'off', ...(states.length ? { state: states.find((s) => s.name === server.name) } : {}) }));
+    if (flag(args, 'json')) {
+      io.stdout.write(`${JSON.stringify({ servers: rows, diagnostics }, null, 2)}\n`);
+      return 0;
+    }
+    if (rows.length === 0 && diagnostics.length === 0) io.stdout.write('No MCP servers. Add one with `tooldesk mcp add` or `tooldesk mcp import`.\n');
+    for (const row of rows) {
+      const flags = [row.group === 'on' ? 'enabled' : 'disabled', row.trust ? 'trusted' : '', row.sandbox ? `sandbox ${row.sandbox}` : ''].filter(Boolean).join(', ');
+      io.stdout.write(`${row.name}  (${flags}) — ${row.transport}: ${row.target}\n`);
+      if (row.state) io.stdout.write(`  ${stateText(row.state).replace(/\n/g, '\n    ')}\n`);
+    }
+    for (const d of diagnostics) io.stderr.write(`${d.file}: ${d.severity}: ${d.message}\n`);
+    return diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
+  },
+};
+
+function describe(server: McpServer) {
+  if (server.kind === 'stdio') {
+    return { name: server.name, transport: 'stdio', target: [server.command, ...server.args].join(' '), trust: server.trust, sandbox: server.sandbox, enabled: server.enabled };
+  }
+  return { name: server.name, transport: server.kind, target: server.url, trust: server.trust, sandbox: undefined, enabled: server.enabled };
+}
+
+function stateText(state: McpServerStateInfo): string {
+  if (state.status === 'ready') return `ready with ${state.tools} tool${state.tools === 1 ? '' : 's'}${state.protocolVersion ? ` (protocol ${state.protocolVersion})` : ''}${state.detail ? `; ${state.detail}` : ''}`;
+  if (state.status === 'failed') return `failed: ${state.detail ?? 'unknown reason'}`;
+  return state.status;
+}

@@ -1,0 +1,42 @@
+// Shared by the `tooldesk mcp` sub-commands: the settings' server list, and literal secrets
+// moved to the keychain before an entry is written (settings never hold a secret's value).
+import { keychainCredentialStore, secretResolverFrom, type McpSourceOptions } from '../../runtime/host/mcp-client.ts';
+import { KeyringUnavailableError } from '../../runtime/store/secret-store.ts';
+import { openInBrowser } from '../serve/open-browser.ts';
+import type { SettingsStore } from '../../runtime/store/settings-store.ts';
+import { openCliSecrets } from '../cli-settings.ts';
+import type { CliIO } from '../command.ts';
+
+export type ServerEntries = Record<string, Record<string, unknown>>;
+
+export const serverEntries = (settings: SettingsStore): ServerEntries => (settings.get().mcpServers ?? {}) as unknown as ServerEntries;
+
+export function writeServers(settings: SettingsStore, servers: ServerEntries): void {
+  settings.set('mcpServers', servers as never);
+}
+
+/**
+ * Stores each secret; resolves false (after saying why) when the keychain cannot take them, so
+ * the caller writes nothing rather than a reference to a secret that does not exist.
+ */
+export async function storeSecrets(io: CliIO, secrets: Array<{ name: string; value: string }>): Promise<boolean> {
+  if (secrets.length === 0) return true;
+  const store = openCliSecrets(io);
+  try {
+    for (const secret of secrets) {
+      await store.set(secret.name, secret.value);
+      io.stderr.write(`stored ${secret.name} in the keychain\n`);
+    }
+    return true;
+  } catch (error) {
+    const why = error instanceof KeyringUnavailableError ? error.message : (error as Error).message;
+    io.stderr.write(`tooldesk mcp: could not store secrets in the keychain: ${why}\nNothing was written to settings.\n`);
+    return false;
+  }
+}
+
+/** What a CLI command passes to the MCP manager: keychain secrets, and the browser for OAuth sign-in. */
+export function mcpCliOptions(io: CliIO, home: string): McpSourceOptions {
+  const secrets = openCliSecrets(io);
+  return { resolveSecrets: secretResolverFrom(secrets), home, credentials: keychainCredentialStore(secrets), openBrowser: (url) => openInBrowser(url) };
+}

@@ -1,0 +1,24 @@
+// The MCP client's entry point for the CLI's `tooldesk mcp …` commands (the cli layer imports
+// host/ and runtime entry points, never sources/ or runner/ internals).
+export {
+  McpManager,
+  mcpDeps,
+  mcpLogDir,
+  mcpStateDir,
+  serverLogFile,
+  descriptionSnapshotFile,
+  keychainCredentialStore,
+  formDefaults,
+  knownConfigFiles,
+  planImport,
+  moveSecrets,
+  parseMcpServers,
+  parseMcpServer,
+  type ConfigLocation,
+  type FormValue,
+  type McpInteractions,
+  type McpServer,
+  type McpServerStateInfo,
+  type McpSourceOptions,
+} from '../sources/mcp/index.ts';
+export { secretResolverFrom } from '../runner/secret-resolver.ts';

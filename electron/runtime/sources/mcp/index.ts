@@ -1,0 +1,99 @@
+// The MCP client's entry point for composition roots: a manager built from the settings, kept in
+// step with them (servers added, removed, groups switched), starting stdio servers through
+// runner/spawn-managed.ts.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Settings } from '../../../../shared/settings.ts';
+import { spawnManaged } from '../../runner/spawn-managed.ts';
+import type { RunnerOptions, SecretResolver } from '../../runner/types.ts';
+import { McpManager } from './mcp-manager.ts';
+import { createOAuthFlow, type CredentialStore } from './oauth-flow.ts';
+import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
+
+export { McpManager, type McpGroupSource } from './mcp-manager.ts';
+export { serverLogFile } from './server-connection.ts';
+export { descriptionSnapshotFile } from './description-watch.ts';
+export { knownConfigFiles, planImport, moveSecrets, type ConfigLocation } from './import-config.ts';
+export { keychainCredentialStore } from './oauth-flow.ts';
+export { formDefaults, type FormValue } from './form-defaults.ts';
+export { parseMcpServers, parseMcpServer, type McpServer } from './server-config.ts';
+export type { McpServerStateInfo, McpInteractions } from './types.ts';
+
+export interface McpSourceOptions {
+  resolveSecrets: SecretResolver;
+  /** TOOLDESK_HOME: server logs go to its logs/mcp folder. */
+  home?: string;
+  interactions?: McpInteractions;
+  runnerOptions?: RunnerOptions;
+  /** OAuth sign-in: where tokens are kept and how the consent page is shown (without a browser, stored tokens still work). */
+  credentials?: CredentialStore;
+  openBrowser?: (url: string) => Promise<boolean>;
+  /** Overrides for tests (bounds, restart delays, a fake spawn). */
+  deps?: Partial<McpClientDeps>;
+}
+
+export const mcpLogDir = (home: string) => join(home, 'logs', 'mcp');
+export const mcpStateDir = (home: string) => join(home, 'cache', 'mcp');
+
+/** Starts a stdio server through the runner's managed spawn (sandbox, process group, lifeline). */
+export function managedSpawn(runnerOptions: RunnerOptions = {}): SpawnServer {
+  return (spec) => spawnManaged({ ...spec, maxStderrBytes: spec.maxStderrBytes ?? 64 * 1024 }, runnerOptions);
+}
+
+export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClientDeps {
+  const globalMode = settings.sandbox.mode;
+  const spawn = options.deps?.spawn ?? managedSpawn(options.runnerOptions);
+  return {
+    resolveSecrets: options.resolveSecrets,
+    workingDir: settings.workingDir ?? homedir(),
+    sandboxBase: { maxProcesses: settings.limits.maxProcesses, maxMemoryBytes: settings.limits.maxMemoryBytes },
+    ...(options.interactions ? { interactions: options.interactions } : {}),
+    ...(options.home ? { logDir: mcpLogDir(options.home), stateDir: mcpStateDir(options.home) } : {}),
+    ...(options.credentials ? { oauth: oauthFrom(options.credentials, options.openBrowser) } : {}),
+    ...options.deps,
+    // The global switch bounds a server's own: `off` everywhere wins, `required` turns `auto` strict.
+    spawn: (spec) => {
+      const mode = globalMode === 'off' ? 'off' : spec.sandbox?.mode === 'off' ? 'off' : globalMode === 'required' ? 'required' : 'auto';
+      return spawn({ ...spec, ...(spec.sandbox ? { sandbox: { ...spec.sandbox, mode } } : {}) });
+    },
+  };
+}
+
+/** Without a browser, tokens already in the keychain still work; a new consent says where to give it. */
+function oauthFrom(store: CredentialStore, openBrowser?: (url: string) => Promise<boolean>): NonNullable<McpClientDeps['oauth']> {
+  return (server, _url, client) =>
+    createOAuthFlow({
+      server,
+      store,
+      ...(client ? { client } : {}),
+      openBrowser: async (url) => {
+        if (!openBrowser) throw new Error('sign-in needs a browser, which is not available here: sign in once with `tooldesk mcp list --status` in a desktop session');
+        if (!(await openBrowser(url.toString()))) throw new Error(`could not open a browser for sign-in; open ${url.toString()} yourself`);
+      },
+    });
+}
+
+/** A manager configured from `store` now and on every settings change; close() stops every server. */
+export async function createMcpGroupSource(
+  store: { get(): Settings; onDidChange(listener: (next: Settings) => void): () => void },
+  options: McpSourceOptions,
+): Promise<McpManager> {
+  const manager = new McpManager(mcpDeps(store.get(), options));
+  const apply = (s: Settings) => manager.configure(s.mcpServers, s.groupDefaults);
+  const keyOf = (s: Settings) => JSON.stringify([s.mcpServers, s.groupDefaults]);
+  await apply(store.get());
+  // Other settings (tool roots, limits, …) changing must not reconfigure the servers.
+  let last = keyOf(store.get());
+  const off = store.onDidChange((next) => {
+    const key = keyOf(next);
+    if (key === last) return;
+    last = key;
+    void apply(next);
+  });
+  const close = manager.close.bind(manager);
+  manager.close = async () => {
+    off();
+    await close();
+  };
+  return manager;
+}

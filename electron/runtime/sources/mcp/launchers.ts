@@ -1,0 +1,30 @@
+// How users' configs start servers — `npx -y pkg`, `uvx pkg`, `bunx`, `docker run -i` — and
+// what each needs under the default sandbox: its package cache writable, or the sandbox off.
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { StdioServer } from './server-config.ts';
+
+/** Package launchers and the cache each one writes to. */
+const LAUNCHER_CACHES: Record<string, string | undefined> = { npx: '~/.npm', npm: '~/.npm', pnpm: '~/.local/share/pnpm', pnpx: '~/.local/share/pnpm', bunx: '~/.bun', bun: '~/.bun', uvx: '~/.cache/uv', uv: '~/.cache/uv' };
+
+const launcherOf = (command: string) => basename(command).replace(/\.(cmd|exe)$/i, '');
+
+export function expandHome(path: string): string {
+  return path === '~' ? homedir() : path.startsWith('~/') ? join(homedir(), path.slice(2)) : path;
+}
+
+/** The folders a server may write to: the ones it names, else its launcher's cache (under the sandbox). */
+export function writableFolders(server: StdioServer): { folders: string[]; launcherCache: boolean } {
+  if (server.writable.length > 0) return { folders: server.writable.map(expandHome), launcherCache: false };
+  const cache = server.sandbox === 'off' ? undefined : LAUNCHER_CACHES[launcherOf(server.command)];
+  return { folders: cache ? [expandHome(cache)] : [], launcherCache: cache !== undefined };
+}
+
+/** What to change when a sandboxed launcher could not start. */
+export function launcherHint(server: StdioServer): string | undefined {
+  const launcher = launcherOf(server.command);
+  if (launcher === 'docker') return 'hint: docker needs its daemon socket, which the sandbox hides: set "sandbox": "off" for this server';
+  const cache = LAUNCHER_CACHES[launcher];
+  if (!cache || server.writable.length === 0) return undefined;
+  return `hint: ${launcher} writes to ${cache}, read-only under the sandbox unless it is the "writable" folder: put it first there, or set "sandbox": "off" for this server`;
+}

@@ -1,0 +1,73 @@
+// An MCP `tools/call` result as a Tooldesk tool result. Text stays text; binary content (images,
+// audio, embedded blobs) is summarised in the text the model reads and kept whole in `data`;
+// `structuredContent` is the result's JSON; `isError` is an ERROR carrying the server's text.
+import type { ToolRunResult } from '../../tools/types.ts';
+
+/** The parts of a CallToolResult we read; everything arrives from an untrusted server. */
+export interface McpCallResult {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: unknown;
+}
+
+export interface McpImage {
+  mimeType: string;
+  /** base64 */
+  data: string;
+}
+
+/** What `data` holds when the result has no structuredContent. */
+export interface McpContentData {
+  text: string;
+  images?: McpImage[];
+  content: unknown[];
+}
+
+const kb = (base64: string) => `${Math.max(1, Math.round((base64.length * 3) / 4 / 1024))} KB`;
+const str = (value: unknown, fallback = '') => (typeof value === 'string' ? value : fallback);
+
+/** One content block as the text the model reads. */
+function describe(block: Record<string, unknown>, images: McpImage[]): string {
+  switch (block.type) {
+    case 'text':
+      return str(block.text);
+    case 'image': {
+      const mimeType = str(block.mimeType, 'image');
+      images.push({ mimeType, data: str(block.data) });
+      return `[image ${mimeType}, ${kb(str(block.data))}]`;
+    }
+    case 'audio':
+      return `[audio ${str(block.mimeType, 'audio')}, ${kb(str(block.data))}]`;
+    case 'resource_link':
+      return `[link: ${str(block.title) || str(block.name) || str(block.uri)} <${str(block.uri)}>${block.mimeType ? ` (${str(block.mimeType)})` : ''}]`;
+    case 'resource': {
+      const resource = (block.resource ?? {}) as Record<string, unknown>;
+      const uri = str(resource.uri, '(no uri)');
+      const mime = resource.mimeType ? ` ${str(resource.mimeType)}` : '';
+      if (typeof resource.text === 'string') return `[resource ${uri}${mime}, ${resource.text.length} characters]\n${resource.text}`;
+      return `[resource ${uri}${mime}, ${kb(str(resource.blob))} binary]`;
+    }
+    default:
+      return `[${typeof block.type === 'string' ? block.type : 'unknown'} content]`;
+  }
+}
+
+export function mapCallResult(result: McpCallResult): ToolRunResult {
+  const blocks = Array.isArray(result.content) ? result.content.filter((b): b is Record<string, unknown> => b !== null && typeof b === 'object') : [];
+  const images: McpImage[] = [];
+  const text = blocks.map((b) => describe(b, images)).join('\n');
+  const structured = result.structuredContent;
+  const hasStructured = structured !== undefined && structured !== null;
+
+  if (result.isError === true) {
+    return { status: 'ERROR', error: text || 'the server reported an error without a message', ...(hasStructured ? { data: structured } : {}) };
+  }
+  if (hasStructured) {
+    const json = JSON.stringify(structured, null, 2);
+    // The text blocks normally repeat the JSON; what they add (images, links) is kept beside it.
+    const extra = blocks.filter((b) => b.type !== 'text').map((b) => describe(b, [])).join('\n');
+    return { status: 'SUCCESS', data: structured, formattedText: extra ? `${json}\n${extra}` : json };
+  }
+  const data: McpContentData = { text, content: blocks, ...(images.length ? { images } : {}) };
+  return { status: 'SUCCESS', data, formattedText: text };
+}

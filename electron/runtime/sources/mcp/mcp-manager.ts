@@ -1,0 +1,143 @@
+// Every configured MCP server as a connection and a tool group. The settings say which servers
+// exist (`mcpServers`) and which groups are on (`groupDefaults`): a server starts when its group
+// is switched on or one of its tools is called, and stops when the group is switched off, the
+// server is removed, or the app quits.
+import type { Diagnostic } from '../../../../shared/tools.ts';
+import type { ToolGroup } from '../../tools/types.ts';
+import { McpConnection } from './server-connection.ts';
+import { serverGroup } from './server-group.ts';
+import { parseMcpServers, type McpServer } from './server-config.ts';
+import type { McpClientDeps, McpServerStateInfo } from './types.ts';
+
+/** What a composition root needs: groups for the registry, diagnostics, change events. */
+export interface McpGroupSource {
+  groups(): ToolGroup[];
+  diagnostics(): Diagnostic[];
+  /** Contract: the listener runs (asynchronously, coalesced) after groups, tools or states changed; returns a disposer. */
+  onChanged(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export class McpManager implements McpGroupSource {
+  readonly #deps: McpClientDeps;
+  readonly #connections = new Map<string, McpConnection>();
+  readonly #listeners = new Set<() => void>();
+  #configDiagnostics: Diagnostic[] = [];
+  #groups: ToolGroup[] | undefined;
+  #pending = false;
+  #closed = false;
+
+  constructor(deps: McpClientDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Applies `mcpServers` and the group switches. A server whose entry changed is restarted;
+   * a removed one is stopped. Resolves once removed/changed servers have stopped.
+   */
+  async configure(rawServers: unknown, groupDefaults: Record<string, boolean>): Promise<void> {
+    if (this.#closed) return;
+    const { servers, diagnostics } = parseMcpServers(rawServers);
+    this.#configDiagnostics = diagnostics;
+    const wanted = new Map(servers.map((s) => [s.name, s]));
+    const stopping: Promise<void>[] = [];
+    for (const [name, connection] of this.#connections) {
+      const next = wanted.get(name);
+      if (!next || JSON.stringify(next) !== JSON.stringify(connection.server)) {
+        this.#connections.delete(name);
+        stopping.push(connection.stop());
+      }
+    }
+    for (const server of servers) {
+      if (!this.#connections.has(server.name)) this.#connections.set(server.name, this.#connect(server));
+    }
+    await Promise.all(stopping);
+    for (const [name, connection] of this.#connections) connection.setWanted(groupDefaults[name] === true);
+    this.#emit();
+  }
+
+  connection(name: string): McpConnection | undefined {
+    return this.#connections.get(name);
+  }
+
+  states(): McpServerStateInfo[] {
+    return [...this.#connections.values()].map((c) => c.state());
+  }
+
+  /** Starts the named servers (all enabled ones by default) and waits for each to be ready or failed. */
+  async startAll(names?: string[]): Promise<void> {
+    const targets = [...this.#connections.values()].filter((c) => c.server.enabled && (!names || names.includes(c.name)));
+    await Promise.all(targets.map((c) => c.ensureStarted()));
+  }
+
+  /**
+   * Waits until no change was reported for `quietMs` (at most `maxMs`): servers that register
+   * tools after initialize (list_changed) have then been heard. For one-shot commands.
+   */
+  async settle(quietMs = 300, maxMs = 2000): Promise<void> {
+    const listens = [...this.#connections.values()].some((c) => c.state().status === 'ready' && c.listensForChanges());
+    if (!listens) return;
+    const end = Date.now() + maxMs;
+    let last = Date.now();
+    const off = this.onChanged(() => (last = Date.now()));
+    try {
+      while (Date.now() - last < quietMs && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      off();
+    }
+  }
+
+  groups(): ToolGroup[] {
+    if (!this.#groups) {
+      const taken = new Set<string>();
+      this.#groups = [...this.#connections.values()].filter((c) => c.server.enabled).map((c) => serverGroup(c, taken));
+    }
+    return this.#groups;
+  }
+
+  diagnostics(): Diagnostic[] {
+    const out = [...this.#configDiagnostics];
+    for (const connection of this.#connections.values()) {
+      out.push(...connection.diagnostics());
+      const state = connection.state();
+      if (state.status === 'failed') out.push({ severity: 'error', file: `mcpServers.${connection.name}`, message: `MCP server "${connection.name}" ${state.detail ?? 'failed'}`, code: 'mcp-server' });
+    }
+    return out;
+  }
+
+  onChanged(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#listeners.clear();
+    await Promise.all([...this.#connections.values()].map((c) => c.stop()));
+    this.#connections.clear();
+  }
+
+  #connect(server: McpServer): McpConnection {
+    const connection: McpConnection = new McpConnection(server, this.#deps, () => {
+      if (this.#connections.get(server.name) === connection) this.#emit();
+    });
+    return connection;
+  }
+
+  /** Coalesces the many state changes of a start into one notification. */
+  #emit(): void {
+    this.#groups = undefined;
+    if (this.#pending || this.#closed) return;
+    this.#pending = true;
+    queueMicrotask(() => {
+      this.#pending = false;
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener();
+        } catch {
+          // One listener's failure must not keep the others from hearing about the change.
+        }
+      }
+    });
+  }
+}

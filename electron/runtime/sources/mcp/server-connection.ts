@@ -1,0 +1,503 @@
+// One MCP server's life: started on demand, its tools listed (bounded), calls made with progress,
+// timeout and cancellation, restarted with backoff after a crash, stopped with its process group.
+// Every failure ends as a state with a readable reason and, for a call, an ERROR result.
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type CallToolResult,
+  type ClientCapabilities,
+  type Tool as McpTool,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import type { Diagnostic } from '../../../../shared/tools.ts';
+import { stableHash } from '../../tools/model-name.ts';
+import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
+import { boundTools } from './bound-tools.ts';
+import { cappedFetch } from './capped-fetch.ts';
+import { changedDescriptions, descriptionSnapshotFile } from './description-watch.ts';
+import { asksForSecret } from './elicitation-policy.ts';
+import { machineGrantProvider, type MachineGrantProvider } from './machine-grants.ts';
+import { expandHome, launcherHint, writableFolders } from './launchers.ts';
+import { mapCallResult } from './map-result.ts';
+import type { McpOAuthFlow } from './oauth-flow.ts';
+import { resolveSecretRefs } from './secret-refs.ts';
+import { serverFile, type McpServer } from './server-config.ts';
+import { ServerLog } from './server-log.ts';
+import { ManagedStdioTransport } from './stdio-transport.ts';
+import type { McpClientDeps, McpServerStateInfo } from './types.ts';
+
+const CLIENT_INFO = { name: 'Tooldesk', version: '0.1.0' };
+const DEFAULT_RESTART_DELAYS = [1000, 2000, 4000, 8000, 16000, 30000];
+/** A server that ran this long before crashing starts its backoff from the beginning again. */
+const HEALTHY_MS = 60_000;
+
+type Status = McpServerStateInfo['status'];
+
+export class McpConnection {
+  readonly log: ServerLog;
+  #server: McpServer;
+  readonly #deps: McpClientDeps;
+  readonly #changed: () => void;
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #starting: Promise<Client | { error: string }> | undefined;
+  #tools: McpTool[] = [];
+  #diagnostics: Diagnostic[] = [];
+  #status: Status = 'stopped';
+  #detail: string | undefined;
+  #sandboxed: boolean | undefined;
+  #wanted = false;
+  #stopping = false;
+  #restarts = 0;
+  #crashes = 0;
+  #readyAt = 0;
+  #restartTimer: NodeJS.Timeout | undefined;
+  /** Why the current connection ended, set before its pending calls are rejected. */
+  #crash: string | undefined;
+  #samplingLeft: number;
+  #oauth: McpOAuthFlow | undefined;
+  /** The folders a stdio server may write to, as started. */
+  #writable: string[] = [];
+  /** A 2025-03-26 server (no protected-resource metadata) whose AS metadata names another issuer. */
+  #legacyIssuer = false;
+  /** Secret values resolved for this server, kept out of its log. */
+  #redacted: string[] = [];
+
+  constructor(server: McpServer, deps: McpClientDeps, changed: () => void) {
+    this.#server = server;
+    this.#deps = deps;
+    this.#changed = changed;
+    this.#samplingLeft = deps.maxSamplingPerCall ?? 5;
+    this.log = new ServerLog(deps.logDir ? { file: serverLogFile(deps.logDir, server.name) } : {});
+    if (!server.enabled) this.#status = 'disabled';
+  }
+
+  get name(): string {
+    return this.#server.name;
+  }
+
+  get server(): McpServer {
+    return this.#server;
+  }
+
+  /** The server said it announces tool list changes. */
+  listensForChanges(): boolean {
+    return this.#client?.getServerCapabilities()?.tools?.listChanged === true;
+  }
+
+  /** The stdio server's process id while it runs. */
+  processId(): number | undefined {
+    return this.#transport instanceof ManagedStdioTransport ? this.#transport.child?.pid : undefined;
+  }
+
+  tools(): McpTool[] {
+    return this.#tools;
+  }
+
+  diagnostics(): Diagnostic[] {
+    return this.#diagnostics;
+  }
+
+  state(): McpServerStateInfo {
+    return {
+      name: this.name,
+      status: this.#status,
+      transport: this.#server.kind,
+      tools: this.#tools.length,
+      restarts: this.#restarts,
+      ...(this.#detail ? { detail: this.#detail } : {}),
+      ...(this.#sandboxed !== undefined ? { sandboxed: this.#sandboxed } : {}),
+      ...(this.#client?.getNegotiatedProtocolVersion() ? { protocolVersion: this.#client.getNegotiatedProtocolVersion()! } : {}),
+    };
+  }
+
+  /** The group was switched on (start now) or off (stop). */
+  setWanted(wanted: boolean): void {
+    this.#wanted = wanted && this.#server.enabled;
+    if (this.#wanted && (this.#status === 'stopped' || this.#status === 'failed') && !this.#restartTimer) void this.ensureStarted();
+    if (!this.#wanted && (this.#status === 'ready' || this.#status === 'starting')) void this.stop();
+  }
+
+  /** Connects once (concurrent callers share the attempt). */
+  ensureStarted(): Promise<Client | { error: string }> {
+    if (!this.#server.enabled) return Promise.resolve({ error: `MCP server "${this.name}" is disabled in settings` });
+    if (this.#client && this.#status === 'ready') return Promise.resolve(this.#client);
+    clearTimeout(this.#restartTimer);
+    this.#restartTimer = undefined;
+    this.#starting ??= this.#start().finally(() => (this.#starting = undefined));
+    return this.#starting;
+  }
+
+  async restart(): Promise<Client | { error: string }> {
+    await this.stop();
+    this.#crashes = 0;
+    return this.ensureStarted();
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.#restartTimer);
+    this.#restartTimer = undefined;
+    const starting = this.#starting;
+    this.#stopping = true;
+    try {
+      await this.#transport?.close().catch(() => {});
+      await starting?.catch(() => undefined);
+      await this.#client?.close().catch(() => {});
+    } finally {
+      this.#client = undefined;
+      this.#transport = undefined;
+      this.#stopping = false;
+      await this.#oauth?.close();
+      this.#oauth = undefined;
+      this.log.flush();
+      if (this.#status !== 'disabled') this.#set('stopped');
+    }
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolRunResult> {
+    const client = await this.ensureStarted();
+    if ('error' in client) return { status: 'ERROR', error: client.error };
+    if (ctx.signal.aborted) return { status: 'ERROR', error: 'cancelled before the call was sent' };
+    this.#samplingLeft = this.#deps.maxSamplingPerCall ?? 5;
+    const timeout = this.#server.timeoutMs;
+    try {
+      const result = (await client.callTool(
+        { name: tool, arguments: args },
+        {
+          signal: ctx.signal,
+          timeout,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: maxTotalMs(timeout),
+          onprogress: (p) => ctx.onUpdate({ text: progressText(p), details: p }),
+        },
+      )) as CallToolResult;
+      return mapCallResult(result);
+    } catch (error) {
+      return { status: 'ERROR', error: this.#callError(tool, error, ctx.signal) };
+    }
+  }
+
+  /** The executor's deadline for a call: a backstop above the server's own idle timeout. */
+  callDeadlineMs(): number {
+    return maxTotalMs(this.#server.timeoutMs) + 5000;
+  }
+
+  #callError(tool: string, error: unknown, signal: AbortSignal): string {
+    if (signal.aborted) return `${tool} was cancelled; the server was told (notifications/cancelled)`;
+    if (this.#crash) return `MCP server "${this.name}" ${this.#crash}`;
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      return `MCP server "${this.name}" did not answer ${tool} within ${Math.round(this.#server.timeoutMs / 1000)} s without progress; the call was cancelled (timeoutMs in its settings sets the bound)`;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return `MCP server "${this.name}": ${message}`;
+  }
+
+  #set(status: Status, detail?: string): void {
+    this.#status = status;
+    this.#detail = detail;
+    this.#changed();
+  }
+
+  async #start(afterSignIn = false): Promise<Client | { error: string }> {
+    this.#crash = undefined;
+    this.#set('starting');
+    const built = await this.#transportFor();
+    if ('error' in built) return this.#fail(built.error);
+    const transport = built.transport;
+    this.#transport = transport;
+    const client = new Client(CLIENT_INFO, {
+      capabilities: this.#capabilities(),
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } },
+      listChanged: {
+        tools: {
+          onChanged: (error, tools) => {
+            if (error) this.log.add(`tooldesk: reloading the tool list failed: ${error.message}`);
+            else if (tools) this.#setTools(tools, true);
+          },
+        },
+      },
+    });
+    this.#handleRequests(client);
+    const timeoutMs = this.#deps.startTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`did not answer initialize within ${timeoutMs / 1000} s`)), timeoutMs);
+      });
+      await Promise.race([client.connect(transport, { timeout: timeoutMs }), timedOut]);
+      const listed = await Promise.race([client.listTools(undefined, { timeout: timeoutMs }), timedOut]);
+      clearTimeout(timer);
+      if (this.#stopping) {
+        await client.close().catch(() => {});
+        return { error: `MCP server "${this.name}" was stopped while starting` };
+      }
+      this.#client = client;
+      client.onclose = () => this.#closed(client);
+      this.#readyAt = Date.now();
+      this.#setTools(listed.tools, false);
+      this.#set('ready', this.#sandboxNote());
+      if (client.getServerCapabilities()?.logging) void client.setLoggingLevel('info').catch(() => {});
+      return client;
+    } catch (error) {
+      clearTimeout(timer);
+      if (error instanceof UnauthorizedError && this.#oauth && !afterSignIn && !this.#stopping) return this.#signIn(transport);
+      if (/Issuer mismatch/i.test(String(error)) && !this.#legacyIssuer && (await this.#isLegacyAuthServer())) {
+        this.#legacyIssuer = true;
+        this.log.add('tooldesk: a 2025-03-26 server (no protected-resource metadata) whose metadata names another issuer: accepted for this server');
+        await transport.close().catch(() => {});
+        return this.#start(afterSignIn);
+      }
+      if (error instanceof UnauthorizedError && !this.#oauth && this.#server.kind !== 'stdio' && !this.#server.oauth) {
+        await transport.close().catch(() => {});
+        return this.#fail('could not start: the server asks for sign-in (OAuth), which is not set up here; give it a token with "headers", or use the `tooldesk` commands');
+      }
+      // How the process ended says more than the SDK's "connection closed", unless we ended it.
+      const exit = await this.#exitText(transport);
+      await transport.close().catch(() => {});
+      const reason = exit ?? (error instanceof Error ? error.message : String(error));
+      return this.#fail(`could not start: ${reason}`);
+    }
+  }
+
+  /** The server wants OAuth: the browser was opened; wait for its redirect, then connect again. */
+  async #signIn(transport: Transport): Promise<Client | { error: string }> {
+    this.log.add('tooldesk: the server asks for sign-in (OAuth); waiting for the browser');
+    this.#set('starting', 'waiting for sign-in in the browser');
+    try {
+      const params = await this.#oauth!.waitForCallback();
+      await (transport as StreamableHTTPClientTransport).finishAuth(params);
+    } catch (error) {
+      await transport.close().catch(() => {});
+      return this.#fail(`sign-in failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await transport.close().catch(() => {});
+    this.log.add('tooldesk: signed in');
+    return this.#start(true);
+  }
+
+  /** Package launchers write to their caches, which the default sandbox keeps read-only. */
+  #launcherHint(): string | undefined {
+    const server = this.#server;
+    if (server.kind !== 'stdio' || server.sandbox === 'off' || this.#sandboxed === false) return undefined;
+    return launcherHint(server);
+  }
+
+
+  /** The 2025-03-26 auth layout: no protected-resource metadata, the AS found from the server's root. */
+  async #isLegacyAuthServer(): Promise<boolean> {
+    if (this.#server.kind === 'stdio') return false;
+    const doFetch = this.#deps.fetch ?? fetch;
+    const url = new URL(this.#server.url);
+    const paths = [`/.well-known/oauth-protected-resource${url.pathname.replace(/\/$/, '')}`, '/.well-known/oauth-protected-resource'];
+    for (const path of paths) {
+      const response = await doFetch(new URL(path, url.origin), { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+      if (!response || response.ok) return false;
+    }
+    return true;
+  }
+
+  #fail(reason: string): { error: string } {
+    const tail = this.log.tail(5);
+    const hint = this.#launcherHint();
+    const detail = [reason, tail, hint].filter(Boolean).join('\n');
+    this.#set('failed', detail);
+    return { error: `MCP server "${this.name}" ${detail}` };
+  }
+
+  async #transportFor(): Promise<{ transport: Transport } | { error: string }> {
+    const server = this.#server;
+    const deps = this.#deps;
+    if (server.kind === 'stdio') {
+      const env = await resolveSecretRefs(server.env, deps.resolveSecrets);
+      if ('error' in env) return { error: `could not start: ${env.error}` };
+      this.log.redact(env.secrets);
+      const cwd = expandHome(server.cwd ?? deps.workingDir ?? homedir());
+      const { folders: writable, launcherCache } = writableFolders(server);
+      if (launcherCache && writable[0]) {
+        try {
+          mkdirSync(writable[0], { recursive: true });
+        } catch {
+          // The sandbox then says it cannot bind it; the start fails with that message.
+        }
+      }
+      this.#writable = writable;
+      const transport = new ManagedStdioTransport(
+        async () => {
+          const child = await deps.spawn({
+            command: server.command,
+            args: server.args,
+            cwd,
+            env: env.values,
+            sandbox: {
+              ...deps.sandboxBase,
+              mode: server.sandbox === 'off' ? 'off' : 'auto',
+              toolDir: cwd,
+              network: true,
+              allowHomeWrite: false,
+              ...(writable[0] ? { workDir: writable[0] } : {}),
+            },
+          });
+          if (!('error' in child)) {
+            this.#sandboxed = child.sandboxed;
+            for (const warning of child.warnings) this.log.add(`tooldesk: ${warning}`);
+          }
+          return child;
+        },
+        {
+          ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
+          onStderr: (text) => this.log.write(text),
+          onNoise: (line) => this.log.add(`tooldesk: not JSON-RPC on stdout (ignored): ${line}`),
+          onOversized: (bytes) => this.log.add(`tooldesk: dropped a ${bytes}-byte message (over the bound)`),
+        },
+      );
+      return { transport };
+    }
+    const headers = await resolveSecretRefs(server.headers, deps.resolveSecrets);
+    if ('error' in headers) return { error: `could not connect: ${headers.error}` };
+    this.#redacted = headers.secrets;
+    this.log.redact(headers.secrets);
+    const url = new URL(server.url);
+    const oauth = server.oauth;
+    const oauthSecrets = await resolveSecretRefs(
+      { secret: oauth?.clientSecret ?? '', key: oauth?.privateKey ?? '', idpSecret: oauth?.idp?.clientSecret ?? '', idToken: oauth?.idp?.idToken ?? '' },
+      deps.resolveSecrets,
+    );
+    if ('error' in oauthSecrets) return { error: `could not connect: ${oauthSecrets.error}` };
+    const grants = oauthSecrets.values;
+    this.log.redact([...this.#redacted, ...oauthSecrets.secrets]);
+    let authProvider: MachineGrantProvider | McpOAuthFlow['provider'] | undefined = machineGrantProvider(oauth, grants);
+    if (!authProvider) {
+      this.#oauth ??= await deps.oauth?.(server.name, server.url, oauth ? { client_id: oauth.clientId, ...(grants.secret ? { client_secret: grants.secret } : {}) } : undefined);
+      authProvider = this.#oauth?.provider;
+    }
+    const options = {
+      requestInit: { headers: headers.values },
+      ...(this.#legacyIssuer ? { skipIssuerMetadataValidation: true } : {}),
+      ...(authProvider ? { authProvider } : {}),
+      fetch: cappedFetch(deps.fetch ?? fetch, deps.maxMessageBytes ?? 64 * 1024 * 1024),
+    };
+    return { transport: server.kind === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options) };
+  }
+
+  #capabilities(): ClientCapabilities {
+    const interactions = this.#deps.interactions;
+    return {
+      roots: {},
+      ...(interactions?.elicit ? { elicitation: { form: {}, url: {} } } : {}),
+      ...(interactions?.sample ? { sampling: {} } : {}),
+    };
+  }
+
+  #handleRequests(client: Client): void {
+    const name = this.name;
+    const interactions = this.#deps.interactions;
+    client.setRequestHandler('roots/list', async () => ({
+      roots: [{ uri: new URL(`file://${this.#deps.workingDir}`).toString(), name: 'working folder' }],
+    }));
+    client.setNotificationHandler('notifications/message', (n) => {
+      const { level, logger, data } = n.params;
+      this.log.add(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}`);
+    });
+    if (interactions?.elicit) {
+      const elicit = interactions.elicit;
+      client.setRequestHandler('elicitation/create', async (request, ctx) => {
+        const params = request.params;
+        const secret = params.mode !== 'url' ? asksForSecret(params.requestedSchema) : undefined;
+        if (secret) {
+          this.log.add(`tooldesk: refused a form elicitation asking for "${secret}": secrets are only asked for in URL mode`);
+          return { action: 'decline' };
+        }
+        return elicit({ server: name, params }, ctx.mcpReq.signal);
+      });
+    }
+    if (interactions?.sample) {
+      const sample = interactions.sample;
+      client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+        if (this.#samplingLeft <= 0) {
+          this.log.add('tooldesk: refused a sampling request: too many in one tool call');
+          throw new Error(`Tooldesk allows ${this.#deps.maxSamplingPerCall ?? 5} sampling requests per tool call; this one was refused`);
+        }
+        this.#samplingLeft--;
+        return sample({ server: name, params: request.params }, ctx.mcpReq.signal);
+      });
+    }
+  }
+
+  #setTools(tools: McpTool[], reload: boolean): void {
+    const bounded = boundTools(tools, {
+      maxTools: this.#deps.maxTools ?? 1000,
+      maxSchemaBytes: this.#deps.maxSchemaBytes ?? 256 * 1024,
+    });
+    this.#tools = bounded.tools;
+    const problems = [...bounded.problems];
+    if (this.#deps.stateDir && this.#wanted) {
+      for (const tool of changedDescriptions(descriptionSnapshotFile(this.#deps.stateDir, this.name), bounded.tools)) {
+        problems.push(`tool "${tool}": its description or schema changed since you enabled "${this.name}"; read it in the Tools panel, then enable the server again (tooldesk mcp enable ${this.name}) to accept it`);
+      }
+    }
+    this.#diagnostics = problems.map((message) => ({ severity: 'warning', file: serverFile(this.name), message, code: 'mcp-tools' }));
+    if (reload) this.log.add(`tooldesk: tool list changed (${bounded.tools.length} tools)`);
+    this.#changed();
+  }
+
+  #sandboxNote(): string | undefined {
+    if (this.#server.kind !== 'stdio') return undefined;
+    if (this.#sandboxed === false) return this.#server.sandbox === 'off' ? 'sandbox off (settings)' : 'not sandboxed: no sandbox is available here';
+    if (this.#sandboxed) return `sandboxed: network allowed, home read-only${this.#writable[0] ? `, writes to ${this.#writable[0]}` : ''}`;
+    return undefined;
+  }
+
+  async #exitText(transport: Transport): Promise<string | undefined> {
+    if (!(transport instanceof ManagedStdioTransport) || !transport.child) return undefined;
+    // A process that closed its stdout is about to exit: give it a moment to report how.
+    const exit = transport.exit ?? (await Promise.race([transport.child.exited, new Promise<undefined>((r) => setTimeout(r, 200))]));
+    if (!exit) return undefined;
+    return exit.signal ? `the process was killed (${exit.signal})` : `the process exited with code ${exit.code}`;
+  }
+
+  #closed(client: Client): void {
+    if (client !== this.#client || this.#stopping) return;
+    const transport = this.#transport;
+    const exit = transport instanceof ManagedStdioTransport ? transport.exit : undefined;
+    this.#crash = exit ? `crashed (${exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`})` : 'closed the connection';
+    const tail = this.log.tail(5);
+    this.#client = undefined;
+    this.#transport = undefined;
+    if (Date.now() - this.#readyAt > HEALTHY_MS) this.#crashes = 0;
+    const delays = this.#deps.restartDelaysMs ?? DEFAULT_RESTART_DELAYS;
+    const delay = delays[this.#crashes];
+    this.#crashes++;
+    this.log.add(`tooldesk: the server ${this.#crash}${delay !== undefined && this.#wanted ? `; restarting in ${delay} ms` : ''}`);
+    this.#set('failed', tail ? `${this.#crash}\n${tail}` : this.#crash);
+    if (this.#wanted && delay !== undefined) {
+      this.#restartTimer = setTimeout(() => {
+        this.#restartTimer = undefined;
+        this.#restarts++;
+        void this.ensureStarted();
+      }, delay);
+      this.#restartTimer.unref?.();
+    }
+  }
+}
+
+/** The file a server's log is kept in (the name made safe for a file name, hashed when changed). */
+export function serverLogFile(dir: string, name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return join(dir, `${safe === name ? name : `${safe}-${stableHash(name).slice(0, 6)}`}.log`);
+}
+
+function maxTotalMs(timeoutMs: number): number {
+  return Math.max(timeoutMs * 10, 10 * 60_000);
+}
+
+function progressText(p: { progress: number; total?: number; message?: string }): string {
+  const amount = p.total ? `${p.progress}/${p.total}` : `${p.progress}`;
+  return p.message ? `${p.message} (${amount})` : `progress ${amount}`;
+}

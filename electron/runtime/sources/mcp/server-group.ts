@@ -1,0 +1,55 @@
+// A connected server's tools as a Tooldesk tool group: callable names valid for every provider,
+// the server's inputSchema as parameters, calls through the connection. Annotations become
+// default policies only for servers the user trusts; the user's own overrides always win.
+import type { ToolPermission } from '../../../../shared/tools.ts';
+import type { Tool, ToolGroup } from '../../tools/types.ts';
+import type { Tool as McpTool } from '@modelcontextprotocol/client';
+import type { McpConnection } from './server-connection.ts';
+import { callableName } from './tool-names.ts';
+
+/** Descriptions are shown in full in the Tools panel (meta); the model gets a bounded one. */
+const MAX_DESCRIPTION = 4000;
+
+export function policyFromAnnotations(annotations: McpTool['annotations']): ToolPermission {
+  if (annotations?.readOnlyHint === true) return { executionPolicy: 'auto' };
+  if (annotations?.destructiveHint === false) return { executionPolicy: 'ask-once' };
+  return { executionPolicy: 'ask-always' };
+}
+
+/** `taken`: callable names other groups already use; this group's names are added to it. */
+export function serverGroup(connection: McpConnection, taken: Set<string>): ToolGroup {
+  const server = connection.server;
+  const tools: Tool[] = connection.tools().map((mcp) => {
+    const name = callableName(server.name, mcp.name, taken);
+    taken.add(name);
+    const description = mcp.description ?? mcp.title ?? '';
+    const tool: Tool = {
+      definition: {
+        type: 'function',
+        function: {
+          name,
+          description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description,
+          parameters: (mcp.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+        },
+      },
+      source: { format: 'mcp', file: `mcp:${server.name}` },
+      timeoutMs: connection.callDeadlineMs(),
+      meta: {
+        mcp: {
+          server: server.name,
+          tool: mcp.name,
+          ...(mcp.title ? { title: mcp.title } : {}),
+          description,
+          ...(mcp.annotations ? { annotations: mcp.annotations } : {}),
+          ...(mcp.icons ? { icons: mcp.icons } : {}),
+          ...(mcp.outputSchema ? { outputSchema: mcp.outputSchema } : {}),
+          trusted: server.trust,
+        },
+      },
+      execute: (args, ctx) => connection.callTool(mcp.name, args, ctx),
+    };
+    if (server.trust) tool.permission = policyFromAnnotations(mcp.annotations);
+    return tool;
+  });
+  return { name: server.name, tools, source: { format: 'mcp', file: `mcp:${server.name}` } };
+}

@@ -1,0 +1,88 @@
+// A server's log: its stderr, its `notifications/message` log lines and our own notes about it,
+// bounded in lines and bytes so a server that floods cannot grow the app's memory. With a file,
+// the bounded log is also written there (debounced), so `tooldesk mcp logs` can read it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface ServerLogOptions {
+  maxLines?: number;
+  maxBytes?: number;
+  /** One line longer than this is cut. */
+  maxLineChars?: number;
+  file?: string;
+}
+
+export class ServerLog {
+  readonly #lines: string[] = [];
+  #bytes = 0;
+  #dropped = 0;
+  #partial = '';
+  readonly #maxLines: number;
+  readonly #maxBytes: number;
+  readonly #maxLineChars: number;
+  #secrets: string[] = [];
+  readonly #file: string | undefined;
+  #flushTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: ServerLogOptions = {}) {
+    this.#maxLines = options.maxLines ?? 2000;
+    this.#maxBytes = options.maxBytes ?? 256 * 1024;
+    this.#maxLineChars = options.maxLineChars ?? 2000;
+    this.#file = options.file;
+  }
+
+  /** Writes the log to its file now (a failure to write is not the server's problem). */
+  flush(): void {
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (!this.#file) return;
+    try {
+      mkdirSync(dirname(this.#file), { recursive: true });
+      writeFileSync(this.#file, `${this.lines().join('\n')}\n`);
+    } catch {
+      // The in-memory log is still there.
+    }
+  }
+
+  /** Values that must never appear in the log (resolved `${secret:…}` references). */
+  redact(values: string[]): void {
+    this.#secrets = values.filter((v) => v.length >= 4);
+  }
+
+  /** A whole line (a note, a log notification). */
+  add(line: string): void {
+    let text = line.length > this.#maxLineChars ? `${line.slice(0, this.#maxLineChars)}… (${line.length - this.#maxLineChars} more characters)` : line;
+    for (const secret of this.#secrets) text = text.split(secret).join('***');
+    this.#lines.push(text);
+    this.#bytes += text.length;
+    while (this.#lines.length > this.#maxLines || (this.#bytes > this.#maxBytes && this.#lines.length > 1)) {
+      this.#bytes -= this.#lines.shift()!.length;
+      this.#dropped++;
+    }
+    if (this.#file && !this.#flushTimer) {
+      this.#flushTimer = setTimeout(() => this.flush(), 300);
+      this.#flushTimer.unref?.();
+    }
+  }
+
+  /** A chunk of a stream (stderr): split into lines, the unfinished one held back. */
+  write(chunk: string, prefix = ''): void {
+    const parts = (this.#partial + chunk).split('\n');
+    this.#partial = parts.pop() ?? '';
+    if (this.#partial.length > this.#maxLineChars) {
+      parts.push(this.#partial);
+      this.#partial = '';
+    }
+    for (const part of parts) this.add(prefix + part.replace(/\r$/, ''));
+  }
+
+  lines(): string[] {
+    const out = this.#dropped ? [`… ${this.#dropped} earlier lines dropped`, ...this.#lines] : [...this.#lines];
+    return this.#partial ? [...out, this.#partial] : out;
+  }
+
+  /** The last lines, for a message about a failure. */
+  tail(count = 10): string {
+    return this.lines().slice(-count).join('\n');
+  }
+}
