@@ -70,6 +70,17 @@ export interface Settings {
   workingDir: string | null;
   /** Also serve Agenvoy's key endpoint on localhost:17989. */
   agenvoyKeyCompat: boolean;
+  /** The model last picked in a chat's "Model" picker: new chats start with it. */
+  lastChatModel: { providerId: string; model: string } | null;
+  /** Saved "Chat settings" ("Save as preset"), offered when setting up a chat. */
+  chatPresets: ChatPreset[];
+}
+
+export interface ChatPreset {
+  name: string;
+  systemPrompt?: string;
+  temperature?: number;
+  maxTokens?: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -99,5 +110,7 @@ export function defaultSettings(): Settings {
     extraEnv: {},
     workingDir: null,
     agenvoyKeyCompat: false,
+    lastChatModel: null,
+    chatPresets: [],
   };
 }

@@ -4,8 +4,9 @@
 // unreadable line is skipped with a warning. Nothing else is lost.
 import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChatMessage, SessionInfo } from '../../../shared/chat.ts';
+import type { ChatMessage, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
 import type { Variable } from '../../../shared/variables.ts';
+import { MessageTree } from './message-tree.ts';
 import { parseRecord, SESSION_FORMAT_VERSION, type SessionRecord } from './session-records.ts';
 import { isValidSessionId } from './session-id.ts';
 import { DEFAULT_TITLE } from './title-from-message.ts';
@@ -15,7 +16,12 @@ export interface SessionState {
   title: string;
   createdAt: number;
   updatedAt: number;
+  /** The shown path (root → head). */
   messages: ChatMessage[];
+  /** Every message, branches included. */
+  tree: MessageTree;
+  /** The chat's own model and settings. */
+  chat: ChatSettings;
   /** In restore order (rules first, then least recently used first). */
   variables: Variable[];
   approvalMemory: unknown;
@@ -30,7 +36,7 @@ export const sessionPaths = (dir: string, id: string) => ({
 /** Replays a session file. Never throws for bad content; throws only for I/O errors. */
 export function readSessionFile(file: string, id: string): SessionState {
   const text = readFileSync(file, 'utf8');
-  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], variables: [], approvalMemory: undefined, warnings: [] };
+  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], tree: new MessageTree(), chat: {}, variables: [], approvalMemory: undefined, warnings: [] };
   const variables = new Map<string, Variable>();
   const lines = text.split('\n');
   const torn = !text.endsWith('\n') && lines.at(-1) !== '';
@@ -50,6 +56,7 @@ export function readSessionFile(file: string, id: string): SessionState {
     apply(state, variables, record);
   }
   state.variables = [...variables.values()];
+  state.messages = state.tree.path();
   if (state.createdAt === 0) state.createdAt = statSync(file).mtimeMs;
   if (state.updatedAt === 0) state.updatedAt = state.createdAt;
   return state;
@@ -63,7 +70,16 @@ function apply(state: SessionState, variables: Map<string, Variable>, record: Se
       state.title = record.title || DEFAULT_TITLE;
       break;
     case 'message':
-      state.messages.push(record.message);
+      state.tree.add(record.message);
+      break;
+    case 'head':
+      state.tree.setHead(record.id);
+      break;
+    case 'delete':
+      state.tree.delete(record.id);
+      break;
+    case 'chat':
+      state.chat = record.chat ?? {};
       break;
     case 'title':
       state.title = record.title;
@@ -153,7 +169,7 @@ export class SessionFile {
       title: state.title,
       createdAt: state.createdAt,
       updatedAt: state.updatedAt,
-      messageCount: state.messages.length,
+      messageCount: state.tree.size,
     });
     file.writeMeta();
     return { file, state };
@@ -175,6 +191,7 @@ export class SessionFile {
     const info = this.#info;
     info.updatedAt = Math.max(info.updatedAt, at);
     if (record.t === 'message') info.messageCount++;
+    if (record.t === 'delete') info.messageCount = Math.max(0, info.messageCount - 1);
     if (record.t === 'title') info.title = record.title;
     this.writeMeta();
   }
@@ -207,7 +224,7 @@ export function readSessionInfo(dir: string, id: string): SessionInfo | null {
   // opening it still reports the warning (listing or `exists` must not swallow it).
   try {
     const state = readSessionFile(paths.log, id);
-    const info: SessionInfo = { id, title: state.title, createdAt: state.createdAt, updatedAt: state.updatedAt, messageCount: state.messages.length };
+    const info: SessionInfo = { id, title: state.title, createdAt: state.createdAt, updatedAt: state.updatedAt, messageCount: state.tree.size };
     writeMetaFile(paths.meta, info);
     return info;
   } catch {

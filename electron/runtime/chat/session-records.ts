@@ -1,6 +1,6 @@
 // The lines of a session's append-only JSONL file. Each line is one record; replaying them in
 // order rebuilds the session. Old records are never rewritten.
-import type { ChatMessage } from '../../../shared/chat.ts';
+import type { ChatMessage, ChatSettings } from '../../../shared/chat.ts';
 import type { ApprovalDecision, ApprovalRequest } from '../../../shared/tools.ts';
 import type { SerializedVariables, Variable } from '../../../shared/variables.ts';
 
@@ -19,9 +19,19 @@ export type SessionRecord =
   /** An approval asked and how it ended (null: dropped by abort/close). */
   | { t: 'approval'; at: number; request: ApprovalRequest; decision: ApprovalDecision | null }
   /** The executor's ask-once / session memory, whole (the last one wins). */
-  | { t: 'approval-memory'; at: number; data: unknown };
+  | { t: 'approval-memory'; at: number; data: unknown }
+  /**
+   * The shown branch moved (a switch, or Edit/Regenerate before their first message): the path
+   * ends at `id` (null: no message). Appending a message moves it too, without this record.
+   */
+  | { t: 'head'; at: number; id: string | null }
+  /** A message deleted by the user (its children continue from its parent). */
+  | { t: 'delete'; at: number; id: string }
+  /** The chat's own model and settings, whole (the last one wins). */
+  | { t: 'chat'; at: number; chat: ChatSettings };
 
-const KINDS = new Set(['session', 'message', 'title', 'var', 'var-remove', 'vars', 'approval', 'approval-memory']);
+// Builds before branches skip the last three kinds with a warning and show every branch in a row.
+const KINDS = new Set(['session', 'message', 'title', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'head', 'delete', 'chat']);
 
 /** A parsed line, or why it is not a record. */
 export function parseRecord(line: string): SessionRecord | string {

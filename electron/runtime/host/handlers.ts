@@ -1,7 +1,9 @@
 // Every API method, implemented once over the runtime's services. Transports (IPC, WebSocket,
 // in-memory) validate requests first and call these; a thrown Error becomes an {name, message}.
 import { apiError, type ApiEventListener, type ApiHandlers, type AppInfo, type DetectedProvider, type ProviderInfo, type ProviderTestResult, type SessionSearchHit, type SessionSnapshot, type ToolFiles, type ToolsState, type AuthoringFormat } from '../../../shared/api.ts';
-import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
+import type { ChatEvent, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
+import type { AttachmentUpload, ExportFormat } from '../../../shared/api.ts';
+import { listAllModels } from '../llm/list-all-models.ts';
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { Variable, VariableInfo, VariableType } from '../../../shared/variables.ts';
@@ -9,12 +11,18 @@ import type { Variable, VariableInfo, VariableType } from '../../../shared/varia
 /** The chat side (the session manager behind an adapter). */
 export interface SessionService {
   list(): Promise<SessionInfo[]>;
-  create(title?: string): Promise<SessionInfo>;
+  create(title?: string, chat?: ChatSettings): Promise<SessionInfo>;
   open(sessionId: string): Promise<SessionSnapshot>;
   rename(sessionId: string, title: string): Promise<SessionInfo>;
   delete(sessionId: string): Promise<void>;
   search(query: string): Promise<SessionSearchHit[]>;
-  send(sessionId: string, text: string): Promise<{ turnId: string }>;
+  send(sessionId: string, text: string, options?: { messageId?: string; attachments?: AttachmentUpload[] }): Promise<{ turnId: string }>;
+  edit(sessionId: string, messageId: string, text: string): Promise<{ turnId: string }>;
+  regenerate(sessionId: string, messageId: string): Promise<{ turnId: string }>;
+  switchBranch(sessionId: string, messageId: string): Promise<void>;
+  deleteMessage(sessionId: string, messageId: string): Promise<void>;
+  setChatSettings(sessionId: string, chat: ChatSettings): Promise<ChatSettings>;
+  export(sessionId: string, format: ExportFormat): Promise<{ fileName: string; content: string }>;
   abort(sessionId: string): Promise<void>;
   /** False when no such request is pending. */
   answerApproval(sessionId: string, requestId: string, decision: ApprovalDecision): Promise<boolean>;
@@ -102,7 +110,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
 
   return {
     listSessions: () => sessions.list(),
-    createSession: async ({ title }) => changed(await sessions.create(title)),
+    createSession: async ({ title, chat }) => changed(await sessions.create(title, chat)),
     openSession: ({ sessionId }) => sessions.open(sessionId),
     renameSession: async ({ sessionId, title }) => changed(await sessions.rename(sessionId, title)),
     deleteSession: async ({ sessionId }) => {
@@ -111,7 +119,24 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
     searchSessions: ({ query }) => sessions.search(query),
 
-    sendMessage: ({ sessionId, text }) => sessions.send(sessionId, text),
+    sendMessage: ({ sessionId, text, messageId, attachments }) => sessions.send(sessionId, text, { ...(messageId ? { messageId } : {}), ...(attachments ? { attachments } : {}) }),
+    editMessage: ({ sessionId, messageId, text }) => sessions.edit(sessionId, messageId, text),
+    regenerate: ({ sessionId, messageId }) => sessions.regenerate(sessionId, messageId),
+    switchBranch: async ({ sessionId, messageId }) => {
+      await sessions.switchBranch(sessionId, messageId);
+      return null;
+    },
+    deleteMessage: async ({ sessionId, messageId }) => {
+      await sessions.deleteMessage(sessionId, messageId);
+      return changed(null);
+    },
+    setChatSettings: ({ sessionId, chat }) => sessions.setChatSettings(sessionId, chat),
+    listAllModels: () =>
+      listAllModels(settings.get(), async (provider) => {
+        const apiKey = provider.apiKeySecret ? await secrets.get(provider.apiKeySecret).catch(() => null) : null;
+        return providers.listModels(provider, apiKey);
+      }),
+    exportSession: ({ sessionId, format }) => sessions.export(sessionId, format),
     abort: async ({ sessionId }) => {
       await sessions.abort(sessionId);
       return null;
