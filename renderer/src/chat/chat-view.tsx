@@ -5,21 +5,40 @@ import type { ChatState } from '../store/app-state.ts';
 import { MessageRow } from './message-row.tsx';
 import { Composer } from './composer.tsx';
 import { FirstRunNotice } from './first-run-notice.tsx';
+import { ChatHeader, effectiveModel } from './chat-header.tsx';
 import './chat.css';
 
 export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: HTMLTextAreaElement) => void }) {
   const app = useApp();
   const chat = () => (app.state.activeSessionId ? app.state.chats[app.state.activeSessionId] : undefined);
   const noProvider = () => app.state.settings !== null && (app.state.settings.providers.length === 0 || !app.state.settings.activeProviderId);
+  const send = (text: string, attachments: Parameters<typeof app.send>[1]) => app.send(text, attachments);
+  const model = (c?: ChatState) => effectiveModel(c?.chat ?? app.state.draft?.chat ?? {}, app.state.settings).model;
 
   return (
     <section class="chat" aria-label="Chat">
       <Show when={noProvider()}>
         <FirstRunNotice onOpenSettings={props.onOpenSettings} />
       </Show>
-      <Show when={chat()} keyed fallback={<div class="chat-empty muted">Open or create a session.</div>}>
+      <Show
+        when={chat()}
+        keyed
+        fallback={
+          <Show when={app.state.draft} fallback={<div class="chat-empty muted">Open or create a session.</div>}>
+            {(draft) => (
+              <>
+                <ChatHeader draftChat={draft().chat} />
+                <div class="chat-empty muted grow" data-testid="chat-draft">
+                  Say hello, or run a tool with /tool_name {'{json}'}.
+                </div>
+              </>
+            )}
+          </Show>
+        }
+      >
         {(c: ChatState) => (
           <>
+            <ChatHeader chat={c} />
             <Show when={c.rows.length === 0}>
               <div class="chat-empty muted">Say hello, or run a tool with /tool_name {'{json}'}.</div>
             </Show>
@@ -27,9 +46,12 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
             <VirtualList items={c.rows} key={(row) => row.id} class="messages" followOutput pinKey={c.rows.findLast((row) => row.kind === 'user')?.id}>
               {(row) => <MessageRow row={row} chat={c} />}
             </VirtualList>
-            <Composer running={c.running} onSend={(text) => void app.send(text)} onAbort={() => void app.abort()} ref={props.composerRef} />
           </>
         )}
+      </Show>
+      {/* One box for every chat: a reconnect that reloads the chat does not lose what it holds. */}
+      <Show when={chat() || app.state.draft}>
+        <Composer running={chat()?.running ?? false} onSend={send} onAbort={() => void app.abort()} ref={props.composerRef} sendState={app.sendState()} model={model(chat())} />
       </Show>
     </section>
   );
