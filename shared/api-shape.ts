@@ -9,7 +9,8 @@ export type Shape =
   | { kind: 'record'; values: Shape; maxKeys: number }
   | { kind: 'array'; items: Shape; maxItems: number }
   /** Any JSON value (its size is bounded by the transport). */
-  | { kind: 'json' };
+  | { kind: 'json' }
+  | { kind: 'nullable'; inner: Shape };
 
 export const str = (max: number, min = 0): Shape => ({ kind: 'string', max, min });
 export const oneOf = (values: readonly string[]): Shape => ({ kind: 'string', max: 256, values });
@@ -18,6 +19,8 @@ export const bool = (): Shape => ({ kind: 'boolean' });
 export const json = (): Shape => ({ kind: 'json' });
 export const record = (values: Shape, maxKeys = 10_000): Shape => ({ kind: 'record', values, maxKeys });
 export const list = (items: Shape, maxItems: number): Shape => ({ kind: 'array', items, maxItems });
+/** `inner`, or null. */
+export const nullable = (inner: Shape): Shape => ({ kind: 'nullable', inner });
 /** An object with exactly these keys; names listed in `optional` may be absent (or undefined). */
 export const obj = (props: Record<string, Shape>, optional: readonly string[] = []): Shape => ({ kind: 'object', props, optional });
 
@@ -45,6 +48,8 @@ export function checkShape(shape: Shape, value: unknown, path = 'request'): stri
       return value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint'
         ? `${path}: expected a JSON value`
         : null;
+    case 'nullable':
+      return value === null ? null : checkShape(shape.inner, value, path);
     case 'record': {
       if (!isPlainObject(value)) return `${path}: expected an object`;
       const keys = Object.keys(value);

@@ -1,7 +1,7 @@
 // The request shape of every API method, checked by the WebSocket server and the IPC binding
 // before a handler runs (a renderer — or a page that stole a socket — cannot send anything else).
 import { API_ERRORS, API_LIMITS, isApiMethod, type ApiMethodName, type ErrorValue } from './api.ts';
-import { bool, checkShape, json, list, num, obj, oneOf, record, str, type Shape } from './api-shape.ts';
+import { bool, checkShape, json, list, nullable, num, obj, oneOf, record, str, type Shape } from './api-shape.ts';
 import { defaultSettings, type ProviderConfig } from './settings.ts';
 import { VARIABLE_TYPES } from './variables.ts';
 
@@ -79,6 +79,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   readTool: obj({ name }),
   updateTool: obj({ name, files }),
   deleteTool: obj({ name }),
+  trustToolFolder: obj({ path: str(4096, 1), trusted: bool() }),
   runTool: obj({ ...sessionId, name, args: record(json()) }),
   listVariables: obj({ ...sessionId, type: oneOf(VARIABLE_TYPES), search: str(API_LIMITS.maxNameChars) }, ['type', 'search']),
   readVariable: obj(
@@ -87,7 +88,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   ),
   deleteVariable: obj({ ...sessionId, name: str(4096, 1) }),
   getSettings: empty,
-  setSettings: obj({ patch: settingsPatch }),
+  setSettings: obj({ patch: settingsPatch, secrets: record(nullable(str(65_536)), 16) }, ['secrets']),
   listProviders: empty,
   testProvider: providerRef,
   listModels: providerRef,

@@ -185,6 +185,12 @@ export interface ApiMethods {
   readTool: { request: { name: string }; response: ToolFiles };
   updateTool: { request: { name: string; files: Record<string, string> }; response: ToolFiles };
   deleteTool: { request: { name: string }; response: null };
+  /**
+   * Approves (or withdraws approval of) a project tool folder, remembered by path in
+   * settings.trustedProjectFolders. Approving needs the folder to be listed as untrusted now
+   * (a diagnostic with code UNTRUSTED_FOLDER_CODE). Resolves once the tools are reloaded.
+   */
+  trustToolFolder: { request: { path: string; trusted: boolean }; response: ToolsState };
   /** Runs a tool by hand through the session's executor (same approvals, variables, $VAR_REF). */
   runTool: { request: { sessionId: string; name: string; args: Record<string, unknown> }; response: ToolExecuteResult };
   // variables
@@ -193,8 +199,12 @@ export interface ApiMethods {
   deleteVariable: { request: { sessionId: string; name: string }; response: null };
   // settings
   getSettings: { request: Empty; response: Settings };
-  /** Shallow patch of top-level keys; the store validates values. Resolves with the new settings. */
-  setSettings: { request: { patch: Partial<Settings> }; response: Settings };
+  /**
+   * Shallow patch of top-level keys, saved as one write with one `settings.changed`; the store
+   * validates values. `secrets` (name → value, null deletes) are stored with it, all or nothing:
+   * a provider and its API key are saved in one call. Resolves with the new settings.
+   */
+  setSettings: { request: { patch: Partial<Settings>; secrets?: Record<string, string | null> }; response: Settings };
   // providers
   listProviders: { request: Empty; response: ProviderInfo[] };
   /** Tests a provider (saved by id, or an unsaved config with an optional key). */
@@ -240,6 +250,7 @@ export const API_METHODS = [
   'readTool',
   'updateTool',
   'deleteTool',
+  'trustToolFolder',
   'runTool',
   'listVariables',
   'readVariable',

@@ -50,6 +50,12 @@ export interface Settings {
   /** Ordered tool roots; an empty list means the default `TOOLDESK_HOME/tools`. */
   toolRoots: string[];
   wellKnownRoots: Record<WellKnownRoot, boolean>;
+  /**
+   * Project tool folders the user approved (absolute paths, e.g. `/home/me/proj/.omp/tools`). A
+   * project folder (`.omp/tools`, `.config/agenvoy/tools/script` under the working folder) loads
+   * nothing until its path is listed here: anyone who could write the project could plant one.
+   */
+  trustedProjectFolders: string[];
   groupDefaults: Record<string, boolean>;
   toolDefaults: Record<string, boolean>;
   /** The user's per-tool policy overrides; they win over everything the tool declares. */
@@ -101,6 +107,7 @@ export function defaultSettings(): Settings {
     systemPrompt: '',
     toolRoots: [],
     wellKnownRoots: { agenvoyHome: true, agenvoyProject: true, ompHome: true, ompProject: true },
+    trustedProjectFolders: [],
     groupDefaults: {},
     toolDefaults: {},
     permissionOverrides: {},

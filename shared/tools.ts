@@ -79,6 +79,12 @@ export interface Diagnostic {
   code?: string;
 }
 
+/**
+ * The code of the diagnostic naming a project tool folder the user has not approved (its `file`
+ * is the folder): the Tools panel offers to approve it, `tooldesk tools trust` does the same.
+ */
+export const UNTRUSTED_FOLDER_CODE = 'untrusted-project-folder';
+
 export interface DeclaredReturnType {
   type: string;
   note?: string;

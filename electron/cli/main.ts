@@ -1,6 +1,7 @@
 // Entry of the `tooldesk` command: dispatches to commands/, prints help and version.
 import type { CliIO, Command } from './command.ts';
 import { UsageError } from './command.ts';
+import { FileError } from '../runtime/base/file-error.ts';
 import { COMMANDS } from './commands/index.ts';
 import { VERSION } from './version.ts';
 
@@ -48,6 +49,11 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
     if (error instanceof UsageError) {
       io.stderr.write(`tooldesk ${name}: ${error.message}\n\n${command.usage.trimEnd()}\n`);
       return 2;
+    }
+    // A file Tooldesk cannot use is the user's to fix: its one line says which and how, no stack.
+    if (error instanceof FileError) {
+      io.stderr.write(`tooldesk ${name}: ${error.message}\n`);
+      return 1;
     }
     io.stderr.write(`tooldesk ${name}: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     return 1;

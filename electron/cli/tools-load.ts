@@ -1,28 +1,20 @@
-// Shared by the `tooldesk tools` sub-commands: which roots, the source context from settings,
-// and the loaded tools registered in a real ToolExecutor (so policies are the effective ones).
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+// Shared by the `tooldesk tools` sub-commands: the runtime's tools, loaded once (no watching),
+// in a real ToolExecutor kept by the runtime (so policies and switches are the effective ones).
 import type { Diagnostic } from '../../shared/tools.ts';
-import type { Settings } from '../../shared/settings.ts';
-import type { KeyEndpoint } from '../runtime/runner/key-endpoint.ts';
-import { startKeyEndpoint } from '../runtime/runner/key-endpoint.ts';
-import { secretResolverFrom } from '../runtime/runner/secret-resolver.ts';
-import { discoverTools } from '../runtime/sources/discovery/discover-tools.ts';
-import { createSourceContext } from '../runtime/sources/source-context.ts';
-import type { ToolRoot } from '../runtime/sources/discovery/tool-roots.ts';
-import { toolRootsFromSettings } from '../runtime/sources/discovery/tool-roots.ts';
-import type { LoadResult } from '../runtime/sources/types.ts';
-import { settingsPermissionStore } from '../runtime/store/permission-store.ts';
-import type { SecretStore } from '../runtime/store/secret-store.ts';
+import type { ToolGroup } from '../runtime/tools/types.ts';
+import type { Runtime } from '../runtime/create-runtime.ts';
 import type { SettingsStore } from '../runtime/store/settings-store.ts';
-import { ToolExecutor } from '../runtime/tools/tool-executor.ts';
+import type { ToolExecutor } from '../runtime/tools/tool-executor.ts';
 import type { ApprovalCallback } from '../runtime/tools/types.ts';
-import { openCliSecrets, openCliSettings } from './cli-settings.ts';
+import { openCliRuntime } from './cli-runtime.ts';
 import type { CliIO } from './command.ts';
 import type { ParsedArgs } from './parse-args.ts';
-import { options } from './parse-args.ts';
 
-export interface LoadedTools extends LoadResult {
+export interface LoadedTools {
+  runtime: Runtime;
+  groups: ToolGroup[];
+  /** Loading diagnostics only. */
+  diagnostics: Diagnostic[];
   roots: string[];
   home: string;
   settings: SettingsStore;
@@ -39,55 +31,28 @@ export interface LoadCliToolsOptions {
   keyEndpoint?: boolean;
 }
 
-/** `--root DIR` (repeatable, relative to the cwd), else the settings' roots and the well-known folders that exist. */
-export function toolRoots(args: ParsedArgs, settings: Settings, home: string): ToolRoot[] {
-  const given = options(args, 'root');
-  if (given.length > 0) return given.map((root) => ({ path: resolve(root), kind: 'user' }));
-  return toolRootsFromSettings(settings, { home, cwd: process.cwd(), exists: existsSync });
-}
-
-/** Loads every tool under `roots` once (no watching); tool secrets come from `secrets`. */
-export function discoverCliTools(home: string, settings: Settings, roots: ToolRoot[], secrets: SecretStore, keyEndpoint?: KeyEndpoint): Promise<LoadResult> {
-  const ctx = createSourceContext(settings, home, {
-    runnerOptions: { resolveSecrets: secretResolverFrom(secrets), ...(keyEndpoint ? { keyEndpoint } : {}) },
-  });
-  return discoverTools(roots, ctx);
-}
-
+/** Loads every tool under `--root DIR`s (else the settings' roots and the well-known folders that exist) once. */
 export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToolsOptions = {}): Promise<LoadedTools> {
-  const { home, settings } = openCliSettings(io);
-  const current = settings.get();
-  const roots = toolRoots(args, current, home);
-  let keyEndpoint: KeyEndpoint | undefined;
-  if (load.keyEndpoint) keyEndpoint = await startKeyEndpoint({ agenvoyCompat: current.agenvoyKeyCompat }).catch(() => undefined);
-  const loaded = await discoverCliTools(home, current, roots, openCliSecrets(io), keyEndpoint);
-  const executor = new ToolExecutor({
-    sessionId: 'cli',
-    permissions: settingsPermissionStore(settings),
-    truncateChars: current.limits.truncateChars,
-    toolTimeoutMs: current.limits.toolTimeoutMs,
-    ...(load.approve ? { approve: load.approve } : {}),
-  });
-  for (const group of loaded.groups) executor.registerToolGroup(group);
-  for (const group of executor.listGroups()) {
-    if (!group.builtin) executor.toggleGroupEnabled(group.name, current.groupDefaults[group.name] ?? false);
+  const runtime = await openCliRuntime(io, { tools: { args, keyEndpoint: load.keyEndpoint ?? false } });
+  try {
+    const tools = await runtime.tools();
+    const { executor } = tools.executor({ sessionId: 'cli', ...(load.approve ? { approve: load.approve } : {}) });
+    const diagnostics = tools.source.diagnostics();
+    return {
+      runtime,
+      groups: tools.source.groups(),
+      diagnostics,
+      roots: tools.roots().map((r) => r.path),
+      home: runtime.home,
+      settings: runtime.settings,
+      executor,
+      allDiagnostics: [...diagnostics, ...executor.diagnostics()],
+      close: () => runtime.close(),
+    };
+  } catch (error) {
+    await runtime.close();
+    throw error;
   }
-  for (const [name, enabled] of Object.entries(current.toolDefaults)) {
-    if (executor.getTool(name)) executor.setToolEnabled(name, enabled);
-  }
-  return {
-    groups: loaded.groups,
-    diagnostics: loaded.diagnostics,
-    roots: roots.map((r) => r.path),
-    home,
-    settings,
-    executor,
-    allDiagnostics: [...loaded.diagnostics, ...executor.diagnostics()],
-    async close() {
-      await keyEndpoint?.close();
-      settings.close();
-    },
-  };
 }
 
 /** `file:line:col: severity: message` and an indented hint, as compilers print them. */

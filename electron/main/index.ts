@@ -1,9 +1,10 @@
 // Electron glue: app lifecycle, the main window, binding the API to ipcMain. Thin; all work
-// lives in electron/runtime (createHost), and the security rules are in small tested helpers.
+// lives in electron/runtime (createRuntime), and the security rules are in small tested helpers.
 import { join } from 'node:path';
 import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { IPC_EVENT_CHANNEL } from '../../shared/api.ts';
-import { createHost, type Host } from '../runtime/host/create-host.ts';
+import { createRuntime, type Runtime } from '../runtime/create-runtime.ts';
+import type { Host } from '../runtime/host/create-host.ts';
 import { toolDeskHome } from '../runtime/paths.ts';
 import { bindApi, deferredHandlers } from './bind-api.ts';
 import { electronStoreBackend } from './electron-store-backend.ts';
@@ -18,7 +19,7 @@ const location: AppLocation = {
 };
 
 let mainWindow: BrowserWindow | null = null;
-let host: Host | null = null;
+let runtime: Runtime | null = null;
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
@@ -81,11 +82,20 @@ app.whenReady().then(async () => {
 
   // The window opens at once; requests wait for the host (loading tools may take a moment).
   // Without a system keyring, keys typed in Settings are kept for this run only (Settings says so).
-  const starting = createHost({ home: toolDeskHome(), browserMode: false, version: app.getVersion(), settingsBackend: electronStoreBackend, watchSettings: true, sessionSecretsFallback: true });
+  const started = createRuntime({
+    home: toolDeskHome(),
+    settingsBackend: electronStoreBackend,
+    watchSettings: true,
+    sessionSecretsFallback: true,
+    tools: { watch: true, keyEndpoint: true },
+  });
+  const starting: Promise<Host> = started.then((ready) => {
+    runtime = ready;
+    return ready.host({ browserMode: false, version: app.getVersion() });
+  });
   bindApi({ ipcMain, handlers: deferredHandlers(starting), isTrustedSender });
   starting.then(
     (ready) => {
-      host = ready;
       ready.onEvent((event) => {
         if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(IPC_EVENT_CHANNEL, event);
       });
@@ -105,9 +115,9 @@ app.on('window-all-closed', () => {
 });
 
 app.on('will-quit', (event) => {
-  if (!host) return;
-  const closing = host;
-  host = null;
+  if (!runtime) return;
+  const closing = runtime;
+  runtime = null;
   event.preventDefault();
   void closing.close().finally(() => app.quit());
 });

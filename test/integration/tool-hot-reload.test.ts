@@ -3,8 +3,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolRegistry, type ToolsChangedEvent } from '../../electron/runtime/sources/discovery/tool-registry.ts';
-import { syncExecutorGroups } from '../../electron/runtime/sources/discovery/sync-executor-groups.ts';
+import { ToolRegistry } from '../../electron/runtime/sources/discovery/tool-registry.ts';
+import type { ToolsChange } from '../../electron/runtime/tools/tools-change.ts';
+import { syncExecutorGroups } from '../../electron/runtime/tools/executor-groups.ts';
 import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
 import { toolsByName } from '../support/fixture-entries.ts';
 import { makeTmpHome, testSourceContext } from '../support/tool-source-context.ts';
@@ -14,7 +15,7 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-function waitFor(registry: ToolRegistry, predicate: (e: ToolsChangedEvent) => boolean, ms = 5000): Promise<ToolsChangedEvent> {
+function waitFor(registry: ToolRegistry, predicate: (e: ToolsChange) => boolean, ms = 5000): Promise<ToolsChange> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no tools.changed event in time')), ms);
     const dispose = registry.onChanged((event) => {
@@ -74,7 +75,7 @@ describe('hot reload', () => {
     const executor = new ToolExecutor({ sessionId: 's2' });
     for (const group of registry.groups()) executor.registerToolGroup(group);
     executor.toggleGroupEnabled('script', true);
-    const events: ToolsChangedEvent[] = [];
+    const events: ToolsChange[] = [];
     registry.onChanged((event) => {
       events.push(event);
       syncExecutorGroups(executor, registry.groups(), event);

@@ -1,7 +1,7 @@
 // DESIGN.md: runtime/ and shared/ never import electron; shared/ imports nothing platform-specific.
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -40,6 +40,25 @@ function offenders(dir: string, forbidden: (specifier: string) => boolean): stri
 
 const isElectron = (s: string) => s === 'electron' || s.startsWith('electron/');
 
+/** Each relative import of the files under `dir`, as paths from the repository root (`electron/runtime/tools/x.ts`). */
+function localImports(dir: string): { file: string; target: string }[] {
+  return sourceFiles(join(root, dir)).flatMap((file) =>
+    importedSpecifiers(readFileSync(file, 'utf8'))
+      .filter((s) => s.startsWith('.'))
+      .map((s) => ({ file: relative(root, file).split(sep).join('/'), target: relative(root, resolve(dirname(file), s)).split(sep).join('/') })),
+  );
+}
+
+const runtime = (part: string) => `electron/runtime/${part}`;
+const under = (target: string, folder: string) => target.startsWith(`${runtime(folder)}/`);
+const layerViolations = (from: string, forbidden: string[]) =>
+  localImports(runtime(from))
+    .filter(({ target }) => forbidden.some((folder) => under(target, folder)))
+    .map(({ file, target }) => `${file} imports ${target}`);
+
+/** What the CLI may use of the runtime: the composition root and the parts' public faces, never a tool format's or the runner's internals. */
+const CLI_MAY_IMPORT = [runtime('create-runtime.ts'), runtime('paths.ts'), ...['base', 'host', 'store', 'tools', 'chat', 'llm'].map((f) => `${runtime(f)}/`)];
+
 describe('import boundaries', () => {
   it('finds imports of every syntax', () => {
     const src = `import a from 'x1'; import type { B } from "x2"; export { c } from 'x3'; await import('x4'); require("x5"); import 'x6';`;
@@ -59,5 +78,44 @@ describe('import boundaries', () => {
 
   it('shared never imports electron or Node built-ins', () => {
     expect(offenders('shared', (s) => isElectron(s) || isNodeBuiltin(s))).toEqual([]);
+  });
+});
+
+describe('runtime layers (DESIGN: one composition root)', () => {
+  it('resolves relative imports to repository paths', () => {
+    const found = localImports('electron/cli');
+    expect(found.some(({ target }) => target === runtime('create-runtime.ts'))).toBe(true);
+    expect(found.every(({ target }) => !target.startsWith('..'))).toBe(true);
+  });
+
+  it('the CLI uses the runtime through createRuntime and the parts\' entry points only', () => {
+    const offenders = localImports('electron/cli')
+      .filter(({ target }) => target.startsWith(`${runtime('')}`) && !CLI_MAY_IMPORT.some((allowed) => target === allowed || (allowed.endsWith('/') && target.startsWith(allowed))))
+      .map(({ file, target }) => `${file} imports ${target}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('the Electron glue builds the runtime only through createRuntime', () => {
+    const offenders = localImports('electron/main')
+      .filter(({ target }) => target.startsWith(runtime('')) && (under(target, 'sources') || under(target, 'runner') || under(target, 'chat')))
+      .map(({ file, target }) => `${file} imports ${target}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('chat never imports a tool source', () => {
+    expect(layerViolations('chat', ['sources'])).toEqual([]);
+  });
+
+  it('tools never import sources, the runner or chat', () => {
+    expect(layerViolations('tools', ['sources', 'runner', 'chat'])).toEqual([]);
+  });
+
+  it('the runner never imports tools, sources or chat', () => {
+    expect(layerViolations('runner', ['tools', 'sources', 'chat'])).toEqual([]);
+  });
+
+  it('a violation would be caught (the rule is not vacuous)', () => {
+    // sources/ does import tools/ and runner/: the same check on it must find them.
+    expect(layerViolations('sources', ['tools', 'runner']).length).toBeGreaterThan(0);
   });
 });

@@ -1,14 +1,14 @@
 // `tooldesk chat "prompt"`: one turn headless. The answer streams to stdout; tool calls,
 // approvals and notices go to stderr; approvals are asked on the terminal (or --yes).
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
-import { SessionManager } from '../../runtime/chat/session-manager.ts';
+import type { SessionManager } from '../../runtime/chat/session-manager.ts';
 import { parseSlashCommand } from '../../runtime/chat/slash-command.ts';
 import { resolveProvider, type ProviderResolution } from '../../runtime/llm/resolve-provider.ts';
 import { detectLocalProviders } from '../../runtime/llm/detect-local-providers.ts';
 import type { SecretStore } from '../../runtime/store/secret-store.ts';
-import { openCliSecrets, openCliSettings } from '../cli-settings.ts';
+import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
-import { discoverCliTools, formatDiagnostic, toolRoots } from '../tools-load.ts';
+import { formatDiagnostic } from '../tools-load.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
 import { TerminalApprover } from '../terminal-approver.ts';
 import { humanPrinter } from '../chat-printer.ts';
@@ -20,9 +20,9 @@ interface ChatFlags {
 }
 
 /** --base-url/--model override the configured provider for this run (nothing is saved). */
-function cliProviderResolver(flags: ChatFlags, secrets: SecretStore): ((settings: Settings) => Promise<ProviderResolution>) | undefined {
+function cliProviderResolver(flags: ChatFlags): ((settings: Settings, secrets: SecretStore) => Promise<ProviderResolution>) | undefined {
   if (!flags.baseURL && !flags.model) return undefined;
-  return async (settings) => {
+  return async (settings, secrets) => {
     if (!flags.baseURL) {
       const active = settings.providers.find((p) => p.id === settings.activeProviderId);
       if (!active) return { ok: false, configured: false, reason: '--model needs --base-url, or an active provider in the settings.' };
@@ -100,13 +100,18 @@ export const chatCommand: Command = {
     if (model) flags.model = model;
     if (apiKeySecret) flags.apiKeySecret = apiKeySecret;
 
-    const { home, settings } = openCliSettings(io);
-    const secrets = openCliSecrets(io);
-    const { groups, diagnostics } = await discoverCliTools(home, settings.get(), toolRoots(args, settings.get(), home), secrets);
-    const tools = { groups: () => groups };
+    const provider = cliProviderResolver(flags);
+    const runtime = await openCliRuntime(io, { tools: { args }, ...(provider ? { provider } : {}) });
+    const { settings, secrets } = runtime;
+    let manager: SessionManager;
+    try {
+      manager = await runtime.sessions();
+    } catch (error) {
+      await runtime.close();
+      throw error;
+    }
+    const diagnostics = (await runtime.tools()).source.diagnostics();
     for (const d of diagnostics.filter((d) => d.severity === 'error')) io.stderr.write(`tooldesk: ${formatDiagnostic(d)}\n`);
-    const provider = cliProviderResolver(flags, secrets);
-    const manager = new SessionManager({ home, settings, secrets, tools, ...(provider ? { provider } : {}) });
     const approver = new TerminalApprover(io.stdin, io.stderr);
     const printer = humanPrinter(io);
     const onSigint = () => session?.abort();
@@ -161,8 +166,7 @@ export const chatCommand: Command = {
       process.off('SIGINT', onSigint);
       // The stdout error listener stays: a late write after EPIPE must not crash the exit.
       approver.close();
-      manager.closeAll();
-      settings.close();
+      await runtime.close();
     }
   },
 };

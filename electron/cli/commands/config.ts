@@ -2,7 +2,7 @@
 import { defaultSettings } from '../../../shared/settings.ts';
 import { forbiddenKeyIn, getPath, keyPathProblem } from '../../runtime/store/dotted-path.ts';
 import { SettingsValidationError } from '../../runtime/store/settings-store.ts';
-import { openCliSettings } from '../cli-settings.ts';
+import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
 import { parseArgs } from '../parse-args.ts';
 
@@ -42,7 +42,8 @@ export const configCommand: Command = {
       io.stderr.write(`tooldesk config: ${problem}\n`);
       return 1;
     }
-    const { settings } = openCliSettings(io);
+    const runtime = await openCliRuntime(io, { tools: false });
+    const { settings } = runtime;
     try {
       if (action === 'path') {
         io.stdout.write(`${settings.path}\n`);
@@ -86,7 +87,7 @@ export const configCommand: Command = {
       }
       throw new UsageError(action ? `unknown action "${action}"` : 'missing action: get, set or path');
     } finally {
-      settings.close();
+      await runtime.close();
     }
   },
 };

@@ -1,7 +1,6 @@
 // `tooldesk sessions list|show|delete|rename`: the chat sessions under TOOLDESK_HOME/sessions.
 import type { ChatMessage } from '../../../shared/chat.ts';
-import { SessionManager } from '../../runtime/chat/session-manager.ts';
-import { openCliSettings } from '../cli-settings.ts';
+import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
 
@@ -31,8 +30,9 @@ export const sessionsCommand: Command = {
     const [action, id, title, ...extra] = args.positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
     const json = flag(args, 'json');
-    const { home, settings } = openCliSettings(io);
-    const manager = new SessionManager({ home, settings });
+    // Reading and editing the files needs no tools.
+    const runtime = await openCliRuntime(io, { tools: false });
+    const manager = await runtime.sessions();
     try {
       switch (action) {
         case 'list': {
@@ -73,8 +73,7 @@ export const sessionsCommand: Command = {
           throw new UsageError(action ? `unknown action "${action}"` : 'missing action: list, show, rename or delete');
       }
     } finally {
-      manager.closeAll();
-      settings.close();
+      await runtime.close();
     }
   },
 };

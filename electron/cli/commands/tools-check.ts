@@ -1,5 +1,4 @@
 // `tooldesk tools check`: every diagnostic with file:line:col and a hint; exit 1 on any error.
-import { sandboxStatus } from '../../runtime/runner/sandbox.ts';
 import type { Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
 import { formatDiagnostic, loadCliTools } from '../tools-load.ts';
@@ -15,7 +14,7 @@ export const toolsCheckCommand: Command = {
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['root'], booleans: ['json'] });
     const loaded = await loadCliTools(args, io);
-    const sandbox = sandboxStatus(loaded.settings.get());
+    const sandbox = loaded.runtime.sandboxStatus();
     await loaded.close();
     const diagnostics = loaded.allDiagnostics;
     const errors = diagnostics.filter((d) => d.severity === 'error').length;

@@ -1,9 +1,8 @@
 // `tooldesk tools enable|disable GROUP|TOOL`: persists groupDefaults / toolDefaults, the same
 // enable state the settings toggles show. Sub-commands of `tools` (see tools.ts).
 import { VARS_GROUP } from '../../runtime/tools/vars-tools.ts';
-import { openCliSecrets, openCliSettings } from '../cli-settings.ts';
+import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
-import { discoverCliTools, toolRoots } from '../tools-load.ts';
 import { flag, parseArgs } from '../parse-args.ts';
 
 async function setEnabled(argv: string[], io: CliIO, enabled: boolean): Promise<number> {
@@ -12,11 +11,13 @@ async function setEnabled(argv: string[], io: CliIO, enabled: boolean): Promise<
   if (!name) throw new UsageError('missing the GROUP or TOOL name');
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   if (flag(args, 'group') && flag(args, 'tool')) throw new UsageError('--group and --tool exclude each other');
-  const { home, settings } = openCliSettings(io);
+  let kind: 'group' | 'tool' | undefined = flag(args, 'group') ? 'group' : flag(args, 'tool') ? 'tool' : undefined;
+  // The name is looked up among the loaded tools unless --group/--tool says what it is.
+  const runtime = await openCliRuntime(io, { tools: kind ? false : { args } });
+  const { settings } = runtime;
   try {
-    let kind: 'group' | 'tool' | undefined = flag(args, 'group') ? 'group' : flag(args, 'tool') ? 'tool' : undefined;
     if (!kind) {
-      const { groups } = await discoverCliTools(home, settings.get(), toolRoots(args, settings.get(), home), openCliSecrets(io));
+      const groups = (await runtime.tools()).source.groups();
       if (name === VARS_GROUP || groups.some((g) => g.name === name)) kind = 'group';
       else if (groups.some((g) => g.tools.some((t) => t.definition.function.name === name))) kind = 'tool';
       else {
@@ -30,7 +31,7 @@ async function setEnabled(argv: string[], io: CliIO, enabled: boolean): Promise<
     io.stdout.write(`${kind} ${name} ${enabled ? 'enabled' : 'disabled'}\n`);
     return 0;
   } finally {
-    settings.close();
+    await runtime.close();
   }
 }
 

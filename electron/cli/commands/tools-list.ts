@@ -1,5 +1,5 @@
 // `tooldesk tools list`: every tool with its group, format, source file, policies and schema.
-import type { ToolGroupInfo } from '../../../shared/tools.ts';
+import { UNTRUSTED_FOLDER_CODE, type ToolGroupInfo } from '../../../shared/tools.ts';
 import type { Command } from '../command.ts';
 import { parseArgs } from '../parse-args.ts';
 import { flag } from '../parse-args.ts';
@@ -25,6 +25,10 @@ export const toolsListCommand: Command = {
       return 0;
     }
     io.stdout.write(renderGroups(groups, loaded.roots));
+    // Said on stdout, beside the list: a folder that loaded nothing is part of the answer.
+    for (const d of loaded.allDiagnostics.filter((x) => x.code === UNTRUSTED_FOLDER_CODE)) {
+      io.stdout.write(`untrusted project folder — review: ${d.file}\n  none of its tools is loaded; approve it with \`tooldesk tools trust ${d.file}\`\n`);
+    }
     const errors = loaded.allDiagnostics.filter((d) => d.severity === 'error').length;
     if (loaded.allDiagnostics.length > 0) {
       io.stderr.write(`${loaded.allDiagnostics.length} diagnostic(s), ${errors} error(s): run \`tooldesk tools check\` for details.\n`);

@@ -1,16 +1,11 @@
 // `tooldesk tools new <format> <name>`: scaffolds a tool from resources/templates/<format>/ into
 // a tools root (default: the first configured root, else TOOLDESK_HOME/tools).
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from '../command.ts';
 import { UsageError } from '../command.ts';
-import { openCliSettings } from '../cli-settings.ts';
+import { openCliRuntime } from '../cli-runtime.ts';
 import { option, parseArgs } from '../parse-args.ts';
-import { writeFileAtomic } from '../../runtime/sources/files/atomic-write.ts';
-import { AuthoringError, createTool, templateFiles, templateIsFolder, validateToolName } from '../../runtime/sources/authoring/tool-authoring.ts';
-import { TEMPLATE_FORMATS, type TemplateFormat } from '../../runtime/sources/authoring/templates-dir.ts';
-import { toolRootsFromSettings } from '../../runtime/sources/discovery/tool-roots.ts';
+import { AuthoringError, scaffoldTool, TEMPLATE_FORMATS, validateToolName, type TemplateFormat } from '../../runtime/host/scaffold-tool.ts';
 
 const ALIASES: Record<string, TemplateFormat> = {
   script: 'script-py',
@@ -47,13 +42,13 @@ export const toolsNewCommand: Command = {
     let root: string;
     if (given) root = resolve(given);
     else {
-      const { home, settings } = openCliSettings(io);
+      const runtime = await openCliRuntime(io, { tools: {} });
       // The first user root, resolved as `tools list` resolves it (~ expanded), so the tool shows up there.
-      root = toolRootsFromSettings(settings.get(), { home, cwd: process.cwd() })[0]!.path;
-      settings.close();
+      root = runtime.toolRoots()[0]!.path;
+      await runtime.close();
     }
     try {
-      const created = await scaffold(format, name, root);
+      const created = await scaffoldTool(format, name, root);
       for (const file of created) io.stdout.write(`created ${file}\n`);
       io.stdout.write(`Edit it, then check it: tooldesk tools check --root ${root}\n`);
       return 0;
@@ -66,23 +61,3 @@ export const toolsNewCommand: Command = {
     }
   },
 };
-
-async function scaffold(format: TemplateFormat, name: string, root: string): Promise<string[]> {
-  if (format === 'three-layer' || format === 'script-py' || format === 'script-js') {
-    const authored = format === 'three-layer' ? 'three-layer' : 'script';
-    const overrides: Record<string, string> = format === 'script-js' ? { 'script.js': templateFiles('script-js', name)['script.js']! } : {};
-    const tool = await createTool(root, authored, name, overrides);
-    return Object.keys(tool.files).map((file) => join(tool.dir, file));
-  }
-  if (templateIsFolder(format)) throw new AuthoringError(`template ${format} is a folder; not supported here`);
-  const files = templateFiles(format, name);
-  await mkdir(root, { recursive: true });
-  const written: string[] = [];
-  for (const [file, content] of Object.entries(files)) {
-    const path = join(root, file);
-    if (existsSync(path)) throw new AuthoringError(`${path} already exists; choose another name`);
-    await writeFileAtomic(path, content);
-    written.push(path);
-  }
-  return written;
-}

@@ -1,4 +1,5 @@
 // `tooldesk tools run NAME --args JSON`: one call through the real ToolExecutor, approvals on the terminal.
+import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
 import { closeNames } from '../../runtime/tools/close-names.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
@@ -50,6 +51,10 @@ export const toolsRunCommand: Command = {
       const names = executor.listGroups().flatMap((g) => g.tools.map((t) => t.name));
       const near = closeNames(name, names);
       io.stderr.write(`tooldesk tools run: no tool "${name}" in ${loaded.roots.join(', ')}${near.length ? `. Did you mean: ${near.join(', ')}?` : ''}\n`);
+      // The tool may sit in a project folder nobody approved yet: say where to look.
+      for (const d of loaded.allDiagnostics.filter((x) => x.code === UNTRUSTED_FOLDER_CODE)) {
+        io.stderr.write(`  untrusted project folder — review: ${d.file} (not loaded; \`tooldesk tools trust ${d.file}\` approves it)\n`);
+      }
       return 1;
     }
     executor.toggleGroupEnabled(group.name, true);

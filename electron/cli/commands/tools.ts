@@ -7,8 +7,9 @@ import { toolsDisableCommand, toolsEnableCommand } from './tools-enable.ts';
 import { toolsListCommand } from './tools-list.ts';
 import { toolsNewCommand } from './tools-new.ts';
 import { toolsRunCommand } from './tools-run.ts';
+import { toolsTrustCommand, toolsUntrustCommand } from './tools-trust.ts';
 
-export const TOOLS_SUBCOMMANDS: Command[] = [toolsListCommand, toolsCheckCommand, toolsRunCommand, toolsEnableCommand, toolsDisableCommand, toolsNewCommand];
+export const TOOLS_SUBCOMMANDS: Command[] = [toolsListCommand, toolsCheckCommand, toolsRunCommand, toolsEnableCommand, toolsDisableCommand, toolsNewCommand, toolsTrustCommand, toolsUntrustCommand];
 
 function usage(): string {
   const width = Math.max(...TOOLS_SUBCOMMANDS.map((c) => c.name.length));

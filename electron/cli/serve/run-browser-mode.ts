@@ -1,7 +1,7 @@
 // Browser mode as a long-running command: build the renderer if needed, start the host and the
 // loopback server, print the URL (token included), stop cleanly on Ctrl+C / SIGTERM.
 import type { CliIO } from '../command.ts';
-import { createHost } from '../../runtime/host/create-host.ts';
+import { createRuntime } from '../../runtime/create-runtime.ts';
 import { startBrowserServer } from '../../runtime/host/server.ts';
 import { toolDeskHome } from '../../runtime/paths.ts';
 import { openCliSecrets } from '../cli-settings.ts';
@@ -29,8 +29,22 @@ export async function runBrowserMode(options: BrowserModeOptions, io: CliIO): Pr
     }
   }
   const home = toolDeskHome(io.env);
-  const host = await createHost({ home, secrets: openCliSecrets(io), browserMode: true, version: VERSION, sessionSecretsFallback: true, watchSettings: true, log: (message) => io.stderr.write(`tooldesk serve: ${message}\n`) });
+  const runtime = await createRuntime({
+    home,
+    secrets: openCliSecrets(io),
+    sessionSecretsFallback: true,
+    watchSettings: true,
+    tools: { watch: true, keyEndpoint: true },
+    log: (message) => io.stderr.write(`tooldesk serve: ${message}\n`),
+  });
   let server;
+  let host;
+  try {
+    host = await runtime.host({ browserMode: true, version: VERSION });
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
   try {
     server = await startBrowserServer({
       host,
@@ -39,7 +53,7 @@ export async function runBrowserMode(options: BrowserModeOptions, io: CliIO): Pr
       onRefused: (reason) => io.stderr.write(`tooldesk serve: refused a connection: ${reason}\n`),
     });
   } catch (error) {
-    await host.close();
+    await runtime.close();
     const code = (error as NodeJS.ErrnoException).code;
     io.stderr.write(
       code === 'EADDRINUSE'
@@ -66,6 +80,6 @@ export async function runBrowserMode(options: BrowserModeOptions, io: CliIO): Pr
   });
   io.stderr.write('Stopping…\n');
   await server.close();
-  await host.close();
+  await runtime.close();
   return 0;
 }

@@ -6,14 +6,15 @@ import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { LlmToolCall } from '../llm/types.ts';
+import { Emitter } from '../base/emitter.ts';
+import { FileError } from '../base/file-error.ts';
 import { ToolExecutor } from '../tools/tool-executor.ts';
 import type { PermissionStore, ToolGroup } from '../tools/types.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
-import { syncExecutorGroups } from '../sources/discovery/sync-executor-groups.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
 import { ApprovalBroker } from './approval-broker.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
-import { applyEnableState, replaceExecutorGroups } from './executor-groups.ts';
+import { keepExecutorTools, type GroupsChange } from '../tools/executor-groups.ts';
 import { parseSlashCommand } from './slash-command.ts';
 import { assistantStopReason, streamAssistantStep, toChatToolCall } from './stream-assistant-step.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
@@ -23,12 +24,6 @@ import { MessageTree } from './message-tree.ts';
 import { SessionAttachments, type StoredAttachment } from './session-attachments.ts';
 import { stepTiming, type StepClock } from './step-timing.ts';
 
-export interface ToolsChange {
-  added: string[];
-  removed: string[];
-  updated: string[];
-}
-
 /** Where a session's tool groups come from (the ToolRegistry fits). */
 export interface ToolSource {
   groups(): ToolGroup[];
@@ -36,7 +31,7 @@ export interface ToolSource {
    * Contract: the listener is called after the set of groups changed, with which groups changed
    * when known (the ToolRegistry passes them); returns a disposer.
    */
-  onChanged?(listener: (change?: ToolsChange) => void): () => void;
+  onChanged?(listener: (change?: GroupsChange) => void): () => void;
 }
 
 export interface ChatSessionOptions {
@@ -74,7 +69,7 @@ export class ChatSession {
   readonly #options: ChatSessionOptions;
   readonly #tree: MessageTree;
   #chat: ChatSettings;
-  readonly #listeners = new Set<(event: ChatEvent) => void>();
+  readonly #events: Emitter<ChatEvent>;
   readonly #approvals: ApprovalBroker;
   readonly #disposers: Array<() => void> = [];
   readonly #usedCallIds = new Set<string>();
@@ -88,6 +83,7 @@ export class ChatSession {
 
   constructor(options: ChatSessionOptions) {
     this.#options = options;
+    this.#events = new Emitter({ onListenerError: (error) => options.log?.(`A session event listener failed: ${(error as Error).message}`) });
     this.#file = options.file;
     this.id = options.file.id;
     const state = options.state;
@@ -103,7 +99,7 @@ export class ChatSession {
     if (state && state.variables.length > 0) this.variables.restore({ version: 1, variables: state.variables });
     const journal = new VariableJournal(this.variables, (record) => this.#file.append(record));
     this.#approvals = new ApprovalBroker({
-      canAsk: () => this.#listeners.size > 0 || Boolean(options.hasApprover?.()),
+      canAsk: () => this.#events.size > 0 || Boolean(options.hasApprover?.()),
       requested: (request) => this.#emit({ type: 'approval.requested', sessionId: this.id, request }),
       resolved: (request, decision) => {
         this.#file.append({ t: 'approval', at: Date.now(), request, decision });
@@ -126,9 +122,14 @@ export class ChatSession {
         if (journal.record(change)) this.#emit({ type: 'variables.changed', sessionId: this.id });
       }),
     );
-    this.#syncGroups();
-    if (options.tools?.onChanged) this.#disposers.push(options.tools.onChanged((change) => this.#syncGroups(change)));
-    if (options.onSettingsChanged) this.#disposers.push(options.onSettingsChanged((settings) => applyEnableState(this.executor, settings)));
+    this.#disposers.push(
+      keepExecutorTools(this.executor, {
+        tools: options.tools ?? { groups: () => [] },
+        enableState: () => options.settings(),
+        ...(options.onSettingsChanged ? { onEnableStateChanged: options.onSettingsChanged } : {}),
+        ...(options.log ? { log: options.log } : {}),
+      }),
+    );
   }
 
   // ── reading ─────────────────────────────────────────────────────────────────────────────
@@ -166,8 +167,7 @@ export class ChatSession {
 
   /** Returns a disposer. Without any listener, approvals are rejected (no one can answer). */
   onEvent(listener: (event: ChatEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#events.event(listener);
   }
 
   // ── commands ────────────────────────────────────────────────────────────────────────────
@@ -239,7 +239,11 @@ export class ChatSession {
     this.#turn = turn;
     this.#emit({ type: 'session.turn', sessionId: this.id, turnId: turn.id, state: 'started' });
     const done = work(turn.controller.signal)
-      .catch((error: unknown): Omit<TurnOutcome, 'turnId'> => ({ stopReason: 'error', error: errorValue('InternalError', String((error as Error)?.stack ?? error)) }))
+      .catch((error: unknown): Omit<TurnOutcome, 'turnId'> => ({
+        stopReason: 'error',
+        // A file that cannot be written (a full disk) is the user's to fix: its one line, not a stack.
+        error: error instanceof FileError ? errorValue(error.name, error.message) : errorValue('InternalError', String((error as Error)?.stack ?? error)),
+      }))
       .then((outcome) => {
         this.#turn = null;
         const finished: TurnOutcome = { turnId: turn.id, ...outcome };
@@ -305,7 +309,7 @@ export class ChatSession {
     this.executor.close();
     void this.executor.notifySession('shutdown');
     for (const dispose of this.#disposers.splice(0)) dispose();
-    this.#listeners.clear();
+    this.#events.dispose();
   }
 
   // ── the agent loop ──────────────────────────────────────────────────────────────────────
@@ -466,14 +470,6 @@ export class ChatSession {
 
   // ── tools and enable state ──────────────────────────────────────────────────────────────
 
-  #syncGroups(change?: ToolsChange): void {
-    const wanted = this.#options.tools?.groups() ?? [];
-    // With a change, only what changed: the other groups keep their registration (and rule variables).
-    if (change) syncExecutorGroups(this.executor, wanted, change);
-    else for (const error of replaceExecutorGroups(this.executor, wanted)) this.#options.log?.(error);
-    applyEnableState(this.executor, this.#options.settings());
-  }
-
   #groupOf(name: string): string {
     for (const group of this.executor.listGroups()) {
       if (group.tools.some((t) => t.name === name || t.modelName === name)) return group.name;
@@ -515,12 +511,8 @@ export class ChatSession {
   }
 
   #emit(event: ChatEvent): void {
-    for (const listener of this.#options.forward ? [...this.#listeners, this.#options.forward] : this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#options.log?.(`A session event listener failed: ${(error as Error).message}`);
-      }
-    }
+    this.#events.fire(event);
+    // The manager's fan-out: an emitter's fire, which never throws.
+    this.#options.forward?.(event);
   }
 }

@@ -2,7 +2,8 @@
 // summary rewritten on change so listing many sessions does not replay every file. Reading
 // replays the records; a torn last line (a crash mid-write) is cut off with a warning, any other
 // unreadable line is skipped with a warning. Nothing else is lost.
-import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { fileError } from '../base/file-error.ts';
 import { join } from 'node:path';
 import type { ChatMessage, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
 import type { Variable } from '../../../shared/variables.ts';
@@ -184,9 +185,23 @@ export class SessionFile {
     this.#stopped = true;
   }
 
+  /**
+   * Appends one record. A failed write (a full disk) throws a FileError naming the file and what
+   * to do, after cutting back what it half wrote, so every record before it stays readable.
+   */
   append(record: SessionRecord): void {
     if (this.#stopped) return;
-    appendFileSync(this.log, `${toJsonLine(record)}\n`);
+    const size = statSync(this.log, { throwIfNoEntry: false })?.size ?? 0;
+    try {
+      appendFileSync(this.log, `${toJsonLine(record)}\n`);
+    } catch (error) {
+      try {
+        if (existsSync(this.log)) truncateSync(this.log, size);
+      } catch {
+        // A torn last line is skipped on the next open (and cut by repairTail) anyway.
+      }
+      throw fileError('save the session to', this.log, error, 'What the session held before is kept; this turn stopped here.');
+    }
     const at = 'at' in record ? record.at : record.createdAt;
     const info = this.#info;
     info.updatedAt = Math.max(info.updatedAt, at);
@@ -196,6 +211,7 @@ export class SessionFile {
     this.writeMeta();
   }
 
+  /** The meta file is a cache of the log's summary (rebuilt when stale): failing to write it loses nothing. */
   writeMeta(): void {
     writeMetaFile(this.metaFile, this.#info);
   }
@@ -204,8 +220,12 @@ export class SessionFile {
 function writeMetaFile(file: string, info: SessionInfo): void {
   const meta: SessionMeta = { version: SESSION_FORMAT_VERSION, ...info };
   const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify(meta));
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, JSON.stringify(meta));
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
 }
 
 /** The summary of a session for lists: from its meta file, rebuilt from the log when stale or missing. */

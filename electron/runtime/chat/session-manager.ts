@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import type { SessionSearchHit } from '../../../shared/api.ts';
 import type { ChatEvent, ChatMessage, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
+import { Emitter } from '../base/emitter.ts';
+import { fileError } from '../base/file-error.ts';
+import { appPaths } from '../paths.ts';
 import { resolveProvider, type ProviderResolution } from '../llm/resolve-provider.ts';
 import { settingsPermissionStore } from '../store/permission-store.ts';
 import type { SecretStore } from '../store/secret-store.ts';
@@ -30,14 +33,19 @@ export class SessionManager {
   readonly dir: string;
   readonly #options: SessionManagerOptions;
   readonly #open = new Map<string, ChatSession>();
-  readonly #listeners = new Set<(event: ChatEvent) => void>();
+  readonly #events: Emitter<ChatEvent>;
   /** Warnings from opening session files (torn lines), by session id. */
   readonly warnings = new Map<string, string[]>();
 
   constructor(options: SessionManagerOptions) {
     this.#options = options;
-    this.dir = join(options.home, 'sessions');
-    mkdirSync(this.dir, { recursive: true });
+    this.#events = new Emitter({ onListenerError: (error) => options.log?.(`A session event listener failed: ${(error as Error).message}`) });
+    this.dir = appPaths(options.home).sessionsDir;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+    } catch (error) {
+      throw fileError('create the sessions folder', this.dir, error);
+    }
   }
 
   /** Newest first. Sessions without a message are not listed (a new chat counts once it has one). */
@@ -132,8 +140,7 @@ export class SessionManager {
 
   /** Events of every open session. Returns a disposer. */
   onEvent(listener: (event: ChatEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#events.event(listener);
   }
 
   closeAll(): void {
@@ -149,10 +156,8 @@ export class SessionManager {
       onSettingsChanged: (listener: (s: Settings) => void) => settings.onDidChange(listener),
       provider: (chat?: ChatSettings) => (provider ? provider(settings.get()) : resolveProvider(settings.get(), secrets, {}, chat?.providerId)),
       permissions: settingsPermissionStore(settings),
-      forward: (event: ChatEvent) => {
-        for (const listener of this.#listeners) listener(event);
-      },
-      hasApprover: () => this.#listeners.size > 0,
+      forward: (event: ChatEvent) => this.#events.fire(event),
+      hasApprover: () => this.#events.size > 0,
       ...(tools ? { tools } : {}),
       ...(log ? { log } : {}),
     };

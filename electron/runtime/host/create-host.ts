@@ -1,40 +1,46 @@
-// Wires the runtime into one host: settings + secrets + tools + sessions + providers, the handlers
-// over them and one event stream. Pure Node (no Electron): the app, `tooldesk serve` and tests
-// all start it the same way.
+// The API over the runtime's parts: the host services, the handlers over them and one event
+// stream. Pure Node (no Electron). Built by createRuntime (runtime.host()), which owns the parts;
+// the host's close only detaches what it added.
 import { arch, platform } from 'node:os';
 import type { ApiEventListener, ApiHandlers, AppInfo } from '../../../shared/api.ts';
+import type { SessionManager } from '../chat/session-manager.ts';
 import { sandboxStatus } from '../runner/sandbox-status.ts';
-import { openSettingsStore, type SettingsBackendFactory, type SettingsStore } from '../store/settings-store.ts';
-import { SecretStore } from '../store/secret-store.ts';
-import { createEventHub, createHandlers, type HostServices, type ProviderService, type SessionService, type ToolService } from './handlers.ts';
+import type { SecretStore } from '../store/secret-store.ts';
+import type { SettingsStore } from '../store/settings-store.ts';
+import type { ToolRoot } from '../sources/discovery/tool-roots.ts';
+import { createAuthoringService } from './authoring-service.ts';
+import { createEventHub } from './event-hub.ts';
+import { createHandlers } from './handlers.ts';
+import type { HostServices, ProviderService } from './services.ts';
 import { createProviderService } from './provider-service.ts';
+import { createSessionService } from './session-service.ts';
 import { createSettingsService } from './settings-service.ts';
-import { createRuntimeServices, type RuntimeServicesOptions } from './runtime-services.ts';
+import { createToolService, type ToolCatalogPort } from './tool-service.ts';
 import type { ApiHost } from './types.ts';
 
 export interface HostOptions {
-  /** TOOLDESK_HOME. */
-  home: string;
   /** Reported by appInfo (the renderer talks over WebSocket). */
   browserMode: boolean;
   /** The app's version for appInfo (the CLI passes package.json's, Electron app.getVersion()). */
   version?: string;
-  /** electron-store in the app; conf (default) elsewhere. */
-  settingsBackend?: SettingsBackendFactory;
-  /** Pick up settings written by another process (the CLI while the app runs). */
-  watchSettings?: boolean;
-  /** Secrets; default the OS keychain. Tests pass `new SecretStore({keyring: sessionBackend()})`. */
-  secrets?: SecretStore;
-  /** Keep secrets in memory for this run when no keychain exists (browser mode on a headless box). */
-  sessionSecretsFallback?: boolean;
   providers?: ProviderService;
-  /** Replace the runtime's sessions/tools (tests of the transports). */
-  services?: { sessions: SessionService; tools: ToolService };
-  /** Watch tool folders and reload on change (default true). */
-  watchTools?: boolean;
-  /** Replaces settings-based provider resolution for chat (tests: the fake OpenAI server). */
-  chatProvider?: RuntimeServicesOptions['provider'];
-  log?: (message: string) => void;
+}
+
+/** The loaded tools as the host uses them (createRuntime's RuntimeTools). */
+export interface HostTools extends ToolCatalogPort {
+  roots(): ToolRoot[];
+  reloadPaths(paths: string[]): Promise<unknown>;
+}
+
+/** The runtime's parts the host is built over. */
+export interface HostParts {
+  home: string;
+  settings: SettingsStore;
+  secrets: SecretStore;
+  sessions: SessionManager;
+  tools: HostTools;
+  /** Start-up warnings (settings repaired, no keyring). */
+  warnings: string[];
 }
 
 export interface Host extends ApiHost {
@@ -43,33 +49,11 @@ export interface Host extends ApiHost {
   /** Problems found while starting (corrupt settings replaced, …), for the CLI to print. */
   warnings: string[];
   onEvent(listener: ApiEventListener): () => void;
-  close(): Promise<void>;
+  close(): void;
 }
 
-export async function createHost(options: HostOptions): Promise<Host> {
-  const store = openSettingsStore(options.home, { backend: options.settingsBackend, watch: options.watchSettings ?? false });
-  const secrets = options.secrets ?? new SecretStore();
-  const startWarnings: string[] = [];
-  if (options.sessionSecretsFallback) {
-    const status = await secrets.status();
-    if (!status.available) {
-      secrets.useSessionFallback();
-      // appInfo reports it too; Settings shows it next to the API key field.
-      startWarnings.push(`${status.problem} API keys entered in Settings are kept in memory until Tooldesk stops.`);
-    }
-  }
-  const settings = createSettingsService(store);
-  const runtime = options.services
-    ? { ...options.services, close: async () => {} }
-    : await createRuntimeServices({
-        home: options.home,
-        store,
-        secrets,
-        watchTools: options.watchTools ?? true,
-        ...(options.chatProvider ? { provider: options.chatProvider } : {}),
-        ...(options.log ? { log: options.log } : {}),
-      });
-
+export function createHost(parts: HostParts, options: HostOptions): Host {
+  const { settings: store, secrets } = parts;
   const appInfo = async (): Promise<AppInfo> => {
     const kind = await secrets.kind();
     const status = await secrets.status();
@@ -77,7 +61,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       version: options.version ?? 'unknown',
       browserMode: options.browserMode,
       platform: `${platform()}-${arch()}`,
-      home: options.home,
+      home: parts.home,
       sandbox: sandboxStatus(store.get()),
       secrets: kind === 'keyring' ? { backend: kind } : { backend: kind, detail: status.problem },
       // The settings store's list grows when another process writes an invalid file. (No keyring
@@ -86,10 +70,16 @@ export async function createHost(options: HostOptions): Promise<Host> {
     };
   };
 
+  const authoring = createAuthoringService({
+    roots: () => parts.tools.roots(),
+    groups: () => parts.tools.source.groups(),
+    changed: (paths) => parts.tools.reloadPaths(paths),
+  });
+  const tools = createToolService(parts.tools, store, authoring);
   const services: HostServices = {
-    sessions: runtime.sessions,
-    tools: runtime.tools,
-    settings,
+    sessions: createSessionService(parts.sessions),
+    tools,
+    settings: createSettingsService(store),
     providers: options.providers ?? createProviderService(),
     secrets,
     appInfo,
@@ -108,14 +98,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
   return {
     handlers,
     settings: store,
-    warnings: [...store.warnings, ...startWarnings],
+    warnings: [...parts.warnings],
     onEvent: hub.onEvent,
-    async close() {
+    close() {
       if (closed) return;
       closed = true;
       hub.dispose();
-      await runtime.close();
-      store.close();
+      tools.close();
     },
   };
 }

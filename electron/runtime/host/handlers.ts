@@ -1,88 +1,15 @@
-// Every API method, implemented once over the runtime's services. Transports (IPC, WebSocket,
-// in-memory) validate requests first and call these; a thrown Error becomes an {name, message}.
-import { apiError, type ApiEventListener, type ApiHandlers, type AppInfo, type DetectedProvider, type ProviderInfo, type ProviderTestResult, type SessionSearchHit, type SessionSnapshot, type ToolFiles, type ToolsState, type AuthoringFormat } from '../../../shared/api.ts';
-import type { ChatEvent, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
-import type { AttachmentUpload, ExportFormat } from '../../../shared/api.ts';
+// Every API method, implemented once over the runtime's services (services.ts). Transports (IPC,
+// WebSocket, in-memory) validate requests first and call these; a thrown Error becomes an {name, message}.
+import { apiError, type ApiHandlers, type ProviderInfo } from '../../../shared/api.ts';
+import { resolveProviderRequest, type ProviderRequest } from './provider-service.ts';
+import type { HostServices } from './services.ts';
 import { listAllModels } from '../llm/list-all-models.ts';
-import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
-import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
-import type { Variable, VariableInfo, VariableType } from '../../../shared/variables.ts';
+import { applySecretChanges } from './settings-service.ts';
+import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
+import { isTrustedProjectFolder, withProjectTrust } from './project-trust.ts';
 
-/** The chat side (the session manager behind an adapter). */
-export interface SessionService {
-  list(): Promise<SessionInfo[]>;
-  create(title?: string, chat?: ChatSettings): Promise<SessionInfo>;
-  open(sessionId: string): Promise<SessionSnapshot>;
-  rename(sessionId: string, title: string): Promise<SessionInfo>;
-  delete(sessionId: string): Promise<void>;
-  search(query: string): Promise<SessionSearchHit[]>;
-  send(sessionId: string, text: string, options?: { messageId?: string; attachments?: AttachmentUpload[] }): Promise<{ turnId: string }>;
-  edit(sessionId: string, messageId: string, text: string): Promise<{ turnId: string }>;
-  regenerate(sessionId: string, messageId: string): Promise<{ turnId: string }>;
-  switchBranch(sessionId: string, messageId: string): Promise<void>;
-  deleteMessage(sessionId: string, messageId: string): Promise<void>;
-  setChatSettings(sessionId: string, chat: ChatSettings): Promise<ChatSettings>;
-  export(sessionId: string, format: ExportFormat): Promise<{ fileName: string; content: string }>;
-  abort(sessionId: string): Promise<void>;
-  /** False when no such request is pending. */
-  answerApproval(sessionId: string, requestId: string, decision: ApprovalDecision): Promise<boolean>;
-  /** False when no such call is running. */
-  cancelToolCall(sessionId: string, callId: string): Promise<boolean>;
-  runTool(sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolExecuteResult>;
-  variables(sessionId: string): Promise<VariableAccess>;
-  /** Contract: listeners are called synchronously; returns the unsubscribe function. */
-  onEvent(listener: (event: ChatEvent) => void): () => void;
-}
-
-/** A session's variables, as the Variables panel needs them. */
-export interface VariableAccess {
-  list(filter: { type?: VariableType; search?: string }): VariableInfo[];
-  get(name: string): Variable | undefined;
-  /** False when it does not exist; throws for RULE variables (not deletable). */
-  remove(name: string): boolean;
-}
-
-/** The tools side (the tool registry + authoring behind an adapter). */
-export interface ToolService {
-  state(): ToolsState;
-  reload(): Promise<ToolsState>;
-  create(format: AuthoringFormat, name: string, files?: Record<string, string>): Promise<ToolFiles>;
-  read(name: string): Promise<ToolFiles>;
-  update(name: string, files: Record<string, string>): Promise<ToolFiles>;
-  delete(name: string): Promise<void>;
-  onChanged(listener: (state: ToolsState) => void): () => void;
-}
-
-export interface SettingsService {
-  get(): Settings;
-  /** Top-level keys replace (the API's patch is shallow); throws on invalid values. */
-  patch(patch: Partial<Settings>): Settings;
-  setGroupEnabled(group: string, enabled: boolean): void;
-  setToolEnabled(tool: string, enabled: boolean): void;
-  onDidChange(listener: (settings: Settings) => void): () => void;
-}
-
-export interface ProviderService {
-  test(provider: ProviderConfig, apiKey: string | null): Promise<ProviderTestResult>;
-  listModels(provider: ProviderConfig, apiKey: string | null): Promise<string[]>;
-  detectLocal(): Promise<DetectedProvider[]>;
-}
-
-export interface SecretService {
-  set(name: string, value: string): Promise<void>;
-  delete(name: string): Promise<boolean>;
-  exists(name: string): Promise<boolean>;
-  get(name: string): Promise<string | null>;
-}
-
-export interface HostServices {
-  sessions: SessionService;
-  tools: ToolService;
-  settings: SettingsService;
-  providers: ProviderService;
-  secrets: SecretService;
-  appInfo(): Promise<AppInfo>;
-}
+export type { HostServices, ProviderService, SecretService, SessionService, SettingsService, ToolService, VariableAccess } from './services.ts';
+export { createEventHub } from './event-hub.ts';
 
 const notFound = (what: string) => apiError('NotFoundError', what);
 
@@ -98,15 +25,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     return value;
   };
 
-  const resolveProvider = async (request: { providerId?: string; provider?: ProviderConfig; apiKey?: string }) => {
-    const saved = request.providerId ? settings.get().providers.find((p) => p.id === request.providerId) : undefined;
-    if (request.providerId && !saved) throw notFound(`no provider with id "${request.providerId}"`);
-    const provider = request.provider ?? saved;
-    if (!provider) throw apiError('InvalidRequestError', 'name a saved provider (providerId) or pass one (provider)');
-    // An explicit key wins (testing a key before saving it); else the one its config names, if any.
-    const apiKey = request.apiKey ?? (provider.apiKeySecret ? await secrets.get(provider.apiKeySecret).catch(() => null) : null);
-    return { provider, apiKey };
-  };
+  const resolveProvider = (request: ProviderRequest) => resolveProviderRequest(request, settings.get(), secrets);
 
   return {
     listSessions: () => sessions.list(),
@@ -169,18 +88,21 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
       await tools.delete(name);
       return null;
     },
+    trustToolFolder: async ({ path, trusted }) => {
+      const listed = tools.state().diagnostics.some((d) => d.code === UNTRUSTED_FOLDER_CODE && d.file === path);
+      const current = settings.get().trustedProjectFolders ?? [];
+      if (trusted && !listed && !isTrustedProjectFolder(settings.get(), path)) throw notFound(`no untrusted project folder "${path}" is listed; approve only a folder the Tools panel shows`);
+      settings.patch({ trustedProjectFolders: withProjectTrust(current, path, trusted) });
+      // The roots follow the settings; this reload queues behind theirs, so the answer is current.
+      return tools.reload();
+    },
     runTool: ({ sessionId, name, args }) => sessions.runTool(sessionId, name, args),
 
     listVariables: async ({ sessionId, type, search }) => (await sessions.variables(sessionId)).list({ type, search }),
     readVariable: async ({ sessionId, name, start, length }) => {
-      const variable = (await sessions.variables(sessionId)).get(name);
-      if (!variable) throw notFound(`no variable "${name}" in session ${sessionId}`);
-      const { value, ...info } = variable;
-      // Slice by code points so a surrogate pair is never split (sizes count characters).
-      const chars = Array.from(value);
-      const from = Math.min(start ?? 0, chars.length);
-      const to = length === undefined ? chars.length : Math.min(chars.length, from + length);
-      return { variable: info, value: chars.slice(from, to).join(''), start: from, total: chars.length };
+      const slice = (await sessions.variables(sessionId)).read(name, start, length);
+      if (!slice) throw notFound(`no variable "${name}" in session ${sessionId}`);
+      return slice;
     },
     deleteVariable: async ({ sessionId, name }) => {
       if (!(await sessions.variables(sessionId)).remove(name)) throw notFound(`no variable "${name}" in session ${sessionId}`);
@@ -188,7 +110,19 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
 
     getSettings: async () => settings.get(),
-    setSettings: async ({ patch }) => settings.patch(patch),
+    // A provider and its key in one call: the settings are checked first (nothing stored when
+    // invalid), the secrets stored, the settings written; a failed write puts the secrets back.
+    setSettings: async ({ patch, secrets: secretChanges }) => {
+      if (!secretChanges || Object.keys(secretChanges).length === 0) return settings.patch(patch);
+      settings.check(patch);
+      const undo = await applySecretChanges(secrets, secretChanges);
+      try {
+        return settings.patch(patch);
+      } catch (error) {
+        await undo();
+        throw error;
+      }
+    },
 
     listProviders: async (): Promise<ProviderInfo[]> => {
       const current = settings.get();
@@ -221,71 +155,5 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     hasSecret: ({ name }) => secrets.exists(name),
 
     appInfo: () => services.appInfo(),
-  };
-}
-
-/**
- * The event stream of a host: session events as they are, plus tools/settings/sessions changes.
- * Returns a subscribe function and the disposer of the underlying subscriptions.
- */
-export function createEventHub(services: Pick<HostServices, 'sessions' | 'tools' | 'settings'>) {
-  const listeners = new Set<ApiEventListener>();
-  const emit: ApiEventListener = (event) => {
-    for (const listener of [...listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A broken subscriber must not starve the others (contract: listeners don't throw).
-      }
-    }
-  };
-  let lastSessionsKey = '';
-  // Re-listing reads the session files: coalesce bursts (a turn appends several messages).
-  let listing: Promise<void> | null = null;
-  let again = false;
-  const emitSessions = (): Promise<void> => {
-    if (listing) {
-      again = true;
-      return listing;
-    }
-    listing = (async () => {
-      do {
-        again = false;
-        const list = await services.sessions.list().catch(() => null);
-        if (!list) continue;
-        const key = JSON.stringify(list);
-        if (key === lastSessionsKey) continue;
-        lastSessionsKey = key;
-        emit({ type: 'sessions.changed', sessions: list });
-      } while (again);
-    })().finally(() => {
-      listing = null;
-    });
-    return listing;
-  };
-  const disposers = [
-    services.sessions.onEvent((event) => {
-      emit(event);
-      // A new message or a finished turn changes the list's order, counts and titles.
-      if (event.type === 'session.message' || event.type === 'session.turn') void emitSessions();
-    }),
-    services.tools.onChanged((tools) => emit({ type: 'tools.changed', tools })),
-    services.settings.onDidChange((next) => {
-      emit({ type: 'settings.changed', settings: next });
-      // Enable flags in the tools list come from settings.
-      emit({ type: 'tools.changed', tools: services.tools.state() });
-    }),
-  ];
-  return {
-    emit,
-    sessionsChanged: emitSessions,
-    onEvent(listener: ApiEventListener): () => void {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    dispose() {
-      for (const d of disposers) d();
-      listeners.clear();
-    },
   };
 }

@@ -1,9 +1,31 @@
-// Providers for the Settings panel: test a configuration, list its models, find local servers.
-import type { ProviderConfig } from '../../../shared/settings.ts';
+// Providers for the Settings panel: test a configuration, list its models, find local servers;
+// and which provider and key a request means (a saved one by id, or an unsaved config).
+import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import { detectLocalProviders, type DetectOptions } from '../llm/detect-local-providers.ts';
 import { createOpenAICompatibleProvider } from '../llm/openai-compatible-provider.ts';
 import { apiError } from '../../../shared/api.ts';
-import type { ProviderService } from './handlers.ts';
+import type { ProviderService, SecretService } from './services.ts';
+
+export interface ProviderRequest {
+  providerId?: string;
+  provider?: ProviderConfig;
+  apiKey?: string;
+}
+
+/** The provider a request names and its key: an explicit key wins, else the one its config names, if any. */
+export async function resolveProviderRequest(
+  request: ProviderRequest,
+  settings: Pick<Settings, 'providers'>,
+  secrets: Pick<SecretService, 'get'>,
+): Promise<{ provider: ProviderConfig; apiKey: string | null }> {
+  const saved = request.providerId ? settings.providers.find((p) => p.id === request.providerId) : undefined;
+  if (request.providerId && !saved) throw apiError('NotFoundError', `no provider with id "${request.providerId}"`);
+  const provider = request.provider ?? saved;
+  if (!provider) throw apiError('InvalidRequestError', 'name a saved provider (providerId) or pass one (provider)');
+  // An explicit key wins (testing a key before saving it).
+  const apiKey = request.apiKey ?? (provider.apiKeySecret ? await secrets.get(provider.apiKeySecret).catch(() => null) : null);
+  return { provider, apiKey };
+}
 
 export interface ProviderServiceOptions {
   /** Per request, ms. */

@@ -4,13 +4,13 @@ import type { SessionManager } from '../chat/session-manager.ts';
 import type { ChatSession, SendResult } from '../chat/chat-session.ts';
 import { exportSession } from '../chat/export-session.ts';
 import type { VariableSystem } from '../tools/variable-system.ts';
-import type { SessionService, VariableAccess } from './handlers.ts';
+import type { SessionService, VariableAccess } from './services.ts';
 
 function variableAccess(variables: VariableSystem): VariableAccess {
   return {
     list: ({ type, search }) => variables.list({ ...(type ? { type } : {}), ...(search ? { search } : {}) }).items,
-    // peek: looking at a variable in the UI must not reorder the eviction queue.
-    get: (name) => variables.peek(name),
+    // slice peeks: looking at a variable in the UI must not reorder the eviction queue.
+    read: (name, start, length) => variables.slice(name, start, length),
     remove: (name) => {
       if (variables.peek(name)?.type === 'RULE') throw apiError('VariableError', `"${name}" is a rule; rules are kept for as long as their tool group is loaded`);
       return variables.remove(name);

@@ -4,19 +4,17 @@
 import { sep } from 'node:path';
 import { apiError, type AuthoringFormat, type ToolFiles, type ToolsState } from '../../../shared/api.ts';
 import type { Diagnostic } from '../../../shared/tools.ts';
-import type { ToolSource } from '../chat/chat-session.ts';
-import { applyEnableState, replaceExecutorGroups } from '../chat/executor-groups.ts';
-import { settingsPermissionStore } from '../store/permission-store.ts';
+import { Emitter } from '../base/emitter.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
-import { ToolExecutor } from '../tools/tool-executor.ts';
-import type { ToolService } from './handlers.ts';
+import type { ToolExecutor } from '../tools/tool-executor.ts';
+import type { ToolGroupSource } from '../tools/tools-change.ts';
+import type { ToolService } from './services.ts';
 
-/** What the host needs of the registry. */
-export interface ToolRegistryPort extends ToolSource {
-  diagnostics(): Diagnostic[];
-  /** Rescans every root; resolves when done (listeners of onChanged have run). */
-  reload(): Promise<void>;
-  onChanged(listener: () => void): () => void;
+/** What the Tools panel needs of the loaded tools. */
+export interface ToolCatalogPort {
+  source: ToolGroupSource;
+  /** An executor kept in step with the source and the settings' switches (the panel's catalog). */
+  executor(options: { sessionId: string }): { executor: ToolExecutor; dispose(): void };
 }
 
 /** Tool authoring (create/read/update/delete user tools); absent = read-only tools panel. Contract: the registry has re-read the folder before a write resolves. */
@@ -35,28 +33,17 @@ export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
   );
 }
 
-export function createToolService(registry: ToolRegistryPort, store: SettingsStore, authoring?: ToolAuthoringPort): ToolService & { close(): void } {
-  const catalog = new ToolExecutor({ sessionId: 'tools-panel', permissions: settingsPermissionStore(store) });
-  const listeners = new Set<(state: ToolsState) => void>();
-
-  const sync = () => {
-    replaceExecutorGroups(catalog, registry.groups());
-    applyEnableState(catalog, store.get());
-  };
+export function createToolService(tools: ToolCatalogPort, store: SettingsStore, authoring?: ToolAuthoringPort): ToolService & { close(): void } {
+  const registry = tools.source;
+  // Subscribed after the catalog's own sync (emitters call in subscription order), so a change
+  // reaches the panel with the catalog already updated.
+  const catalog = tools.executor({ sessionId: 'tools-panel' });
+  const changed = new Emitter<ToolsState>();
   const state = (): ToolsState => ({
-    groups: catalog.listGroups(),
-    diagnostics: sortDiagnostics([...registry.diagnostics(), ...catalog.diagnostics()]),
+    groups: catalog.executor.listGroups(),
+    diagnostics: sortDiagnostics([...registry.diagnostics(), ...catalog.executor.diagnostics()]),
   });
-
-  sync();
-  const disposers = [
-    registry.onChanged(() => {
-      sync();
-      const next = state();
-      for (const l of listeners) l(next);
-    }),
-    store.onDidChange((settings) => applyEnableState(catalog, settings)),
-  ];
+  const offChanged = registry.onChanged(() => changed.fire(state()));
 
   /**
    * A tool the user just made is meant to be used: its group is switched on unless the user has
@@ -78,7 +65,7 @@ export function createToolService(registry: ToolRegistryPort, store: SettingsSto
   return {
     state,
     reload: async () => {
-      await registry.reload();
+      await registry.reload?.();
       return state();
     },
     // Authoring re-reads the folder it wrote before answering, so the list is current.
@@ -90,14 +77,11 @@ export function createToolService(registry: ToolRegistryPort, store: SettingsSto
     read: (name) => needAuthoring().read(name),
     update: (name, files) => needAuthoring().update(name, files),
     delete: (name) => needAuthoring().delete(name),
-    onChanged(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
+    onChanged: changed.event,
     close() {
-      for (const d of disposers) d();
-      listeners.clear();
-      catalog.close();
+      offChanged();
+      changed.dispose();
+      catalog.dispose();
     },
   };
 }

@@ -4,16 +4,19 @@
 export interface BwrapPlan {
   /** Working directory inside the sandbox (visible: it is the tool or working folder, or /). */
   cwd: string;
-  /** Read-only unless `writableToolDir`. Always bound, since it may sit under the private /tmp. */
-  toolDir: string;
-  writableToolDir: boolean;
-  /** Writable. */
-  workDir?: string;
+  /** Bound writable, in this order: the home when allowed, a writable tool folder, the working folder. */
+  writable: string[];
+  /** Folders inside a writable one bound onto themselves, so they cannot be renamed away. */
+  pinned?: string[];
+  /** Missing protected folders covered by an empty read-only tmpfs, so no tool can create them. */
+  guarded?: string[];
+  /**
+   * Bound read-only after every writable bind, whatever the nesting: the tool folder (always: it
+   * may sit under the private /tmp), tool roots, TOOLDESK_HOME, the other projects' tool folders.
+   */
+  readOnly: string[];
   /** Bound read-only again after the private /tmp (paths the command needs that live under it). */
   readOnlyPaths?: string[];
-  /** Bound writable when `allowHomeWrite`. */
-  homeDir: string;
-  allowHomeWrite: boolean;
   network: boolean;
   /** Existing folders to cover with an empty read-only tmpfs. */
   hideDirs: string[];
@@ -25,14 +28,16 @@ export interface BwrapPlan {
 
 /**
  * Arguments for `bwrap`, up to and including `--`; append the command and its arguments.
- * Order matters: the whole root read-only, then the private /tmp, then the writable folders
- * (which may live under /tmp or the home), then the masks last so no bind can uncover them.
+ * Order matters, since a later bind covers an earlier one: the whole root read-only, the private
+ * /tmp, the writable folders (which may live under /tmp or the home), the pins and guards, then
+ * the protected folders read-only (so no writable bind can uncover them), then the masks last.
  */
 export function buildBwrapArgs(plan: BwrapPlan): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  if (plan.allowHomeWrite) args.push('--bind', plan.homeDir, plan.homeDir);
-  args.push(plan.writableToolDir ? '--bind' : '--ro-bind', plan.toolDir, plan.toolDir);
-  if (plan.workDir) args.push('--bind', plan.workDir, plan.workDir);
+  for (const path of plan.writable) args.push('--bind', path, path);
+  for (const path of plan.pinned ?? []) args.push('--bind', path, path);
+  for (const path of plan.guarded ?? []) args.push('--tmpfs', path, '--remount-ro', path);
+  for (const path of plan.readOnly) args.push('--ro-bind', path, path);
   for (const path of plan.readOnlyPaths ?? []) args.push('--ro-bind', path, path);
   for (const dir of plan.hideDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
   for (const file of plan.hideFiles) args.push('--ro-bind', '/dev/null', file);

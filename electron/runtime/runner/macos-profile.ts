@@ -15,6 +15,10 @@ export interface MacosProfilePlan {
   hidePaths: string[];
   /** Folders inside which `.env`, `.env.*`, `*.pem`, `*.key`, `*.p12`, `*.pfx` are denied. */
   patternRoots: string[];
+  /** Never writable, whatever the allows above (tool folder, tool roots, TOOLDESK_HOME…). */
+  protectedPaths?: string[];
+  /** Neither readable nor writable, given as absolute paths (Tooldesk's sessions). */
+  hideAbsolute?: string[];
 }
 
 /** A string literal in SBPL (a Scheme dialect): backslash and double quote escaped. */
@@ -42,8 +46,10 @@ export function buildMacosProfile(plan: MacosProfilePlan): string {
     '(deny file-write*)',
     `(allow file-write* ${writable.map((p) => `(subpath ${sbplString(p)})`).join(' ')} (literal "/dev/null") (literal "/dev/stdout") (literal "/dev/stderr") (regex #"^/dev/fd/[0-9]+$") (regex #"^/dev/tty"))`,
     ';; Credentials: neither readable nor writable.',
-    ...plan.hidePaths.map((p) => `(deny file-read* file-write* (subpath ${sbplString(p)}))`),
+    ...[...plan.hidePaths, ...(plan.hideAbsolute ?? [])].map((p) => `(deny file-read* file-write* (subpath ${sbplString(p)}))`),
   ];
+  // Seatbelt lets the last matching rule win: these come after the allow, so no nesting undoes them.
+  if (plan.protectedPaths?.length) lines.push(';; Tool folders, tool roots and Tooldesk\'s own folder stay read-only.', `(deny file-write* ${plan.protectedPaths.map((p) => `(subpath ${sbplString(p)})`).join(' ')})`);
   if (plan.patternRoots.length > 0) lines.push(';; Secret-looking files inside the folders the tool works in.');
   for (const root of plan.patternRoots) {
     const prefix = `^${regexLiteral(root)}/(.*/)?`;

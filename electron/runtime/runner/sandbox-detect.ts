@@ -49,7 +49,7 @@ function probe(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): SandboxDetect
     const binary = '/usr/bin/sandbox-exec';
     try {
       accessSync(binary, constants.X_OK);
-      return { kind: 'sandbox-exec', available: true, binary, detail: 'macOS sandbox-exec: read-only filesystem except the tool and working folders, credentials hidden.' };
+      return { kind: 'sandbox-exec', available: true, binary, detail: 'macOS sandbox-exec: read-only filesystem except the working folder (tool folders, tool roots and TOOLDESK_HOME stay read-only), credentials hidden.' };
     } catch {
       return { kind: 'none', available: false, detail: 'sandbox-exec was not found in /usr/bin.' };
     }
@@ -75,5 +75,5 @@ function probe(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): SandboxDetect
       detail: `bubblewrap is installed but cannot create a sandbox here (${why}); unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor rule for bwrap).`,
     };
   }
-  return { kind: 'bwrap', available: true, binary, prlimit, detail: 'bubblewrap: read-only filesystem except the tool and working folders, private /tmp, credentials hidden.' };
+  return { kind: 'bwrap', available: true, binary, prlimit, detail: 'bubblewrap: read-only filesystem except the working folder (tool folders, tool roots and TOOLDESK_HOME stay read-only), private /tmp, credentials hidden.' };
 }

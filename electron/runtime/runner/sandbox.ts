@@ -2,11 +2,11 @@
 // macOS, none on Windows (said plainly). Also applies the process-count and memory bounds.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, relative, isAbsolute } from 'node:path';
-import { toolDeskHome } from '../paths.ts';
+import { join, isAbsolute } from 'node:path';
 import { buildBwrapArgs } from './bwrap-args.ts';
 import { buildMacosProfile } from './macos-profile.ts';
 import { createPidsCgroup } from './pids-cgroup.ts';
+import { isInside, planProtectedBinds, type ProtectedPath } from './protected-binds.ts';
 import { nprocLimit, prlimitPrefix, type ResourceLimits } from './resource-limits.ts';
 import { detectSandbox, type SandboxDetection } from './sandbox-detect.ts';
 import { existingHomeEntries, findSecretFiles, SENSITIVE_HOME_ENTRIES } from './sensitive-paths.ts';
@@ -105,11 +105,6 @@ function real(path: string): string {
   }
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
 interface Layout {
   toolDir: string;
   writableToolDir: boolean;
@@ -141,9 +136,25 @@ function layout(box: SandboxSpec): Layout {
   return { toolDir: real(box.toolDir), writableToolDir: box.writableToolDir === true, workDir, homeDir, allowHomeWrite, warnings };
 }
 
+/** What the spec says no tool may write: the app's folders, every tool root, the tool's own folder. */
+function protectedPaths(box: SandboxSpec, l: Layout): ProtectedPath[] {
+  const p = box.protect;
+  const list: ProtectedPath[] = l.writableToolDir ? [] : [{ path: l.toolDir, guardMissing: false }];
+  if (!p) return list;
+  list.push({ path: p.appHome, guardMissing: true }, { path: p.settingsFile, guardMissing: false });
+  for (const root of p.toolRoots) list.push({ path: root, guardMissing: true });
+  for (const folder of p.projectToolFolders) list.push({ path: folder, guardMissing: false });
+  return list;
+}
+
 function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPrefix: string[]): PreparedCommand {
   const l = layout(box);
-  const bound = [l.toolDir, ...(l.workDir ? [l.workDir] : []), ...(l.allowHomeWrite ? [l.homeDir] : [])];
+  const writable = [...(l.allowHomeWrite ? [l.homeDir] : []), ...(l.writableToolDir ? [l.toolDir] : []), ...(l.workDir ? [l.workDir] : [])];
+  const binds = planProtectedBinds(writable, protectedPaths(box, l));
+  for (const d of binds.demoted) {
+    if (d.writable === l.workDir) l.warnings.push(`The working folder ${d.writable} is inside the protected folder ${d.inside} (a tool folder, tool root or Tooldesk's own folder), so it stays read-only in the sandbox; pick a working folder outside it.`);
+  }
+  const bound = [l.toolDir, ...writable];
   // Inside the sandbox /tmp is an empty tmpfs: only what is bound again is visible under it.
   const visible = (p: string) => bound.some((b) => isInside(p, b)) || !isInside(p, '/tmp');
   const hideDirs: string[] = [];
@@ -153,8 +164,8 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
     (dir ? hideDirs : hideFiles).push(p);
   };
   for (const entry of existingHomeEntries(l.homeDir, [...SENSITIVE_HOME_ENTRIES, ...(box.hidePaths ?? [])])) hide(entry.real, entry.dir);
-  for (const p of extraSensitivePaths()) hide(p.real, p.dir);
-  for (const root of bound) {
+  for (const p of extraSensitivePaths(box)) hide(p.real, p.dir);
+  for (const root of [...new Set(bound)]) {
     const scan = findSecretFiles(root);
     for (const f of scan.files) hide(f, false);
     if (scan.incomplete) l.warnings.push(`Only part of ${root} was searched for secret files (.env, *.pem, *.key…); files deeper or beyond the first 20000 entries are not hidden.`);
@@ -166,14 +177,16 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
   // What the command line needs to read must survive the private /tmp (e.g. a checkout under /tmp).
   const needed = [...(box.readOnlyPaths ?? []), ...(isAbsolute(spec.command) ? [spec.command] : [])];
   const readOnlyPaths = [...new Set(needed.filter((p) => existsSync(p)).map(real))].filter((p) => !visible(p));
+  const readOnly = [...binds.readOnly];
+  // The tool folder is always bound: it may sit under the private /tmp.
+  if (!l.writableToolDir && !readOnly.some((r) => isInside(l.toolDir, r))) readOnly.unshift(l.toolDir);
   const args = buildBwrapArgs({
     cwd: visible(cwd) && existsSync(cwd) ? cwd : l.toolDir,
-    toolDir: l.toolDir,
-    writableToolDir: l.writableToolDir,
-    workDir: l.workDir,
+    writable,
+    pinned: binds.pinned,
+    guarded: binds.guarded,
+    readOnly,
     readOnlyPaths,
-    homeDir: l.homeDir,
-    allowHomeWrite: l.allowHomeWrite,
     network: box.network,
     hideDirs: dirs,
     hideFiles: files,
@@ -183,13 +196,13 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
 }
 
 /** Outside the home: the user's session bus and keyring sockets, the docker socket, our own sessions. */
-function extraSensitivePaths(): Array<{ real: string; dir: boolean }> {
+function extraSensitivePaths(box: SandboxSpec): Array<{ real: string; dir: boolean }> {
   const uid = process.getuid?.();
   const candidates = [
     process.env.XDG_RUNTIME_DIR || (uid !== undefined ? `/run/user/${uid}` : ''),
     '/run/docker.sock',
     '/var/run/docker.sock',
-    join(toolDeskHome(), 'sessions'),
+    box.protect?.sessionsDir ?? '',
   ];
   const found: Array<{ real: string; dir: boolean }> = [];
   for (const c of candidates) {
@@ -217,6 +230,8 @@ function sandboxExecCommand(spec: RunSpec, box: SandboxSpec, sandboxExec: string
     network: box.network,
     hidePaths: [...SENSITIVE_HOME_ENTRIES, ...(box.hidePaths ?? [])].map((rel) => join(l.homeDir, rel)),
     patternRoots: [l.toolDir, ...(l.workDir ? [l.workDir] : []), ...(l.allowHomeWrite ? [l.homeDir] : [])],
+    protectedPaths: protectedPaths(box, l).map((p) => real(p.path)),
+    ...(box.protect ? { hideAbsolute: [real(box.protect.sessionsDir)] } : {}),
   });
   return { command: sandboxExec, args: ['-p', profile, spec.command, ...spec.args], sandboxed: true, env: { TMPDIR: tmpDir }, ...(l.warnings.length ? { warnings: l.warnings } : {}) };
 }

@@ -23,6 +23,36 @@ export interface SandboxSpec {
   homeDir?: string;
   /** More paths under the home to hide (relative to it), on top of the built-in list. */
   hidePaths?: string[];
+  /**
+   * What no tool may write, whatever the writable folders above contain: told by the app (its
+   * home may not be the environment's TOOLDESK_HOME), never guessed here.
+   */
+  protect?: ProtectedPaths;
+}
+
+/**
+ * Paths a tool must never change, or it could plant a tool, raise its own permissions or switch
+ * the sandbox off. Each is bound read-only after every writable bind, whatever the nesting.
+ */
+export interface ProtectedPaths {
+  /** TOOLDESK_HOME: settings, caches, the default tools folder. Read-only. */
+  appHome: string;
+  /** The settings file (inside `appHome` unless moved). Read-only. */
+  settingsFile: string;
+  /** Chat transcripts: hidden entirely. */
+  sessionsDir: string;
+  /**
+   * Tool roots the user named, the default one and the other projects' folders in the home:
+   * read-only; one that does not exist yet is covered by an empty read-only folder (created empty
+   * on disk) so that no tool can create it and fill it.
+   */
+  toolRoots: string[];
+  /**
+   * The other projects' tool folders inside a project (`.omp/tools`, `.config/agenvoy/tools/script`):
+   * read-only when they exist. A missing one is not created (no litter in the user's project):
+   * one that appears is an untrusted project folder and loads nothing until the user approves it.
+   */
+  projectToolFolders: string[];
 }
 
 export interface RunSpec {

@@ -4,6 +4,7 @@ import type { Settings } from '../../../shared/settings.ts';
 import { appPaths } from '../paths.ts';
 import { createRunner } from '../runner/create-runner.ts';
 import type { Runner, RunnerOptions } from '../runner/types.ts';
+import { protectedToolFolders, type ToolRoot } from './discovery/tool-roots.ts';
 import type { SourceContext } from './types.ts';
 
 export interface SourceContextOptions {
@@ -11,16 +12,20 @@ export interface SourceContextOptions {
   runner?: Runner;
   /** Passed to createRunner (e.g. `resolveSecrets`) when no runner is given. */
   runnerOptions?: RunnerOptions;
+  /** The roots actually loaded (`--root`, the CLI's project folders), protected on top of the settings' ones. */
+  roots?: readonly ToolRoot[];
 }
 
 export function createSourceContext(settings: Settings, home: string, options: SourceContextOptions = {}): SourceContext {
   const runner = options.runner ?? createRunner({ maxOutputBytes: settings.limits.outputCapBytes, ...options.runnerOptions });
+  const paths = appPaths(home);
+  const workingDir = settings.workingDir ?? homedir();
   return {
     home,
     cacheDir: appPaths(home).cacheDir,
     runner,
     pythonPath: settings.pythonPath,
-    workingDir: settings.workingDir ?? homedir(),
+    workingDir,
     env: { ...settings.extraEnv },
     toolTimeoutMs: settings.limits.toolTimeoutMs,
     outputCapBytes: settings.limits.outputCapBytes,
@@ -29,5 +34,11 @@ export function createSourceContext(settings: Settings, home: string, options: S
     allowHomeWrite: settings.sandbox.allowHomeWrite,
     maxProcesses: settings.limits.maxProcesses,
     maxMemoryBytes: settings.limits.maxMemoryBytes,
+    protect: {
+      appHome: paths.home,
+      settingsFile: paths.settingsFile,
+      sessionsDir: paths.sessionsDir,
+      ...protectedToolFolders(settings, { home, cwd: workingDir }, options.roots),
+    },
   };
 }

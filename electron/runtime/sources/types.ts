@@ -1,7 +1,7 @@
 // The shape every tool-format adapter shares: given entries and a context, groups + diagnostics.
 import type { SandboxMode } from '../../../shared/settings.ts';
 import type { Diagnostic, ToolFormat } from '../../../shared/tools.ts';
-import type { Runner } from '../runner/types.ts';
+import type { ProtectedPaths, Runner } from '../runner/types.ts';
 import type { ToolGroup } from '../tools/types.ts';
 
 export interface SourceEntry {
@@ -35,6 +35,11 @@ export interface SourceContext {
   /** Sandbox bounds from settings.limits (process count, address space in bytes). */
   maxProcesses?: number;
   maxMemoryBytes?: number;
+  /**
+   * What every tool's sandbox keeps read-only or hidden: this app's home, settings file and
+   * sessions (the home it was started with, not the environment's), and every tool folder.
+   */
+  protect?: ProtectedPaths;
 }
 
 export interface LoadResult {

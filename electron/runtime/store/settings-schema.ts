@@ -56,6 +56,9 @@ export const SETTINGS_SCHEMA: JsonSchema = {
       },
       additionalProperties: false,
     },
+    // Not required: files written before project trust existed have none (nothing trusted).
+    // Absolute paths only (POSIX, `C:\\…` or `\\\\server\\…`): a relative one would approve that folder in every project.
+    trustedProjectFolders: { type: 'array', items: { type: 'string', pattern: '^(/|[A-Za-z]:[\\\\/]|\\\\\\\\)' } },
     groupDefaults: boolMap,
     toolDefaults: boolMap,
     permissionOverrides: { type: 'object', additionalProperties: permission },

@@ -11,8 +11,10 @@ import type {
   VariableType,
 } from '../../../shared/variables.ts';
 import { VARIABLE_TYPES } from '../../../shared/variables.ts';
+import type { VariableSlice } from '../../../shared/api.ts';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
-import { countCodePoints } from './code-points.ts';
+import { Emitter } from '../base/emitter.ts';
+import { countCodePoints, sliceCodePoints } from './code-points.ts';
 
 export const DEFAULT_MAX_VARIABLES = DEFAULT_LIMITS.variableMaxEntries;
 export const DEFAULT_MAX_VARIABLE_BYTES = DEFAULT_LIMITS.variableMaxBytes;
@@ -28,6 +30,17 @@ export interface VariableSystemOptions {
 export interface AddVariableOptions {
   tags?: string[];
   desc?: string;
+}
+
+/**
+ * `length` code points of a variable's value from code point `start`, so a surrogate pair is
+ * never split (sizes count characters): a start past the end gives '', no length reads to the end.
+ */
+export function sliceVariable(variable: Variable, start = 0, length?: number): VariableSlice {
+  const { value, ...info } = variable;
+  const total = countCodePoints(value);
+  const from = Math.min(Math.max(0, start), total);
+  return { variable: info, value: sliceCodePoints(value, from, length), start: from, total };
 }
 
 /** Contract: called synchronously after each change; a listener that throws is ignored. */
@@ -48,7 +61,8 @@ export class VariableSystem {
   /** Non-rule entries, least recently used first (Map keeps insertion order). */
   private readonly lru = new Map<string, Entry>();
   private lruBytes = 0;
-  private readonly listeners = new Set<VariableChangeListener>();
+  // A persistence listener failing must not break the tool call that changed a variable.
+  private readonly changed = new Emitter<VariableChange>();
 
   constructor(options: VariableSystemOptions = {}) {
     this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_MAX_VARIABLES);
@@ -107,6 +121,12 @@ export class VariableSystem {
   peek(name: string): Variable | undefined {
     const entry = this.rules.get(name) ?? this.lru.get(name);
     return entry ? { ...entry.variable } : undefined;
+  }
+
+  /** A slice of the value by code points (see sliceVariable), without marking the variable used. */
+  slice(name: string, start?: number, length?: number): VariableSlice | undefined {
+    const variable = this.peek(name);
+    return variable ? sliceVariable(variable, start, length) : undefined;
   }
 
   has(name: string): boolean {
@@ -213,8 +233,7 @@ export class VariableSystem {
 
   /** Returns a function that removes the listener. */
   onChange(listener: VariableChangeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changed.event(listener);
   }
 
   private attach(entry: Entry): void {
@@ -251,13 +270,7 @@ export class VariableSystem {
   }
 
   private emit(change: VariableChange): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch {
-        // A persistence listener failing must not break the tool call that changed a variable.
-      }
-    }
+    this.changed.fire(change);
   }
 }
 

@@ -49,19 +49,17 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
     if (test()?.models) showModels(test()!.models!);
     setBusy(false);
   };
+  // One call: the provider and its key are saved together, or (the toast says why) neither is,
+  // and the typed key stays in the field.
   const persist = async () => {
     const provider: ProviderConfig = { ...draft };
+    const secrets: Record<string, string | null> = {};
     if (keyChanged()) {
       if (apiKey()) {
-        // Not stored (the toast says why): keep the typed key and the settings as they were.
-        const stored = await app.guard(async () => {
-          await app.api.setSecret({ name: secretName(), value: apiKey() });
-          return true;
-        });
-        if (!stored) return;
+        secrets[secretName()] = apiKey();
         provider.apiKeySecret = secretName();
       } else if (draft.apiKeySecret) {
-        await app.guard(() => app.api.deleteSecret({ name: draft.apiKeySecret! }));
+        secrets[draft.apiKeySecret] = null;
         delete provider.apiKeySecret;
       }
     }
@@ -73,17 +71,17 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
       return next;
     };
     const list = (settings()?.providers ?? []).map((p) => (p.id === provider.id ? keep(p) : p));
-    if (await save({ providers: list })) {
+    if (await save({ providers: list }, secrets)) {
       setApiKey(provider.apiKeySecret ? KEY_MASK : '');
       props.onSaved();
     }
   };
   const remove = async () => {
     if (!confirm(`Remove provider ${draft.name}?`)) return;
-    if (draft.apiKeySecret) await app.guard(() => app.api.deleteSecret({ name: draft.apiKeySecret! }));
     const list = (settings()?.providers ?? []).filter((p) => p.id !== draft.id);
     const active = settings()?.activeProviderId === draft.id ? (list[0]?.id ?? null) : (settings()?.activeProviderId ?? null);
-    if (await save({ providers: list, activeProviderId: active })) props.onDeleted();
+    const secrets = draft.apiKeySecret ? { [draft.apiKeySecret]: null } : undefined;
+    if (await save({ providers: list, activeProviderId: active }, secrets)) props.onDeleted();
   };
 
   return (

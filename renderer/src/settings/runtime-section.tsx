@@ -6,7 +6,7 @@ import { useSettings } from './use-settings.ts';
 
 const WELL_KNOWN: { key: WellKnownRoot; label: string; path: string }[] = [
   { key: 'agenvoyHome', label: 'Agenvoy script tools', path: '~/.config/agenvoy/tools/script' },
-  { key: 'agenvoyProject', label: 'Agenvoy project tools', path: '.agenvoy/tools/script' },
+  { key: 'agenvoyProject', label: 'Agenvoy project tools', path: '.config/agenvoy/tools/script' },
   { key: 'ompHome', label: 'oh-my-pi tools', path: '~/.omp/agent/tools' },
   { key: 'ompProject', label: 'oh-my-pi project tools', path: '.omp/tools' },
 ];
@@ -56,6 +56,22 @@ export function RuntimeSection() {
             )}
           </For>
         </div>
+        <p class="muted small">Project folders load only once you approve them (Tools panel → Trust this folder).</p>
+        <Show when={(settings()?.trustedProjectFolders ?? []).length > 0}>
+          <div class="stack" data-testid="trusted-folders">
+            <strong class="small">Approved project folders</strong>
+            <For each={settings()?.trustedProjectFolders ?? []}>
+              {(path) => (
+                <div class="row" data-testid="trusted-folder" data-path={path}>
+                  <code class="small grow">{path}</code>
+                  <button type="button" onClick={() => void app.guard(() => app.api.trustToolFolder({ path, trusted: false }))}>
+                    Revoke
+                  </button>
+                </div>
+              )}
+            </For>
+          </div>
+        </Show>
       </section>
 
       <section class="settings-section" aria-labelledby="sandbox-title">

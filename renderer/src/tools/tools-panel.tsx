@@ -1,8 +1,9 @@
 import { For, Show, createMemo, createSignal } from 'solid-js';
 import type { ToolFiles } from '../../../shared/api.ts';
-import type { ToolInfo } from '../../../shared/tools.ts';
+import { UNTRUSTED_FOLDER_CODE, type ToolInfo } from '../../../shared/tools.ts';
 import { useApp } from '../store/app-context.tsx';
 import { DiagnosticsList } from './diagnostics-list.tsx';
+import { UntrustedFolders } from './untrusted-folders.tsx';
 import { ToolRunForm } from './tool-run-form.tsx';
 import { ToolEditor } from './tool-editor.tsx';
 import { NewToolForm } from './new-tool-form.tsx';
@@ -67,7 +68,8 @@ export function ToolsPanel() {
       <Show when={editing()} keyed>
         {(files) => <ToolEditor tool={files} onClose={() => setEditing(null)} />}
       </Show>
-      <DiagnosticsList diagnostics={app.state.tools.diagnostics} />
+      <UntrustedFolders diagnostics={app.state.tools.diagnostics} />
+      <DiagnosticsList diagnostics={app.state.tools.diagnostics.filter((d) => d.code !== UNTRUSTED_FOLDER_CODE)} />
       <For each={app.state.tools.groups}>
         {(group) => (
           <Show when={group.tools.some(matches)}>

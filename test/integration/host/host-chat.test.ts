@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { ApiEvent } from '../../../shared/api.ts';
-import { createHost } from '../../../electron/runtime/host/create-host.ts';
 import { SecretStore, sessionBackend } from '../../../electron/runtime/store/secret-store.ts';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer } from '../../support/fake-openai-server.ts';
-import { hostApps } from '../../support/host-app.ts';
+import { hostApps, startHost } from '../../support/host-app.ts';
 
 const apps = hostApps();
 afterEach(() => apps.closeAll());
@@ -146,7 +145,7 @@ describe('approvals with no browser attached', () => {
   it('wait (never allowed), and are rejected by abort, by deleting the session and by closing the host', async () => {
     fake = await startFakeOpenAI({ script: () => fakeTurn.toolCall('WriteVar', { name: 'k', value: 'v' }) });
     const home = mkdtempSync(join(tmpdir(), 'td-'));
-    const host = await createHost({ home, browserMode: true, secrets: new SecretStore({ keyring: sessionBackend() }), watchTools: false });
+    const host = await startHost({ home, browserMode: true, secrets: new SecretStore({ keyring: sessionBackend() }), watchTools: false });
     onTestFinished(() => host.close());
     const api = host.handlers;
     const events: ApiEvent[] = [];

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHost } from '../../../electron/runtime/host/create-host.ts';
+import { startHost } from '../../support/host-app.ts';
 import { KeyringUnavailableError, SecretStore, type SecretBackend } from '../../../electron/runtime/store/secret-store.ts';
 
 const fail = async (): Promise<never> => {
@@ -17,7 +17,7 @@ describe('host without a keyring', () => {
   it('warns, reports session-only secrets, and keeps a key for this run', async () => {
     const home = mkdtempSync(join(tmpdir(), 'td-'));
     writeFileSync(join(home, 'settings.json'), '{"providers": [');
-    const host = await createHost({ home, browserMode: false, secrets: new SecretStore({ keyring: noKeyring }), sessionSecretsFallback: true, watchTools: false });
+    const host = await startHost({ home, browserMode: false, secrets: new SecretStore({ keyring: noKeyring }), sessionSecretsFallback: true, watchTools: false });
     try {
       expect(host.warnings.join('\n')).toMatch(/No system keyring is available \(DBus error: no session bus\).*kept in memory until Tooldesk stops/);
       const info = await host.handlers.appInfo({});
@@ -29,7 +29,7 @@ describe('host without a keyring', () => {
       await host.close();
     }
     // Without the fallback, setting a key fails with the explanation.
-    const strict = await createHost({ home, browserMode: false, secrets: new SecretStore({ keyring: noKeyring }), watchTools: false });
+    const strict = await startHost({ home, browserMode: false, secrets: new SecretStore({ keyring: noKeyring }), watchTools: false });
     try {
       expect((await strict.handlers.appInfo({})).secrets.backend).toBe('none');
       await expect(strict.handlers.setSecret({ name: 'OPENAI_API_KEY', value: 'sk-run' })).rejects.toThrow(/No system keyring is available/);

@@ -18,7 +18,8 @@ describe('the CLI secret store', () => {
     expect(constructing).toEqual(['electron/cli/cli-settings.ts']);
   });
 
-  it('gives the CLI host (serve) the same store as every other command', () => {
-    expect(readFileSync(join(root, 'electron/cli/serve/run-browser-mode.ts'), 'utf8')).toMatch(/createHost\(\{[^}]*secrets: openCliSecrets\(io\)/);
+  it('gives the CLI host (serve) and every command opening the runtime the same store', () => {
+    expect(readFileSync(join(root, 'electron/cli/serve/run-browser-mode.ts'), 'utf8')).toMatch(/createRuntime\(\{[^}]*secrets: openCliSecrets\(io\)/);
+    expect(readFileSync(join(root, 'electron/cli/cli-runtime.ts'), 'utf8')).toMatch(/createRuntime\(\{[^}]*secrets: openCliSecrets\(io\)/);
   });
 });

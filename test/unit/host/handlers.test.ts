@@ -6,9 +6,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiError, type ApiEvent, type TooldeskApi, type ToolsState } from '../../../shared/api.ts';
 import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
-import type { ToolGroupInfo } from '../../../shared/tools.ts';
+import { UNTRUSTED_FOLDER_CODE, type ToolGroupInfo } from '../../../shared/tools.ts';
 import type { Variable } from '../../../shared/variables.ts';
-import { createEventHub, createHandlers, type HostServices, type SessionService, type ToolService } from '../../../electron/runtime/host/handlers.ts';
+import { createEventHub } from '../../../electron/runtime/host/event-hub.ts';
+import { createHandlers } from '../../../electron/runtime/host/handlers.ts';
+import type { HostServices, SessionService, ToolService } from '../../../electron/runtime/host/services.ts';
+import { sliceVariable } from '../../../electron/runtime/tools/variable-system.ts';
 import { createInMemoryClient } from '../../../electron/runtime/host/in-memory-client.ts';
 import { createProviderService } from '../../../electron/runtime/host/provider-service.ts';
 import { createSettingsService } from '../../../electron/runtime/host/settings-service.ts';
@@ -56,7 +59,10 @@ function scriptedSessions() {
       find(id);
       return {
         list: ({ type }) => [...vars.values()].filter((v) => !type || v.type === type).map(({ value: _v, ...info }) => info),
-        get: (name) => vars.get(name),
+        read: (name, start, length) => {
+          const variable = vars.get(name);
+          return variable && sliceVariable(variable, start, length);
+        },
         remove: (name) => {
           if (vars.get(name)?.type === 'RULE') throw apiError('VariableError', 'RULE variables cannot be deleted');
           return vars.delete(name);
@@ -71,16 +77,19 @@ function scriptedSessions() {
   return service;
 }
 
-function scriptedTools(settings: () => { groupDefaults: Record<string, boolean> }): ToolService {
+const PROJECT_FOLDER = '/work/proj/.omp/tools';
+
+function scriptedTools(settings: () => { groupDefaults: Record<string, boolean>; trustedProjectFolders?: string[] }): ToolService {
   const listeners = new Set<(s: ToolsState) => void>();
   const state = (): ToolsState => {
+    const untrusted = !(settings().trustedProjectFolders ?? []).includes(PROJECT_FOLDER);
     const group: ToolGroupInfo = {
       name: 'demo',
       enabled: settings().groupDefaults.demo ?? false,
       builtin: false,
       tools: [],
     };
-    return { groups: [group], diagnostics: [] };
+    return { groups: [group], diagnostics: untrusted ? [{ severity: 'warning', file: PROJECT_FOLDER, message: 'untrusted project folder — review', code: UNTRUSTED_FOLDER_CODE }] : [] };
   };
   return {
     state,
@@ -133,6 +142,20 @@ function setup(): { api: TooldeskApi; events: ApiEvent[]; services: HostServices
 }
 
 describe('API handlers', () => {
+  it('trusts only a project folder that is listed as untrusted, remembers it in settings, and can withdraw it', async () => {
+    const { api, services } = setup();
+    await expect(api.trustToolFolder({ path: '/elsewhere/.omp/tools', trusted: true })).rejects.toMatchObject({ name: 'NotFoundError', message: expect.stringContaining('/elsewhere/.omp/tools') });
+    expect(services.settings.get().trustedProjectFolders).toEqual([]);
+    const after = await api.trustToolFolder({ path: PROJECT_FOLDER, trusted: true });
+    expect(services.settings.get().trustedProjectFolders).toEqual([PROJECT_FOLDER]);
+    expect(after.diagnostics).toEqual([]);
+    await api.trustToolFolder({ path: PROJECT_FOLDER, trusted: true });
+    expect(services.settings.get().trustedProjectFolders).toEqual([PROJECT_FOLDER]);
+    const revoked = await api.trustToolFolder({ path: PROJECT_FOLDER, trusted: false });
+    expect(services.settings.get().trustedProjectFolders).toEqual([]);
+    expect(revoked.diagnostics.map((d) => d.code)).toEqual([UNTRUSTED_FOLDER_CODE]);
+  });
+
   it('creates, renames, searches and deletes sessions, announcing each change', async () => {
     const { api, events } = setup();
     const s = await api.createSession({ title: 'alpha' });
@@ -225,5 +248,34 @@ describe('API handlers', () => {
     expect(await api.listModels({ providerId: 'fake' })).toEqual(['m1', 'm2']);
     await expect(api.listModels({ providerId: 'other' })).rejects.toMatchObject({ name: 'NotFoundError' });
     expect(await api.detectLocalProviders()).toEqual([]);
+  });
+
+  it('saves a provider and its key in one setSettings call, all or nothing', async () => {
+    const { api, events, services } = setup();
+    const provider = { id: 'p', name: 'P', kind: 'openai-compatible' as const, baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKeySecret: 'provider.p.apiKey' };
+    await api.setSettings({ patch: { providers: [provider], activeProviderId: 'p' }, secrets: { 'provider.p.apiKey': 'sk-1' } });
+    expect(await api.listProviders()).toEqual([{ ...provider, active: true, hasApiKey: true }]);
+    expect(await services.secrets.get('provider.p.apiKey')).toBe('sk-1');
+    await expect.poll(() => events.filter((e) => e.type === 'settings.changed')).toHaveLength(1);
+
+    // Invalid settings: refused before any secret is stored.
+    await expect(api.setSettings({ patch: { activeProviderId: 7 as never }, secrets: { 'provider.p.apiKey': 'sk-2', OTHER: 'x' } })).rejects.toMatchObject({ name: 'SettingsValidationError' });
+    expect(await services.secrets.get('provider.p.apiKey')).toBe('sk-1');
+    expect(await api.hasSecret({ name: 'OTHER' })).toBe(false);
+
+    // The settings write fails (a full disk): the secrets are put back as they were.
+    const patch = services.settings.patch;
+    services.settings.patch = () => {
+      throw apiError('FileError', 'Could not save settings to settings.json: the disk is full; free some space and try again (ENOSPC). The settings were not changed.');
+    };
+    await expect(api.setSettings({ patch: { providers: [] }, secrets: { 'provider.p.apiKey': null, NEW_ONE: 'v' } })).rejects.toMatchObject({ name: 'FileError', message: expect.stringMatching(/disk is full/) });
+    services.settings.patch = patch;
+    expect(await services.secrets.get('provider.p.apiKey')).toBe('sk-1');
+    expect(await api.hasSecret({ name: 'NEW_ONE' })).toBe(false);
+
+    // null deletes; bad shapes are refused by the transport.
+    await api.setSettings({ patch: { providers: [] , activeProviderId: null }, secrets: { 'provider.p.apiKey': null } });
+    expect(await api.hasSecret({ name: 'provider.p.apiKey' })).toBe(false);
+    await expect(api.setSettings({ patch: {}, secrets: { X: 5 as never } })).rejects.toMatchObject({ name: 'InvalidRequestError' });
   });
 });

@@ -35,6 +35,9 @@ async function mountEditor(provider: ProviderConfig) {
 }
 
 const savedProviders = (fake: ReturnType<typeof fakeApi>): ProviderConfig[] => fake.calls.setSettings!.mock.calls.at(-1)![0].patch.providers;
+const savedSecrets = (fake: ReturnType<typeof fakeApi>): Record<string, string | null> | undefined => fake.calls.setSettings!.mock.calls.at(-1)![0].secrets;
+/** A save is one call: setSettings carries the key; the secret methods are not used. */
+const secretCalls = (fake: ReturnType<typeof fakeApi>) => [...(fake.calls.setSecret?.mock.calls ?? []), ...(fake.calls.deleteSecret?.mock.calls ?? [])];
 
 describe('ProviderEditor save', () => {
   it('keeps headers, temperature and maxTokens it does not show', async () => {
@@ -42,6 +45,21 @@ describe('ProviderEditor save', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(fake.calls.setSettings).toHaveBeenCalled());
     expect(savedProviders(fake)[0]).toMatchObject({ headers: { 'X-Org': 'acme' }, temperature: 0.2, maxTokens: 512, apiKeySecret: 'provider.p.apiKey' });
+    expect(fake.calls.setSettings).toHaveBeenCalledTimes(1);
+    expect(savedSecrets(fake) ?? {}).toEqual({});
+    expect(secretCalls(fake)).toEqual([]);
+  });
+
+  it('saves a typed key with the provider in one call', async () => {
+    const { apiKeySecret: _none, ...withoutKey } = stored;
+    const fake = await mountEditor(withoutKey);
+    fireEvent.input(screen.getByPlaceholderText('none'), { target: { value: 'sk-new' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fake.calls.setSettings).toHaveBeenCalled());
+    expect(fake.calls.setSettings).toHaveBeenCalledTimes(1);
+    expect(savedSecrets(fake)).toEqual({ 'provider.p.apiKey': 'sk-new' });
+    expect(savedProviders(fake)[0]).toMatchObject({ apiKeySecret: 'provider.p.apiKey', headers: { 'X-Org': 'acme' } });
+    expect(secretCalls(fake)).toEqual([]);
   });
 
   it('drops the key reference when the key is cleared', async () => {
@@ -51,6 +69,9 @@ describe('ProviderEditor save', () => {
     await waitFor(() => expect(fake.calls.setSettings).toHaveBeenCalled());
     expect(savedProviders(fake)[0]).not.toHaveProperty('apiKeySecret');
     expect(savedProviders(fake)[0]).toMatchObject({ headers: { 'X-Org': 'acme' } });
-    expect(fake.calls.deleteSecret).toHaveBeenCalledWith({ name: 'provider.p.apiKey' });
+    // The key is deleted in the same call (before: a separate deleteSecret call).
+    expect(savedSecrets(fake)).toEqual({ 'provider.p.apiKey': null });
+    expect(fake.calls.setSettings).toHaveBeenCalledTimes(1);
+    expect(secretCalls(fake)).toEqual([]);
   });
 });

@@ -46,3 +46,20 @@ describe('buildMacosProfile', () => {
     expect(text).toContain('#"^/Users/a/my\\.proj \\(1\\)/(.*/)?');
   });
 });
+
+describe('buildMacosProfile: protected paths', () => {
+  it('denies writes to the protected folders after the allow (Seatbelt: the last match wins), and hides the sessions', () => {
+    const text = buildMacosProfile({
+      ...plan(),
+      workDir: '/Users/a/proj',
+      protectedPaths: ['/Users/a/proj/tools', '/Users/a/Library/Application Support/Tooldesk'],
+      hideAbsolute: ['/Users/a/Library/Application Support/Tooldesk/sessions'],
+    });
+    const lines = text.split('\n');
+    const allow = lines.findIndex((l) => l.startsWith('(allow file-write*'));
+    const deny = lines.findIndex((l) => l.startsWith('(deny file-write* (subpath "/Users/a/proj/tools")'));
+    expect(deny).toBeGreaterThan(allow);
+    expect(lines[deny]).toContain('(subpath "/Users/a/Library/Application Support/Tooldesk")');
+    expect(text).toContain('(deny file-read* file-write* (subpath "/Users/a/Library/Application Support/Tooldesk/sessions"))');
+  });
+});

@@ -58,7 +58,11 @@ describe('settings store (conf)', () => {
     expect(() => store.set('limits.maxSteps', 0)).toThrow(SettingsValidationError);
     expect(() => store.set('sandbox.mode', 'sometimes')).toThrow(/sandbox\.mode/);
     expect(() => store.update({ providers: [{ id: 'x' }] } as never)).toThrow(/providers\.0/);
+    // A relative project folder would approve that folder in every project.
+    expect(() => store.set('trustedProjectFolders', ['.omp/tools'])).toThrow(/trustedProjectFolders\.0/);
     expect(store.get()).toEqual(defaultSettings());
+    store.set('trustedProjectFolders', ['/home/me/proj/.omp/tools', 'C:\\proj\\.omp\\tools']);
+    expect(store.get().trustedProjectFolders).toHaveLength(2);
     store.close();
   });
 

@@ -147,4 +147,18 @@ describe('VariableSystem paging', () => {
     }
     expect(vars.list({ tag: 'odd', offset: 1, limit: 1 }).items.map((v) => v.name)).toEqual(['v3']);
   });
+
+  it('slices values by code point without marking them used (the Variables panel)', () => {
+    const vars = new VariableSystem({ now: clock(), maxEntries: 2 });
+    vars.add('a', 'x😀yz', 'ToolCallResult');
+    vars.add('b', 'b', 'ToolCallResult');
+    expect(vars.slice('a', 1, 2)).toMatchObject({ value: '😀y', start: 1, total: 4, variable: { name: 'a' } });
+    expect(vars.slice('a', 1, 2)!.variable).not.toHaveProperty('value');
+    expect(vars.slice('a', 9)).toMatchObject({ value: '', start: 4, total: 4 });
+    expect(vars.slice('a')!.value).toBe('x😀yz');
+    expect(vars.slice('missing')).toBeUndefined();
+    // Looking did not refresh "a": it is still the least recently used one and goes first.
+    vars.add('c', 'c', 'ToolCallResult');
+    expect(vars.has('a')).toBe(false);
+  });
 });

@@ -5,6 +5,7 @@ import type { Stats } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, parse, resolve } from 'node:path';
 import type { DeclaredReturnType, Diagnostic, ToolFunctionSpec } from '../../../../shared/tools.ts';
+import { fileError } from '../../base/file-error.ts';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { normalizeForeignCache } from './normalize-cache.ts';
 import { isPlainObject, readJsonFile } from '../files/read-json-file.ts';
@@ -144,5 +145,5 @@ function writeAtomically(file: string, value: unknown): Promise<void> {
 }
 
 function cacheWriteFailed(file: string, error: unknown): Diagnostic {
-  return { severity: 'info', file, message: `Cannot write the tool cache: ${(error as Error).message}`, hint: 'The module still loads, but is parsed again at every start.', code: 'cache-write-failed' };
+  return { severity: 'info', file, message: fileError('write the tool cache', file, error).message, hint: 'The module still loads, but is parsed again at every start.', code: 'cache-write-failed' };
 }

@@ -2,7 +2,7 @@
 // (in one batch, so Python modules share one parse), and assembles the groups.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Diagnostic, ToolFormat } from '../../../../shared/tools.ts';
+import { UNTRUSTED_FOLDER_CODE, type Diagnostic, type ToolFormat } from '../../../../shared/tools.ts';
 import { assembleGroups, splitByEntry, type EntryResult } from './assemble-groups.ts';
 import { classifyEntry } from './classify-entry.ts';
 import { missingInterpreterDiagnostics } from './missing-interpreter.ts';
@@ -28,8 +28,9 @@ export interface DiscoverOptions {
   reservedNames?: Iterable<string>;
 }
 
-/** Classifies one entry of a root, honouring the root's accepted formats. */
+/** Classifies one entry of a root, honouring the root's accepted formats; an untrusted root has none. */
 export function classifyInRoot(root: ToolRoot, path: string, isDirectory: boolean): SourceEntry | null {
+  if (root.untrusted) return null;
   const entry = classifyEntry(root.path, path, isDirectory);
   if (!entry || (root.formats && !root.formats.includes(entry.format))) return null;
   return entry;
@@ -40,8 +41,21 @@ export function notRegularDiagnostic(path: string): Diagnostic {
   return { severity: 'error', file: path, message: 'Cannot read: not a regular file', hint: 'Tools are regular files or folders; remove this entry.', code: 'unreadable' };
 }
 
+/** The one line every surface shows for a project folder the user has not approved. */
+export function untrustedFolderDiagnostic(path: string): Diagnostic {
+  return {
+    severity: 'warning',
+    file: path,
+    message: 'untrusted project folder — review: none of its tools is loaded until you approve this folder',
+    hint: `Look at what is in it, then approve it in the Tools panel or run \`tooldesk tools trust ${path}\`.`,
+    code: UNTRUSTED_FOLDER_CODE,
+  };
+}
+
 export async function scanRoot(root: string | ToolRoot): Promise<{ entries: SourceEntry[]; diagnostics: Diagnostic[] }> {
   const spec = asToolRoot(root);
+  // Not even listed: what is in an unapproved folder is none of the app's business yet.
+  if (spec.untrusted) return { entries: [], diagnostics: [untrustedFolderDiagnostic(spec.path)] };
   try {
     const dirents = await readdir(spec.path, { withFileTypes: true });
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -5,6 +5,8 @@ import { mkdirSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import type { Diagnostic } from '../../../../shared/tools.ts';
+import { Emitter, type Disposer } from '../../base/emitter.ts';
+import { diffGroups, type ToolGroupSource, type ToolsChange } from '../../tools/tools-change.ts';
 import type { ToolGroup } from '../../tools/types.ts';
 import { assembleGroups, type EntryResult } from './assemble-groups.ts';
 import { classifyInRoot, loadEntries, notRegularDiagnostic, scanRoot, scanRoots } from './discover-tools.ts';
@@ -14,15 +16,6 @@ import type { SourceContext, SourceEntry } from '../types.ts';
 
 /** Files a module tool can import (and so depend on) without them being tools themselves. */
 const HELPER_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json']);
-
-export interface ToolsChangedEvent {
-  /** Group names that appeared, disappeared, or whose tools/rules changed. */
-  added: string[];
-  removed: string[];
-  updated: string[];
-  /** All current diagnostics (not only the new ones). */
-  diagnostics: Diagnostic[];
-}
 
 export interface ToolRegistryOptions {
   roots: (string | ToolRoot)[];
@@ -38,14 +31,14 @@ export interface ToolRegistryOptions {
   log?: (message: string) => void;
 }
 
-export class ToolRegistry {
+export class ToolRegistry implements ToolGroupSource {
   #options: ToolRegistryOptions;
   #roots: ToolRoot[];
   #results = new Map<string, EntryResult>();
   #groups: ToolGroup[] = [];
   #scanDiagnostics: Diagnostic[] = [];
   #diagnostics: Diagnostic[] = [];
-  #listeners = new Set<(event: ToolsChangedEvent) => void>();
+  readonly #changed: Emitter<ToolsChange>;
   #watchers: FSWatcher[] = [];
   #pending = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
@@ -56,6 +49,7 @@ export class ToolRegistry {
   constructor(options: ToolRegistryOptions) {
     this.#options = options;
     this.#roots = options.roots.map(asToolRoot);
+    this.#changed = new Emitter({ onListenerError: (error) => options.log?.(`tools.changed listener failed: ${(error as Error).message}`) });
   }
 
   roots(): ToolRoot[] {
@@ -98,7 +92,7 @@ export class ToolRegistry {
    * Re-parses the entries holding `paths` (files or folders anywhere under a root) and emits
    * one change event when groups changed. Used by the watcher and by tool authoring.
    */
-  reloadPaths(paths: string[]): Promise<ToolsChangedEvent | null> {
+  reloadPaths(paths: string[]): Promise<ToolsChange | null> {
     return this.#serial(async () => {
       const touched = new Map<string, { root: ToolRoot; rootIndex: number; path: string }>();
       for (const path of paths) {
@@ -142,16 +136,20 @@ export class ToolRegistry {
     });
   }
 
-  /** Contract: the listener runs after groups() changed; it must not throw (errors are logged). */
-  onChanged(listener: (event: ToolsChangedEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  /** Contract: the listener runs after groups() changed; an error it throws is logged. */
+  onChanged(listener: (event: ToolsChange) => void): Disposer {
+    return this.#changed.event(listener);
+  }
+
+  reload(): Promise<void> {
+    return this.load();
   }
 
   /** Watches every root (recursively where the platform allows). Returns a disposer. */
   watch(): () => void {
     this.#stopWatching();
     for (const root of this.#roots) {
+      if (root.untrusted) continue; // nothing of it loads until approved, which changes the roots
       if (root.kind === 'user') {
         try {
           mkdirSync(root.path, { recursive: true });
@@ -183,7 +181,7 @@ export class ToolRegistry {
   /** Stops watching and drops listeners. */
   close(): void {
     this.#stopWatching();
-    this.#listeners.clear();
+    this.#changed.dispose();
   }
 
   #schedule(path: string): void {
@@ -248,20 +246,14 @@ export class ToolRegistry {
     this.#diagnostics = [...this.#scanDiagnostics, ...assembled.diagnostics];
   }
 
-  #emit(before: ToolGroup[]): ToolsChangedEvent | null {
+  #emit(before: ToolGroup[]): ToolsChange | null {
     const event = diffGroups(before, this.#groups, this.#diagnostics);
     const diagnosticsKey = JSON.stringify(this.#diagnostics);
     const diagnosticsChanged = diagnosticsKey !== this.#emittedDiagnostics;
     this.#emittedDiagnostics = diagnosticsKey;
     // A touched file that changed nothing (a cache rewrite, an editor's temp file) is not news.
     if (event.added.length + event.removed.length + event.updated.length === 0 && !diagnosticsChanged) return null;
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#options.log?.(`tools.changed listener failed: ${(error as Error).message}`);
-      }
-    }
+    this.#changed.fire(event);
     return event;
   }
 
@@ -270,19 +262,4 @@ export class ToolRegistry {
     this.#queue = run.catch(() => undefined);
     return run;
   }
-}
-
-/** Which groups differ between two assemblies (tools compared by identity: reloaded = new objects). */
-export function diffGroups(before: ToolGroup[], after: ToolGroup[], diagnostics: Diagnostic[]): ToolsChangedEvent {
-  const old = new Map(before.map((g) => [g.name, g]));
-  const now = new Map(after.map((g) => [g.name, g]));
-  const added = [...now.keys()].filter((n) => !old.has(n));
-  const removed = [...old.keys()].filter((n) => !now.has(n));
-  const updated = [...now.keys()].filter((n) => {
-    const a = old.get(n);
-    const b = now.get(n)!;
-    if (!a) return false;
-    return a.tools.length !== b.tools.length || a.tools.some((t, i) => t !== b.tools[i]) || a.rulePrompt !== b.rulePrompt;
-  });
-  return { added, removed, updated, diagnostics };
 }

@@ -13,6 +13,7 @@ export function sandboxSpecFor(ctx: SourceContext, toolName: string, toolDir: st
     ...(ctx.allowHomeWrite ? { allowHomeWrite: true } : {}),
     ...(ctx.maxProcesses ? { maxProcesses: ctx.maxProcesses } : {}),
     ...(ctx.maxMemoryBytes ? { maxMemoryBytes: ctx.maxMemoryBytes } : {}),
+    ...(ctx.protect ? { protect: ctx.protect } : {}),
   };
 }
 

@@ -1,0 +1,231 @@
+// The composition root: settings, secrets, tool sources, sessions and the API host are built
+// here and nowhere else. The Electron app, `tooldesk serve` and every CLI command call
+// createRuntime and ask for the parts they use (parts are built on first use, once), so
+// `tools list` starts no watcher and no key endpoint, and `sessions list` loads no tools.
+// A new kind of tool source is one more entry in `groupSources` below.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { SandboxStatus } from '../../shared/sandbox.ts';
+import type { Settings } from '../../shared/settings.ts';
+import { SessionManager } from './chat/session-manager.ts';
+import { createHost, type Host, type HostOptions } from './host/create-host.ts';
+import type { ProviderResolution } from './llm/resolve-provider.ts';
+import { appPaths, type AppPaths } from './paths.ts';
+import { startKeyEndpoint, type KeyEndpoint } from './runner/key-endpoint.ts';
+import { sandboxStatus } from './runner/sandbox-status.ts';
+import { secretResolverFrom } from './runner/secret-resolver.ts';
+import { ToolRegistry } from './sources/discovery/tool-registry.ts';
+import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
+import { createSourceContext } from './sources/source-context.ts';
+import { settingsPermissionStore } from './store/permission-store.ts';
+import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
+import { openSettingsStore, type SettingsBackendFactory, type SettingsStore } from './store/settings-store.ts';
+import { keepExecutorTools } from './tools/executor-groups.ts';
+import { ToolExecutor } from './tools/tool-executor.ts';
+import { combineGroupSources, type ToolGroupSource } from './tools/tools-change.ts';
+import type { ApprovalCallback } from './tools/types.ts';
+
+export interface RuntimeToolOptions {
+  /** Load these folders (user roots) instead of the settings' roots (the CLI's --root). */
+  roots?: string[];
+  /** The project folder for relative roots and project roots (default: settings.workingDir, else the user's home). */
+  cwd?: string;
+  /** Watch the tool folders and reload on change (default false). */
+  watch?: boolean;
+  /** Serve declared secrets to script tools that fetch them (Agenvoy's key endpoint); default false. */
+  keyEndpoint?: boolean;
+}
+
+export interface RuntimeOptions {
+  /** TOOLDESK_HOME. */
+  home: string;
+  /** electron-store in the app; conf (default) elsewhere. */
+  settingsBackend?: SettingsBackendFactory;
+  /** Pick up settings written by another process (the CLI while the app runs). */
+  watchSettings?: boolean;
+  /** A ready secret store (tests: `new SecretStore({keyring: sessionBackend()})`), else one made with `secretOptions`. */
+  secrets?: SecretStore;
+  secretOptions?: SecretStoreOptions;
+  /** Keep secrets in memory for this run when no keychain exists (the app and browser mode). */
+  sessionSecretsFallback?: boolean;
+  /** How tools are found; false: this runtime has no tools (sessions without tools). */
+  tools?: RuntimeToolOptions | false;
+  /** Replaces settings-based provider resolution for chat (the CLI's --base-url; tests' fake server). */
+  provider?: (settings: Settings, secrets: SecretStore) => Promise<ProviderResolution>;
+  log?: (message: string) => void;
+}
+
+/** The loaded tools: every source as one, and what is needed to edit and run them. */
+export interface RuntimeTools {
+  source: ToolGroupSource;
+  /** The roots being loaded, in order (user roots first). */
+  roots(): ToolRoot[];
+  /** Re-reads the folders holding `paths` (tool authoring wrote them). */
+  reloadPaths(paths: string[]): Promise<unknown>;
+  /**
+   * An executor holding the loaded tools with the settings' enable switches and permissions,
+   * kept in step with both until `dispose` (the Tools panel's catalog, `tools run`).
+   */
+  executor(options: { sessionId: string; approve?: ApprovalCallback }): { executor: ToolExecutor; dispose(): void };
+}
+
+export interface Runtime {
+  readonly home: string;
+  readonly paths: AppPaths;
+  readonly settings: SettingsStore;
+  readonly secrets: SecretStore;
+  /** Problems found while starting (corrupt settings replaced, no keyring, …), for the caller to show. */
+  readonly warnings: string[];
+  /** The tool roots the settings (or the --root override) name; loads nothing. */
+  toolRoots(): ToolRoot[];
+  sandboxStatus(): SandboxStatus;
+  /** Loads the tools on first call. */
+  tools(): Promise<RuntimeTools>;
+  /** The session manager (with the tools, unless the runtime has none). */
+  sessions(): Promise<SessionManager>;
+  /** The API handlers and event stream over everything above (the app and `serve`). */
+  host(options: HostOptions): Promise<Host>;
+  /** Stops everything that was started, newest first. Idempotent. */
+  close(): Promise<void>;
+}
+
+
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { home } = options;
+  const log = options.log ?? (() => {});
+  const settings = openSettingsStore(home, { backend: options.settingsBackend, watch: options.watchSettings ?? false });
+  const secrets = options.secrets ?? new SecretStore(options.secretOptions);
+  const warnings = [...settings.warnings];
+  if (options.sessionSecretsFallback) {
+    const status = await secrets.status();
+    if (!status.available) {
+      secrets.useSessionFallback();
+      // appInfo reports it too; Settings shows it next to the API key field.
+      warnings.push(`${status.problem} API keys entered in Settings are kept in memory until Tooldesk stops.`);
+    }
+  }
+  const toolOptions = options.tools === false ? undefined : (options.tools ?? {});
+  const closers: Array<() => unknown> = [() => settings.close()];
+
+  const toolRoots = (current: Settings = settings.get()): ToolRoot[] => {
+    const cwd = toolOptions?.cwd ?? current.workingDir ?? homedir();
+    if (toolOptions?.roots?.length) return toolOptions.roots.map((path) => ({ path: resolve(cwd, path), kind: 'user' }));
+    return toolRootsFromSettings(current, { home, cwd, exists: existsSync });
+  };
+
+  const once = <T>(build: () => Promise<T>): (() => Promise<T>) => {
+    let built: Promise<T> | undefined;
+    return () => (built ??= build());
+  };
+
+  const tools = once(async (): Promise<RuntimeTools> => {
+    if (!toolOptions) throw new Error('this runtime was created without tools (tools: false)');
+    // Agenvoy-style tools may fetch their declared secrets over HTTP; a failure only loses that path.
+    let keyEndpoint: KeyEndpoint | undefined;
+    if (toolOptions.keyEndpoint) {
+      keyEndpoint = await startKeyEndpoint({ agenvoyCompat: settings.get().agenvoyKeyCompat }).catch((error: Error) => {
+        log(`the secrets key endpoint could not start: ${error.message}`);
+        return undefined;
+      });
+      if (keyEndpoint) closers.push(() => keyEndpoint!.close());
+    }
+    const resolveSecrets = secretResolverFrom(secrets);
+    const registry = new ToolRegistry({
+      roots: toolRoots(),
+      // Read at every (re)load, so interpreter, sandbox and limits changes apply.
+      context: () => createSourceContext(settings.get(), home, { roots: toolRoots(), runnerOptions: { resolveSecrets, ...(keyEndpoint ? { keyEndpoint } : {}) } }),
+      log,
+    });
+    closers.push(() => registry.close());
+    await registry.load();
+    if (toolOptions.watch) registry.watch();
+    // Every kind of tool source, in precedence order (MCP servers join here as one more entry).
+    // Combined after the first load, which the registry does not announce.
+    const groupSources: ToolGroupSource[] = [registry];
+    const source = combineGroupSources(groupSources, { onListenerError: (error) => log(`tools.changed listener failed: ${(error as Error).message}`) });
+    closers.push(() => source.close());
+    if (!toolOptions.roots?.length) {
+      let lastRoots = rootsKey(settings.get());
+      closers.push(
+        settings.onDidChange((next) => {
+          const key = rootsKey(next);
+          if (key === lastRoots) return;
+          lastRoots = key;
+          void registry.setRoots(toolRoots(next));
+        }),
+      );
+    }
+    return {
+      source,
+      roots: () => registry.roots(),
+      reloadPaths: (paths) => registry.reloadPaths(paths),
+      executor({ sessionId, approve }) {
+        const { limits } = settings.get();
+        const executor = new ToolExecutor({
+          sessionId,
+          permissions: settingsPermissionStore(settings),
+          truncateChars: limits.truncateChars,
+          toolTimeoutMs: limits.toolTimeoutMs,
+          ...(approve ? { approve } : {}),
+        });
+        const stop = keepExecutorTools(executor, { tools: source, enableState: () => settings.get(), onEnableStateChanged: (l) => settings.onDidChange(l), log });
+        return {
+          executor,
+          dispose() {
+            stop();
+            executor.close();
+          },
+        };
+      },
+    };
+  });
+
+  const sessions = once(async () => {
+    const source = toolOptions ? (await tools()).source : undefined;
+    const manager = new SessionManager({
+      home,
+      settings,
+      secrets,
+      ...(source ? { tools: source } : {}),
+      ...(options.provider ? { provider: (current: Settings) => options.provider!(current, secrets) } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
+    closers.push(() => manager.closeAll());
+    return manager;
+  });
+
+  let host: Promise<Host> | undefined;
+  let closing: Promise<void> | undefined;
+  return {
+    home,
+    paths: appPaths(home),
+    settings,
+    secrets,
+    warnings,
+    toolRoots: () => toolRoots(),
+    sandboxStatus: () => sandboxStatus(settings.get()),
+    tools,
+    sessions,
+    host(hostOptions) {
+      host ??= (async () => {
+        const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: await tools(), warnings }, hostOptions);
+        closers.push(() => built.close());
+        return built;
+      })();
+      return host;
+    },
+    close() {
+      closing ??= (async () => {
+        for (const close of closers.splice(0).reverse()) {
+          try {
+            await close();
+          } catch (error) {
+            log(`closing failed: ${(error as Error).message}`);
+          }
+        }
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// What the API handlers are written against: one interface per side of the runtime. The
+// adapters (session-service, tool-service, settings-service, provider-service) implement them
+// over the real parts; tests pass fakes.
+import type { AppInfo, AuthoringFormat, DetectedProvider, ProviderTestResult, SessionSearchHit, SessionSnapshot, ToolFiles, ToolsState, VariableSlice } from '../../../shared/api.ts';
+import type { ChatEvent, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
+import type { AttachmentUpload, ExportFormat } from '../../../shared/api.ts';
+import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
+import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
+import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
+
+/** The chat side (the session manager behind an adapter). */
+export interface SessionService {
+  list(): Promise<SessionInfo[]>;
+  create(title?: string, chat?: ChatSettings): Promise<SessionInfo>;
+  open(sessionId: string): Promise<SessionSnapshot>;
+  rename(sessionId: string, title: string): Promise<SessionInfo>;
+  delete(sessionId: string): Promise<void>;
+  search(query: string): Promise<SessionSearchHit[]>;
+  /** `messageId` makes a resend idempotent; attachments are stored before the turn starts. */
+  send(sessionId: string, text: string, options?: { messageId?: string; attachments?: AttachmentUpload[] }): Promise<{ turnId: string }>;
+  edit(sessionId: string, messageId: string, text: string): Promise<{ turnId: string }>;
+  regenerate(sessionId: string, messageId: string): Promise<{ turnId: string }>;
+  switchBranch(sessionId: string, messageId: string): Promise<void>;
+  deleteMessage(sessionId: string, messageId: string): Promise<void>;
+  setChatSettings(sessionId: string, chat: ChatSettings): Promise<ChatSettings>;
+  export(sessionId: string, format: ExportFormat): Promise<{ fileName: string; content: string }>;
+  abort(sessionId: string): Promise<void>;
+  /** False when no such request is pending. */
+  answerApproval(sessionId: string, requestId: string, decision: ApprovalDecision): Promise<boolean>;
+  /** False when no such call is running. */
+  cancelToolCall(sessionId: string, callId: string): Promise<boolean>;
+  runTool(sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolExecuteResult>;
+  variables(sessionId: string): Promise<VariableAccess>;
+  /** Contract: listeners are called synchronously; returns the unsubscribe function. */
+  onEvent(listener: (event: ChatEvent) => void): () => void;
+}
+
+/** A session's variables, as the Variables panel needs them. */
+export interface VariableAccess {
+  list(filter: { type?: VariableType; search?: string }): VariableInfo[];
+  /** `length` code points of the value from code point `start` (clamped); undefined when there is no such variable. */
+  read(name: string, start?: number, length?: number): VariableSlice | undefined;
+  /** False when it does not exist; throws for RULE variables (not deletable). */
+  remove(name: string): boolean;
+}
+
+/** The tools side (the tool registry + authoring behind an adapter). */
+export interface ToolService {
+  state(): ToolsState;
+  reload(): Promise<ToolsState>;
+  create(format: AuthoringFormat, name: string, files?: Record<string, string>): Promise<ToolFiles>;
+  read(name: string): Promise<ToolFiles>;
+  update(name: string, files: Record<string, string>): Promise<ToolFiles>;
+  delete(name: string): Promise<void>;
+  onChanged(listener: (state: ToolsState) => void): () => void;
+}
+
+export interface SettingsService {
+  get(): Settings;
+  /** Top-level keys replace (the API's patch is shallow); one write, one change event; throws on invalid values. */
+  patch(patch: Partial<Settings>): Settings;
+  /** Throws what patch would throw for invalid values, writing nothing. */
+  check(patch: Partial<Settings>): void;
+  setGroupEnabled(group: string, enabled: boolean): void;
+  setToolEnabled(tool: string, enabled: boolean): void;
+  onDidChange(listener: (settings: Settings) => void): () => void;
+}
+
+export interface ProviderService {
+  test(provider: ProviderConfig, apiKey: string | null): Promise<ProviderTestResult>;
+  listModels(provider: ProviderConfig, apiKey: string | null): Promise<string[]>;
+  detectLocal(): Promise<DetectedProvider[]>;
+}
+
+export interface SecretService {
+  set(name: string, value: string): Promise<void>;
+  delete(name: string): Promise<boolean>;
+  exists(name: string): Promise<boolean>;
+  get(name: string): Promise<string | null>;
+}
+
+export interface HostServices {
+  sessions: SessionService;
+  tools: ToolService;
+  settings: SettingsService;
+  providers: ProviderService;
+  secrets: SecretService;
+  appInfo(): Promise<AppInfo>;
+}

@@ -1,0 +1,84 @@
+// Keeps an executor's tool groups and enable switches in step with a tool source and the
+// settings. Every session, the Tools panel's catalog and the CLI do it through here, so the
+// panel and `tools list` show exactly what a session sees.
+import type { Settings } from '../../../shared/settings.ts';
+import type { Disposer } from '../base/emitter.ts';
+import type { ToolsChange } from './tools-change.ts';
+import type { ToolGroup } from './types.ts';
+import type { ToolExecutor } from './tool-executor.ts';
+
+type EnableState = Pick<Settings, 'groupDefaults' | 'toolDefaults'>;
+/** Which groups changed (a ToolsChange without its diagnostics). */
+export type GroupsChange = Pick<ToolsChange, 'added' | 'removed' | 'updated'>;
+
+/** The part of ToolExecutor group syncing needs (structural, so tests can pass a recorder). */
+export interface GroupHost {
+  registerToolGroup(group: ToolGroup): unknown;
+  unregisterToolGroup(name: string): unknown;
+}
+
+/** Registers exactly `groups` (built-ins stay); each is re-registered so a reloaded group's new tools apply. Returns the registration errors. */
+export function replaceExecutorGroups(executor: ToolExecutor, groups: ToolGroup[]): string[] {
+  const names = new Set(groups.map((g) => g.name));
+  for (const info of executor.listGroups()) {
+    if (!info.builtin && !names.has(info.name)) executor.unregisterToolGroup(info.name);
+  }
+  const errors: string[] = [];
+  for (const group of groups) {
+    executor.unregisterToolGroup(group.name);
+    errors.push(...executor.registerToolGroup(group).errors);
+  }
+  return errors;
+}
+
+/**
+ * Applies one change: removed groups go, added and updated ones are (re)registered. A call already
+ * running keeps the Tool object it started with; untouched groups keep their rule variables.
+ */
+export function syncExecutorGroups(executor: GroupHost, groups: ToolGroup[], change: GroupsChange): void {
+  for (const name of [...change.removed, ...change.updated]) executor.unregisterToolGroup(name);
+  const byName = new Map(groups.map((g) => [g.name, g]));
+  for (const name of [...change.added, ...change.updated]) {
+    const group = byName.get(name);
+    if (group) executor.registerToolGroup(group);
+  }
+}
+
+/** Groups are off and tools on unless the settings say otherwise. */
+export function applyEnableState(executor: ToolExecutor, { groupDefaults, toolDefaults }: EnableState): void {
+  for (const group of executor.listGroups()) {
+    executor.toggleGroupEnabled(group.name, groupDefaults[group.name] ?? false);
+    for (const tool of group.tools) executor.setToolEnabled(tool.name, toolDefaults[tool.name] ?? true);
+  }
+}
+
+export interface ExecutorToolsOptions {
+  /** Where the groups come from; without onChanged the executor gets them once. */
+  tools: { groups(): ToolGroup[]; onChanged?(listener: (change?: GroupsChange) => void): Disposer };
+  enableState: () => EnableState;
+  /** Settings changes, to re-apply the enable switches. */
+  onEnableStateChanged?: (listener: (state: EnableState) => void) => Disposer;
+  /** Registration problems (name clashes, …), as they happen. */
+  log?: (message: string) => void;
+  /** Called after each sync (the Tools panel re-lists). */
+  synced?: () => void;
+}
+
+/** Loads the groups into `executor` now and keeps them in step; returns the disposer of the subscriptions. */
+export function keepExecutorTools(executor: ToolExecutor, options: ExecutorToolsOptions): Disposer {
+  const sync = (change?: GroupsChange) => {
+    const groups = options.tools.groups();
+    if (change) syncExecutorGroups(executor, groups, change);
+    else for (const error of replaceExecutorGroups(executor, groups)) options.log?.(error);
+    applyEnableState(executor, options.enableState());
+    options.synced?.();
+  };
+  sync();
+  const offs = [
+    options.tools.onChanged?.((change) => sync(change)),
+    options.onEnableStateChanged?.((state) => applyEnableState(executor, state)),
+  ];
+  return () => {
+    for (const off of offs) off?.();
+  };
+}

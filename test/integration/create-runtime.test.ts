@@ -1,0 +1,85 @@
+// The composition root: parts built on first use and once, only those asked for; the tool roots
+// from the settings or an override; the host over the same parts; one close for everything.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRuntime } from '../../electron/runtime/create-runtime.ts';
+import { scaffoldTool } from '../../electron/runtime/host/scaffold-tool.ts';
+import { SecretStore, sessionBackend } from '../../electron/runtime/store/secret-store.ts';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'td-'));
+const secrets = () => new SecretStore({ keyring: sessionBackend() });
+
+describe('createRuntime', () => {
+  it('without tools: settings and sessions only; asking for tools is a clear error', async () => {
+    const home = tmp();
+    const runtime = await createRuntime({ home, secrets: secrets(), tools: false });
+    try {
+      expect(runtime.paths.sessionsDir).toBe(join(home, 'sessions'));
+      const sessions = await runtime.sessions();
+      expect(await runtime.sessions()).toBe(sessions);
+      expect(sessions.create({ title: 'plain' }).executor.listGroups().map((g) => g.name)).toEqual(['vars']);
+      await expect(runtime.tools()).rejects.toThrow(/created without tools/);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('loads the tools once from the given roots, into sessions, executors and the host alike', async () => {
+    const home = tmp();
+    const root = join(tmp(), 'tools');
+    await scaffoldTool('script-py', 'hello', root);
+    const runtime = await createRuntime({ home, secrets: secrets(), tools: { roots: [root] } });
+    try {
+      expect(runtime.toolRoots()).toEqual([{ path: root, kind: 'user' }]);
+      const tools = await runtime.tools();
+      expect(await runtime.tools()).toBe(tools);
+      expect(tools.source.groups().flatMap((g) => g.tools.map((t) => t.definition.function.name))).toEqual(['script_hello']);
+
+      const { executor, dispose } = tools.executor({ sessionId: 'check' });
+      const group = executor.listGroups().find((g) => g.tools.some((t) => t.name === 'script_hello'))!;
+      expect(group.enabled).toBe(false);
+      runtime.settings.set('groupDefaults', { [group.name]: true });
+      expect(executor.listGroups().find((g) => g.name === group.name)!.enabled).toBe(true);
+      dispose();
+
+      const session = (await runtime.sessions()).create();
+      expect(session.executor.getTool('script_hello')).toBeDefined();
+      const host = await runtime.host({ browserMode: true, version: 't' });
+      expect(await runtime.host({ browserMode: false })).toBe(host);
+      expect((await host.handlers.listTools({})).groups.find((g) => g.name === group.name)).toMatchObject({ enabled: true });
+      expect(await host.handlers.appInfo({})).toMatchObject({ version: 't', browserMode: true, home });
+
+      // Roots given by the caller (--root) stay: a settings change of toolRoots does not replace them.
+      runtime.settings.set('toolRoots', [join(tmp(), 'other')]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(tools.roots()).toEqual([{ path: root, kind: 'user' }]);
+    } finally {
+      await runtime.close();
+      await runtime.close(); // idempotent
+    }
+  });
+
+  it('follows the settings roots when none are given, reloading on a change', async () => {
+    const home = tmp();
+    const first = join(tmp(), 'first');
+    const second = join(tmp(), 'second');
+    await scaffoldTool('script-py', 'one', first);
+    await scaffoldTool('script-py', 'two', second);
+    const runtime = await createRuntime({ home, secrets: secrets(), tools: { cwd: home } });
+    try {
+      runtime.settings.set('toolRoots', [first]);
+      // Set before the tools load: the first load reads it.
+      const tools = await runtime.tools();
+      const names = () => tools.source.groups().flatMap((g) => g.tools.map((t) => t.definition.function.name));
+      expect(names()).toEqual(['script_one']);
+      const changed = new Promise((resolve) => tools.source.onChanged(resolve));
+      runtime.settings.set('toolRoots', [second]);
+      await changed;
+      expect(names()).toEqual(['script_two']);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
