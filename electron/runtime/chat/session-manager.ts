@@ -75,6 +75,7 @@ export class SessionManager {
     const last = this.#options.settings.get().lastChatModel;
     const chat = options.chat ?? (last ? { providerId: last.providerId, model: last.model } : undefined);
     if (chat && Object.keys(chat).length > 0) session.setChatSettings(chat);
+    if (options.chat) this.#rememberModel(options.chat);
     return session;
   }
 
@@ -92,11 +93,16 @@ export class SessionManager {
   /** A chat's own model and settings; a picked model also becomes the one new chats start with. */
   setChatSettings(id: string, chat: ChatSettings): ChatSettings {
     const saved = this.open(id).setChatSettings(chat);
+    this.#rememberModel(chat);
+    return saved;
+  }
+
+  /** New chats start with the model picked last. */
+  #rememberModel(chat: ChatSettings): void {
     const last = this.#options.settings.get().lastChatModel;
     if (chat.providerId && chat.model && (last?.providerId !== chat.providerId || last?.model !== chat.model)) {
       this.#options.settings.update({ lastChatModel: { providerId: chat.providerId, model: chat.model } });
     }
-    return saved;
   }
 
   rename(id: string, title: string): SessionInfo {

@@ -33,6 +33,8 @@ export interface SessionService {
   variables(sessionId: string): Promise<VariableAccess>;
   /** Contract: listeners are called synchronously; returns the unsubscribe function. */
   onEvent(listener: (event: ChatEvent) => void): () => void;
+  /** Contract: called after sessions changed on disk, by this process or another (the CLI); returns a disposer. */
+  onListChanged?(listener: () => void): () => void;
 }
 
 /** A session's variables, as the Variables panel needs them. */

@@ -3,6 +3,7 @@ import { apiError } from '../../../shared/api.ts';
 import type { SessionManager } from '../chat/session-manager.ts';
 import type { ChatSession, SendResult } from '../chat/chat-session.ts';
 import { exportSession } from '../chat/export-session.ts';
+import { watchSessionsFolder } from '../chat/watch-sessions-folder.ts';
 import type { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionService, VariableAccess } from './services.ts';
 
@@ -85,5 +86,6 @@ export function createSessionService(manager: SessionManager): SessionService {
     runTool: async (id, name, args) => session(id).runTool(name, args),
     variables: async (id) => variableAccess(session(id).variables),
     onEvent: (listener) => manager.onEvent(listener),
+    onListChanged: (listener) => watchSessionsFolder(manager.dir, listener),
   };
 }
