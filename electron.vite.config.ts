@@ -5,7 +5,15 @@ import solid from 'vite-plugin-solid';
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } },
+      // Inside the bundle, TypeBox and zod (many small files each) load faster in the tool host.
+      externalizeDeps: { exclude: ['@sinclair/typebox', 'zod'] },
+      // The module tool host runs as its own Node process (sources/module/host-launch.ts).
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main/index.ts'),
+          'module-host': resolve(__dirname, 'electron/runtime/sources/module/host/main.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -76,6 +76,7 @@ export interface Settings {
   workingDir: string | null;
   /** Also serve Agenvoy's key endpoint on localhost:17989. */
   agenvoyKeyCompat: boolean;
+  runner: RunnerSettings;
   /** The model last picked in a chat's "Model" picker: new chats start with it. */
   lastChatModel: { providerId: string; model: string } | null;
   /** Saved "Chat settings" ("Save as preset"), offered when setting up a chat. */
@@ -87,6 +88,14 @@ export interface ChatPreset {
   systemPrompt?: string;
   temperature?: number;
   maxTokens?: number;
+}
+
+export interface RunnerSettings {
+  /**
+   * Serve Python tool calls from a warm fork-server inside the sandbox (Linux): each call is still
+   * a fresh process, started by a fork instead of an interpreter start. Off: every call starts Python.
+   */
+  warmPython: boolean;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -117,6 +126,7 @@ export function defaultSettings(): Settings {
     extraEnv: {},
     workingDir: null,
     agenvoyKeyCompat: false,
+    runner: { warmPython: true },
     lastChatModel: null,
     chatPresets: [],
   };

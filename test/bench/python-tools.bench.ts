@@ -40,6 +40,8 @@ function moduleSource(m: number): string {
 function context(spawned: RunSpec[]) {
   const settings = defaultSettings();
   settings.sandbox.mode = 'off';
+  // Cold interpreter starts: warm-python.bench.ts measures the fork-server.
+  settings.runner.warmPython = false;
   const home = mkdtempSync(join(tmpdir(), 'td-bench-home-'));
   return createSourceContext(settings, home, { runnerOptions: { onSpawn: (spec) => spawned.push(spec) } });
 }

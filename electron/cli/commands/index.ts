@@ -2,10 +2,11 @@
 import type { Command } from '../command.ts';
 import { chatCommand } from './chat.ts';
 import { configCommand } from './config.ts';
+import { mcpCommand } from './mcp.ts';
 import { secretsCommand } from './secrets.ts';
 import { sessionsCommand } from './sessions.ts';
 import { serveCommand } from './serve.ts';
 import { startCommand } from './start.ts';
 import { toolsCommand } from './tools.ts';
 
-export const COMMANDS: Command[] = [startCommand, serveCommand, chatCommand, sessionsCommand, configCommand, secretsCommand, toolsCommand];
+export const COMMANDS: Command[] = [startCommand, serveCommand, chatCommand, sessionsCommand, configCommand, secretsCommand, toolsCommand, mcpCommand];

@@ -6,10 +6,11 @@ import { toolsCheckCommand } from './tools-check.ts';
 import { toolsDisableCommand, toolsEnableCommand } from './tools-enable.ts';
 import { toolsListCommand } from './tools-list.ts';
 import { toolsNewCommand } from './tools-new.ts';
+import { toolsPolicyCommand } from './tools-policy.ts';
 import { toolsRunCommand } from './tools-run.ts';
 import { toolsTrustCommand, toolsUntrustCommand } from './tools-trust.ts';
 
-export const TOOLS_SUBCOMMANDS: Command[] = [toolsListCommand, toolsCheckCommand, toolsRunCommand, toolsEnableCommand, toolsDisableCommand, toolsNewCommand, toolsTrustCommand, toolsUntrustCommand];
+export const TOOLS_SUBCOMMANDS: Command[] = [toolsListCommand, toolsCheckCommand, toolsRunCommand, toolsEnableCommand, toolsDisableCommand, toolsNewCommand, toolsPolicyCommand, toolsTrustCommand, toolsUntrustCommand];
 
 function usage(): string {
   const width = Math.max(...TOOLS_SUBCOMMANDS.map((c) => c.name.length));

@@ -1,7 +1,7 @@
 // Runs one tool process: own process group, minimal environment, byte-capped streaming output,
 // timeout/abort that take down the whole group, and a promise that always settles.
 import { execa } from 'execa';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
 import { CappedOutput } from './capped-output.ts';
 import { killProcessGroup, signalProcessGroup } from './kill-process-group.ts';
@@ -54,13 +54,79 @@ function failedToStart(spawnError: string, started: number, extra: Partial<RunRe
 async function runOnce(spec: RunSpec, options: RunnerOptions, started: number): Promise<RunResult> {
   const prepared = prepareSandboxedCommand(spec);
   try {
-    return await runPrepared(spec, prepared, options, started);
+    return await runPrepared(spec, prepared, options, started, (env) => launchWithExeca(spec, prepared, env));
   } finally {
     prepared.cleanup?.();
   }
 }
 
-async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: RunnerOptions, started: number): Promise<RunResult> {
+/** A started tool process as the supervision below sees it: execa's child, or a warm Python call. */
+export interface LaunchedProcess {
+  /** The leader of the run's own process group (a pid of this machine); undefined: it did not start. */
+  pid: number | undefined;
+  stdin?: Writable | null;
+  stdout?: Readable | null;
+  stderr?: Readable | null;
+  /** fd 3, when `resultChannel`. */
+  channel?: Readable | null;
+  /** Called once, when the process exits. */
+  onExit(listener: (code: number | null, signal: string | null) => void): void;
+  /** Settles once the process has exited and its output streams are closed (or destroyed). */
+  outcome: Promise<LaunchOutcome>;
+}
+
+export interface LaunchOutcome {
+  exitCode?: number;
+  signal?: string;
+  /** Why it did not start (ENOENT…). */
+  code?: string;
+  originalMessage?: string;
+  shortMessage?: string;
+}
+
+/** Starts the run's process with its final environment. Contract: never throws. */
+export type Launch = (env: Record<string, string>) => Promise<LaunchedProcess>;
+
+function launchWithExeca(spec: RunSpec, prepared: PreparedCommand, env: Record<string, string>): Promise<LaunchedProcess> {
+  const child = execa(prepared.command, prepared.args, {
+    cwd: spec.cwd,
+    env,
+    extendEnv: false,
+    detached: process.platform !== 'win32',
+    cleanup: false,
+    buffer: false,
+    reject: false,
+    windowsHide: true,
+    stdio: spec.resultChannel ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+  });
+  return Promise.resolve({
+    pid: child.pid,
+    stdin: child.stdin,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    channel: child.stdio[3] as Readable | undefined,
+    onExit: (listener) => child.on('exit', listener),
+    outcome: child.then((outcome) => outcome as LaunchOutcome),
+  });
+}
+
+/**
+ * Runs a process started by `launch` under the same supervision as every run (secrets, caps,
+ * bounds, timeout, abort, group kill), for a runner that starts processes its own way.
+ * Contract: never throws; calls `prepared.cleanup` once the run is over.
+ */
+export async function runLaunched(spec: RunSpec, prepared: PreparedCommand, options: RunnerOptions, launch: Launch): Promise<RunResult> {
+  const started = Date.now();
+  try {
+    return await runPrepared(spec, prepared, options, started, launch);
+  } catch (error) {
+    return failedToStart(`runner failure: ${(error as Error).message}`, started);
+  } finally {
+    prepared.cleanup?.();
+  }
+}
+
+async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: RunnerOptions, started: number, launch: Launch): Promise<RunResult> {
   const sandboxInfo = {
     sandboxed: prepared.sandboxed,
     ...(prepared.note ? { sandboxNote: prepared.note } : {}),
@@ -90,17 +156,7 @@ async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: Ru
   const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
   const posix = process.platform !== 'win32';
 
-  const child = execa(prepared.command, prepared.args, {
-    cwd: spec.cwd,
-    env: minimalEnv(options.baseEnv ?? process.env, { ...spec.env, ...prepared.env, ...keyGrant?.env, ...secretEnv }),
-    extendEnv: false,
-    detached: posix,
-    cleanup: false,
-    buffer: false,
-    reject: false,
-    windowsHide: true,
-    stdio: spec.resultChannel ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
-  });
+  const child = await launch(minimalEnv(options.baseEnv ?? process.env, { ...spec.env, ...prepared.env, ...keyGrant?.env, ...secretEnv }));
   const pid = child.pid;
   if (pid !== undefined) {
     if (posix) trackGroup(pid);
@@ -132,7 +188,7 @@ async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: Ru
   const stdout = new CappedOutput(cap, liveOut && ((text) => liveOut.push(text)));
   const stderr = new CappedOutput(cap, liveErr && ((text) => liveErr.push(text)));
   const channel = spec.resultChannel ? new CappedOutput(cap * CHANNEL_CAP_FACTOR) : undefined;
-  const streams = [child.stdout, child.stderr, child.stdio[3]].filter((s): s is Readable => !!s && 'on' in s);
+  const streams = [child.stdout, child.stderr, child.channel].filter((s): s is Readable => !!s && 'on' in s);
   // A fork bomb is stopped at once (SIGKILL: it would only fork more during a grace period).
   let limitNote: string | undefined;
   const stopAtBound = (max: number, why: string) => {
@@ -155,8 +211,10 @@ async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: Ru
     watchStderr(chunk);
     if (stderr.push(chunk)) onCap();
   });
-  if (channel) (child.stdio[3] as Readable | undefined)?.on('data', (chunk: Buffer) => channel.push(chunk) && kill());
+  if (channel) child.channel?.on('data', (chunk: Buffer) => channel.push(chunk) && kill());
   for (const stream of streams) stream.on('error', () => {});
+  // A launcher may hand over streams it paused (a warm call's sockets): they flow from here on.
+  for (const stream of streams) stream.resume();
 
   // stdin: a tool that never reads it must not turn into an EPIPE failure.
   child.stdin?.on('error', () => {});
@@ -182,11 +240,13 @@ async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: Ru
     kill();
   };
   spec.signal?.addEventListener('abort', onAbort, { once: true });
+  // An abort while the process was being launched (a warm call's launch takes a few ms) counts.
+  if (spec.signal?.aborted && !aborted) onAbort();
 
   // A grandchild may keep our pipes open after the main process exits: give it `drainMs`,
   // then kill the group and close the pipes ourselves so the promise settles.
   let drainTimer: NodeJS.Timeout | undefined;
-  child.on('exit', (code, signal) => {
+  child.onExit((code, signal) => {
     exited = true;
     exitCode = code;
     exitSignal = signal;
@@ -196,7 +256,7 @@ async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: Ru
     }, drainMs);
   });
 
-  const outcome = await child;
+  const outcome = await child.outcome;
   watchdog?.stop();
   keyGrant?.dispose();
   clearTimeout(timer);

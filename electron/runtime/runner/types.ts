@@ -76,7 +76,21 @@ export interface RunSpec {
   sandbox?: SandboxSpec;
   onStdout?: (chunk: string) => void;
   onStderr?: (chunk: string) => void;
+  /**
+   * What this Python run does, for a runner that can serve it from a warm fork-server instead of
+   * starting `command` (see runner/warm-python/). `command` must then be the interpreter and
+   * `args` exactly the cold command line the hint describes; a runner that ignores it runs those.
+   */
+  python?: PythonRunHint;
 }
+
+export type PythonRunHint =
+  /** `python run_tool.py FILE FUNCTION MARKER`. */
+  | { kind: 'module'; file: string; function: string; marker: string }
+  /** `python FILE` (Agenvoy script.py). */
+  | { kind: 'script'; file: string }
+  /** `python -u -` with this program on stdin (three-layer execution.py after substitution). */
+  | { kind: 'code'; code: string };
 
 export interface RunResult {
   exitCode: number | null;

@@ -4,7 +4,9 @@ import type { Settings } from '../../../shared/settings.ts';
 import { appPaths } from '../paths.ts';
 import { createRunner } from '../runner/create-runner.ts';
 import type { Runner, RunnerOptions } from '../runner/types.ts';
+import { createWarmPythonRunner, warmPythonSupported } from '../runner/warm-python/warm-python-runner.ts';
 import { protectedToolFolders, type ToolRoot } from './discovery/tool-roots.ts';
+import { helperScript } from './process/helper-scripts.ts';
 import type { SourceContext } from './types.ts';
 
 export interface SourceContextOptions {
@@ -17,7 +19,11 @@ export interface SourceContextOptions {
 }
 
 export function createSourceContext(settings: Settings, home: string, options: SourceContextOptions = {}): SourceContext {
-  const runner = options.runner ?? createRunner({ maxOutputBytes: settings.limits.outputCapBytes, ...options.runnerOptions });
+  const runnerOptions = { maxOutputBytes: settings.limits.outputCapBytes, ...options.runnerOptions };
+  const cold = options.runner ?? createRunner(runnerOptions);
+  // Python runs from a warm fork-server where it can (specs carry a `python` hint); the rest cold.
+  const warm = !options.runner && settings.runner?.warmPython !== false && warmPythonSupported();
+  const runner = warm ? createWarmPythonRunner({ ...runnerOptions, zygoteScript: helperScript.pythonZygote() }, cold) : cold;
   const paths = appPaths(home);
   const workingDir = settings.workingDir ?? homedir();
   return {

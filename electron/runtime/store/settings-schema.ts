@@ -110,6 +110,11 @@ export const SETTINGS_SCHEMA: JsonSchema = {
         additionalProperties: false,
       },
     },
+    runner: {
+      type: 'object',
+      properties: { warmPython: { type: 'boolean' } },
+      additionalProperties: false,
+    },
   },
   additionalProperties: true,
 };

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRunner } from '../../../electron/runtime/runner/create-runner.ts';
@@ -92,7 +92,7 @@ describe('module tools (seed 003)', () => {
     const { tools } = await load('module-shapes', ctx);
     const tool = tools.get('pi_mono_greet')!;
     await tool.onSession!({ reason: 'start', sessionId: 's1' });
-    expect((globalThis as Record<string, unknown>).__piMonoSessionStarted).toBe(ctx.workingDir);
+    expect(readFileSync(join(ctx.workingDir, '.pi-mono-session-started'), 'utf8')).toBe(ctx.workingDir);
   });
 
   it('honours package.json pi.extensions, the tool’s own node_modules, ./x.js → x.ts, and index.ts over index.js', async () => {
@@ -101,6 +101,25 @@ describe('module tools (seed 003)', () => {
     expect(groups.map((g) => g.name).sort()).toEqual(['ext_pkg', 'prio']);
     expect(await tools.get('pkg_shout')!.execute({ text: 'hey' }, testToolContext())).toMatchObject({ formattedText: 'HEY! (from util.ts)' });
     expect(tools.get('prio_tool')!.definition.function.description).toBe('from index.ts');
+  });
+
+  it('gives default, named and namespace imports of a CommonJS package, an ES module package and a built-in (issue 11 §9)', async () => {
+    const { tools, diagnostics } = await load('module-imports');
+    expect(diagnostics).toEqual([]);
+    const result = await tools.get('import_interop')!.execute({}, testToolContext());
+    expect(result.status).toBe('SUCCESS');
+    expect(JSON.parse(result.formattedText!)).toEqual({
+      cjsDefault: '5 ms',
+      cjsNamed: 42,
+      cjsNamespaceDefault: '7 ms',
+      esmDefault: 'hello ada',
+      esmNamed: '!',
+      esmNamespace: 'hello bob!',
+      builtinDefault: join('a', 'b'),
+      builtinNamed: 'y.txt',
+      builtinNamespace: '.md',
+      bareBuiltinDefault: 'string',
+    });
   });
 
   it('turns every broken module into a diagnostic naming its file', async () => {
@@ -209,23 +228,22 @@ export default (api: any) => [
     });
 
     it('finds tools an extension registers in session_start, and runs each session handler only for its own event', async () => {
-      const { tools } = await load('module-compat');
+      const { tools, ctx } = await load('module-compat');
       const tool = tools.get('late_echo')!;
       expect(await tool.execute({ message: 'hi' }, testToolContext())).toMatchObject({ status: 'SUCCESS', formattedText: '[late] hi' });
-      const g = globalThis as Record<string, unknown>;
-      delete g.__compatShutdownRuns;
+      const runs = join(ctx.workingDir, '.compat-shutdown-runs');
       await tool.onSession!({ reason: 'start', sessionId: 's1' });
-      expect(g.__compatShutdownRuns).toBeUndefined();
+      expect(existsSync(runs)).toBe(false);
       await tool.onSession!({ reason: 'shutdown', sessionId: 's1' });
-      expect(g.__compatShutdownRuns).toBe(1);
+      expect(readFileSync(runs, 'utf8')).toBe('run\n');
     });
 
     it('reports an extension without tools (only commands and event handlers) as info, not an error', async () => {
-      const { diagnostics, groups } = await load('module-compat');
+      const { diagnostics, groups, ctx } = await load('module-compat');
       const file = join(TOOL_FIXTURES, 'module-compat', 'events_only.ts');
       expect(diagnostics.filter((d) => d.file === file)).toEqual([expect.objectContaining({ severity: 'info', code: 'module-no-tools' })]);
       expect(groups.map((g) => g.name)).not.toContain('events_only');
-      expect((globalThis as Record<string, unknown>).__compatEventsOnlyStarted).toBeUndefined();
+      expect(existsSync(join(ctx.workingDir, '.compat-events-only-started'))).toBe(false);
     });
 
     it('gives pi.events a working bus, also for emits after execute returned', async () => {

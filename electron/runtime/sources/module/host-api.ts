@@ -1,11 +1,17 @@
 // The API object a module tool's factory receives (seed 003's CustomToolAPI, plus what
 // `pi.registerTool` extensions call), and the `ctx` its execute receives. Headless: hasUI false.
+// Runs in the tool host (host/main.ts), never in the app: `exec` asks the app to run the command.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { runWarnings } from '../../runner/run-warnings.ts';
 import type { SessionEvent, ToolContext } from '../../tools/types.ts';
-import { sandboxSpecFor } from '../process/sandbox-spec-for.ts';
+import type { ExecReply, ExecRequest } from './host-protocol.ts';
 import { shimValues } from './shim/shim-bridges.ts';
-import type { SourceContext } from '../types.ts';
+
+/** What the host gives a module: its working folder and the app's exec (runner, sandbox, secrets). */
+export interface HostEnv {
+  workingDir: string;
+  /** Contract: resolves always (a failure is code 127 with the reason in stderr); `signal` cancels. */
+  exec(request: ExecRequest, signal?: AbortSignal): Promise<ExecReply>;
+}
 
 export interface ExecOptions {
   signal?: AbortSignal;
@@ -102,35 +108,32 @@ function addLog(state: ModuleApiState, line: string): void {
   if (state.logs.length > 200) state.logs.shift();
 }
 
-/** exec() through the runner: own process group, caps, timeout, abort, sandbox, declared secrets. */
-export function createExec(ctx: SourceContext, toolDir: string, label: string, state?: ModuleApiState) {
+/** exec() through the app's runner: own process group, caps, timeout, abort, sandbox, declared secrets. */
+export function createExec(env: HostEnv, state?: ModuleApiState) {
   return async (command: string, args: string[] = [], options: ExecOptions = {}): Promise<ExecResult> => {
     const secrets = state ? secretsForExec(state) : [];
-    const run = await ctx.runner({
-      command,
-      args,
-      cwd: options.cwd ?? ctx.workingDir,
-      env: ctx.env,
-      timeoutMs: options.timeout ?? ctx.toolTimeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-      maxOutputBytes: ctx.outputCapBytes,
-      ...(secrets.length > 0 ? { secrets } : {}),
-      sandbox: sandboxSpecFor(ctx, label, toolDir),
-    });
+    const reply = await env.exec(
+      {
+        command: String(command),
+        args: Array.isArray(args) ? args.map(String) : [],
+        ...(typeof options.cwd === 'string' ? { cwd: options.cwd } : {}),
+        ...(typeof options.timeout === 'number' ? { timeoutMs: options.timeout } : {}),
+        secrets,
+      },
+      options.signal,
+    );
     // The sandbox's notes reach the user as the calling tool's logs (exec's result has no place for them).
-    if (state) for (const warning of runWarnings(run)) addLog(state, `[warn] exec ${command}: ${warning}`);
-    if (run.spawnError) return { stdout: run.stdout, stderr: run.stderr || run.spawnError, code: 127, killed: false };
-    const killed = run.timedOut || run.aborted;
-    return { stdout: run.stdout, stderr: run.stderr, code: run.exitCode ?? (killed ? 137 : 1), killed };
+    if (state) for (const warning of reply.warnings) addLog(state, `[warn] exec ${command}: ${warning}`);
+    return { stdout: reply.stdout, stderr: reply.stderr, code: reply.code, killed: reply.killed };
   };
 }
 
-export function createModuleApi(ctx: SourceContext, toolDir: string, label: string, state: ModuleApiState): Record<string, unknown> {
+export function createModuleApi(env: HostEnv, state: ModuleApiState): Record<string, unknown> {
   const shims = shimValues();
   const log = (level: string) => (...parts: unknown[]) => addLog(state, `[${level}] ${parts.map((p) => (typeof p === 'string' ? p : safeJson(p))).join(' ')}`);
   const api: Record<string, unknown> = {
-    cwd: ctx.workingDir,
-    exec: createExec(ctx, toolDir, label, state),
+    cwd: env.workingDir,
+    exec: createExec(env, state),
     ui: noUI(),
     hasUI: false,
     logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
@@ -152,7 +155,7 @@ export function createModuleApi(ctx: SourceContext, toolDir: string, label: stri
       if (!SESSION_EVENTS.has(event) || typeof handler !== 'function') return;
       // Each handler hears only its own event: a session_shutdown cleanup must not run at start.
       state.sessionHandlers.push((e) =>
-        `session_${e.reason}` === event ? handler(e, hostContext(ctx, { callId: '', sessionId: e.sessionId, signal: new AbortController().signal, onUpdate: () => {} })) : undefined,
+        `session_${e.reason}` === event ? handler(e, hostContext(env.workingDir, { callId: '', sessionId: e.sessionId, signal: new AbortController().signal, onUpdate: () => {} })) : undefined,
       );
     },
     pushPendingAction() {},
@@ -186,11 +189,11 @@ const modelRegistry = new Proxy(
 );
 
 /** The `ctx` argument of execute: working folder, no UI, a minimal session manager. */
-export function hostContext(ctx: SourceContext, toolCtx: ToolContext): Record<string, unknown> {
+export function hostContext(workingDir: string, toolCtx: ToolContext): Record<string, unknown> {
   const sessionManager = new Proxy(
     {
       getSessionId: () => toolCtx.sessionId,
-      getCwd: () => ctx.workingDir,
+      getCwd: () => workingDir,
       getEntries: () => [],
       getBranch: () => [],
       getHeader: () => undefined,
@@ -200,7 +203,7 @@ export function hostContext(ctx: SourceContext, toolCtx: ToolContext): Record<st
     { get: (target, prop) => (typeof prop === 'string' && !(prop in target) ? () => undefined : target[prop as string]) },
   );
   return {
-    cwd: ctx.workingDir,
+    cwd: workingDir,
     hasUI: false,
     ui: noUI(),
     sessionManager,

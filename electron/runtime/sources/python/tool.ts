@@ -24,6 +24,7 @@ export function createPythonTool(cached: CachedTool, entry: SourceEntry, secrets
         env: { ...ctx.env, PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
         resultChannel: true,
         onStdout: (text: string) => call.onUpdate({ text }),
+        python: { kind: 'module' as const, file: entry.path, function: name, marker },
       };
       return { spec, ...pythonReading(marker, timedOut) };
     },

@@ -76,6 +76,7 @@ export function createScriptTool(manifest: ScriptManifest, file: string, languag
           cwd: ctx.workingDir,
           stdin: JSON.stringify(args ?? {}),
           env: language === 'javascript' ? { ...ctx.env, ...node.env } : ctx.env,
+          ...(language === 'python' ? { python: { kind: 'script', file } as const } : {}),
         },
         toolName: name,
         toolDir: entry.path,

@@ -74,7 +74,7 @@ export function createThreeLayerTool(definition: ThreeLayerDefinition, compiled:
       const command = await resolvePythonCommand(ctx.pythonPath, ctx.runner);
       return runToolProcess(ctx, call, {
         // The program comes on stdin so its size is not bound by argv limits.
-        spec: { command, args: ['-u', '-'], cwd: ctx.workingDir, stdin: rendered.code, env: ctx.env },
+        spec: { command, args: ['-u', '-'], cwd: ctx.workingDir, stdin: rendered.code, env: ctx.env, python: { kind: 'code', code: rendered.code } },
         toolName: definition.id,
         toolDir: entry.path,
         network: definition.network,

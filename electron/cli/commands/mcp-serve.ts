@@ -1,0 +1,154 @@
+// `tooldesk mcp serve`: the user's tools for any MCP host, over stdio (default) or Streamable HTTP
+// on 127.0.0.1 (`--http`). Calls go through the same executor as the app, with the same approvals.
+import { fileAuditLog } from '../../runtime/host/mcp-server/audit-log.ts';
+import { httpHostConfig, vscodeHostConfig } from '../../runtime/host/mcp-server/host-config.ts';
+import { mcpHttpToken } from '../../runtime/host/mcp-server/http-token.ts';
+import { McpConnection } from '../../runtime/host/mcp-server/mcp-connection.ts';
+import { startMcpHttpServer } from '../../runtime/host/mcp-server/serve-http.ts';
+import { serveMcpStdio } from '../../runtime/host/mcp-server/serve-stdio.ts';
+import { listMcpTools } from '../../runtime/host/mcp-server/tool-listing.ts';
+import { appPaths } from '../../runtime/paths.ts';
+import { UsageError, type CliIO, type Command } from '../command.ts';
+import { openMcpToolFeed, type OpenedToolFeed } from '../mcp-tool-feed.ts';
+import { flag, option, options, parseArgs } from '../parse-args.ts';
+import { VERSION } from '../version.ts';
+import { parsePort } from './serve.ts';
+
+export const DEFAULT_MCP_PORT = 47113;
+
+export const mcpServeCommand: Command = {
+  name: 'serve',
+  summary: 'Offer your tools to MCP hosts (stdio, or --http on 127.0.0.1)',
+  usage: [
+    'Usage: tooldesk mcp serve [--group G]... [--root DIR]...',
+    '       tooldesk mcp serve --http [--port N] [--no-auth] [--show-token] [--rotate-token] [--group G]... [--root DIR]...',
+    '',
+    'Serves the tools of the groups enabled in Tooldesk over MCP. Calls run through the same executor',
+    'as the app: validation, $VAR_REF, timeouts, truncation, sandbox, secrets and approvals. A tool',
+    'whose policy asks is asked through the host (MCP elicitation); a host that cannot ask gets an',
+    'error naming the setting that would allow it. Every call is logged (`tooldesk mcp log`).',
+    '',
+    '  --group G       offer only group G (repeatable; still only when enabled in Tooldesk)',
+    '  --root DIR      load tools from DIR instead of the configured roots (repeatable)',
+    '  --http          serve Streamable HTTP on http://127.0.0.1:N/mcp instead of stdio',
+    `  --port N        the HTTP port (default ${DEFAULT_MCP_PORT}; 0 = any free port)`,
+    '  --no-auth       no bearer token (for hosts that cannot send headers); says so on start',
+    '  --show-token    print the token and the host configuration again',
+    '  --rotate-token  replace the token in the keychain with a new one',
+    '',
+    'Claude Desktop (stdio): {"mcpServers": {"tooldesk": {"command": "tooldesk", "args": ["mcp", "serve"]}}}',
+  ].join('\n'),
+  async run(argv, io) {
+    const args = parseArgs(argv, { values: ['group', 'root', 'port'], booleans: ['http', 'no-auth', 'show-token', 'rotate-token'] });
+    if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+    const http = flag(args, 'http');
+    for (const name of ['port', 'no-auth', 'show-token', 'rotate-token']) {
+      if (!http && args.flags.has(name)) throw new UsageError(`--${name} only applies with --http`);
+    }
+    if (flag(args, 'no-auth') && (flag(args, 'show-token') || flag(args, 'rotate-token'))) throw new UsageError('--no-auth excludes --show-token and --rotate-token');
+    const port = parsePort(option(args, 'port'), DEFAULT_MCP_PORT);
+    // stdout is the protocol on stdio: everything for people goes to stderr.
+    const say = (text: string) => io.stderr.write(`${text}\n`);
+    const opened = await openMcpToolFeed(args, io, options(args, 'group'), (message) => say(`tooldesk mcp serve: ${message}`));
+    const audit = fileAuditLog(appPaths(opened.home).mcpAuditLog, (message) => say(`tooldesk mcp serve: ${message}`));
+    const makeConnection = (id: string) =>
+      new McpConnection({
+        id,
+        transport: http ? 'http' : 'stdio',
+        serverInfo: { name: 'tooldesk', version: VERSION },
+        feed: opened.feed,
+        audit,
+        log: (message) => say(`tooldesk mcp serve [${id}]: ${message}`),
+      });
+    describeOffer(opened, say);
+    try {
+      return http ? await serveHttp(args, io, opened, port, makeConnection, say) : await serveStdio(io, makeConnection, say);
+    } finally {
+      await opened.close();
+      // A tool process that ignores its kill must not keep the server alive once we are done
+      // (only as the `tooldesk` process itself: an embedding caller owns its own exit).
+      if (io.stdin === process.stdin) setTimeout(() => process.exit(process.exitCode ?? 0), 3000).unref();
+    }
+  },
+};
+
+function describeOffer(opened: OpenedToolFeed, say: (text: string) => void): void {
+  const probe = new McpConnection({
+    id: 'probe',
+    transport: 'stdio',
+    serverInfo: { name: 'tooldesk', version: VERSION },
+    feed: opened.feed,
+    audit: { write: () => {} },
+  });
+  const tools = listMcpTools(probe.executor);
+  const groups = probe.executor.listGroups().filter((g) => !g.builtin);
+  probe.close();
+  const enabled = groups.filter((g) => g.enabled).map((g) => g.name);
+  for (const name of opened.feed.onlyGroups) {
+    const group = groups.find((g) => g.name === name);
+    if (!group) say(`tooldesk mcp serve: warning: --group ${name}: no such group in ${opened.roots.join(', ')}`);
+    else if (!opened.feed.settings().groupDefaults[name]) say(`tooldesk mcp serve: warning: group ${name} is disabled in Tooldesk; enable it with \`tooldesk tools enable ${name}\``);
+  }
+  const errors = opened.diagnostics().filter((d) => d.severity === 'error').length;
+  say(
+    enabled.length === 0
+      ? 'tooldesk mcp serve: no tool group is enabled, so no tools are offered. Enable one with `tooldesk tools enable GROUP` (it is picked up live).'
+      : `tooldesk mcp serve: ${tools.length} tools from ${enabled.join(', ')}${errors ? ` (${errors} loading error(s): run \`tooldesk tools check\`)` : ''}`,
+  );
+}
+
+async function serveStdio(io: CliIO, makeConnection: (id: string) => McpConnection, say: (text: string) => void): Promise<number> {
+  const served = serveMcpStdio({ makeConnection, stdin: io.stdin, stdout: io.stdout, log: (m) => say(`tooldesk mcp serve: ${m}`) });
+  const stop = () => void served.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    await served.done;
+    return 0;
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  }
+}
+
+async function serveHttp(
+  args: ReturnType<typeof parseArgs>,
+  io: CliIO,
+  opened: OpenedToolFeed,
+  port: number,
+  makeConnection: (id: string) => McpConnection,
+  say: (text: string) => void,
+): Promise<number> {
+  const noAuth = flag(args, 'no-auth');
+  const token = noAuth ? undefined : await mcpHttpToken(opened.secrets, { rotate: flag(args, 'rotate-token') });
+  let server;
+  try {
+    server = await startMcpHttpServer({ port, token: token?.token, makeConnection, log: (m) => say(`tooldesk mcp serve: ${m}`) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    say(`tooldesk mcp serve: cannot listen on 127.0.0.1:${port}: ${code === 'EADDRINUSE' ? 'the port is in use (another `mcp serve`?); pick one with --port N' : (error as Error).message}`);
+    return 1;
+  }
+  const out = (text: string) => io.stdout.write(`${text}\n`);
+  out(`Tooldesk MCP server: ${server.url} (Streamable HTTP, 127.0.0.1 only)`);
+  if (!token) {
+    out('WARNING: authentication is OFF (--no-auth): any program on this machine can call your tools here. Approvals still apply.');
+  } else {
+    if (token.where !== 'keychain') out(`Note: no keychain (${token.problem}); this token works for this run only.`);
+    if (token.created || flag(args, 'show-token')) {
+      out(`Bearer token (${token.created ? 'new; ' : ''}kept in ${token.where === 'keychain' ? 'the keychain' : 'memory'}): ${token.token}`);
+      out('Cursor (~/.cursor/mcp.json) or any host that takes "mcpServers" with a URL:');
+      out(httpHostConfig({ url: server.url, token: token.token }));
+      out('VS Code (.vscode/mcp.json):');
+      out(vscodeHostConfig({ url: server.url, token: token.token }));
+    } else {
+      out('Bearer token: the one in the keychain (print it again with --show-token; --rotate-token makes a new one).');
+    }
+  }
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,40 @@
+// The tools `tooldesk mcp serve` offers, from the one composition root: watched settings (so
+// toggles made in the app apply), roots (`--root` as in `tools list`), every tool source with hot
+// reload, secrets for tool processes (and Agenvoy's key endpoint).
+import type { Diagnostic } from '../../shared/tools.ts';
+import type { McpToolFeed } from '../runtime/host/mcp-server/tool-feed.ts';
+import type { SecretStore } from '../runtime/store/secret-store.ts';
+import { settingsPermissionStore } from '../runtime/store/permission-store.ts';
+import { openCliRuntime } from './cli-runtime.ts';
+import type { CliIO } from './command.ts';
+import type { ParsedArgs } from './parse-args.ts';
+
+export interface OpenedToolFeed {
+  feed: McpToolFeed;
+  home: string;
+  secrets: SecretStore;
+  roots: string[];
+  diagnostics(): Diagnostic[];
+  close(): Promise<void>;
+}
+
+export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: string[], log: (message: string) => void): Promise<OpenedToolFeed> {
+  const runtime = await openCliRuntime(io, { watchSettings: true, log, tools: { args, watch: true, keyEndpoint: true } });
+  const tools = await runtime.tools();
+  const { settings } = runtime;
+  return {
+    feed: {
+      groups: () => tools.source.groups(),
+      onToolsChanged: (listener) => tools.source.onChanged((change) => listener(change)),
+      settings: () => settings.get(),
+      onSettingsChanged: (listener) => settings.onDidChange((next) => listener(next)),
+      permissions: settingsPermissionStore(settings),
+      onlyGroups,
+    },
+    home: runtime.home,
+    secrets: runtime.secrets,
+    roots: tools.roots().map((r) => r.path),
+    diagnostics: () => tools.source.diagnostics(),
+    close: () => runtime.close(),
+  };
+}

@@ -1,0 +1,364 @@
+// One MCP client connection: its own ToolExecutor and variables (like a chat session), the tool
+// list kept in step with hot reloads and the settings, and the low-level MCP `Server` whose
+// handlers answer tools/list, tools/call and the variables as resources. Approvals that need a
+// human are asked through elicitation; a client that cannot ask gets a refusal naming the setting.
+import {
+  inputRequired,
+  inputResponse,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  Server,
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../../shared/tools.ts';
+import { applyEnableState, replaceExecutorGroups, syncExecutorGroups } from '../../tools/executor-groups.ts';
+import { closeNamesHint } from '../../tools/close-names.ts';
+import { ToolExecutor } from '../../tools/tool-executor.ts';
+import { VariableSystem } from '../../tools/variable-system.ts';
+import { approvalForm, decisionFrom } from './approval-form.ts';
+import type { AuditLog } from './audit-log.ts';
+import { CallRun, type RoundPort } from './call-run.ts';
+import { listMcpTools } from './tool-listing.ts';
+import type { McpToolFeed, ToolsChange } from './tool-feed.ts';
+
+export const VARIABLE_URI_PREFIX = 'tooldesk://variables/';
+const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
+
+export interface McpConnectionOptions {
+  /** Names the connection in the audit log and the executor's variables. */
+  id: string;
+  transport: 'stdio' | 'http';
+  serverInfo: { name: string; version: string };
+  feed: McpToolFeed;
+  audit: AuditLog;
+  log?: (message: string) => void;
+  /** How long an approval question waits for the client's answer (10 min). */
+  approvalTimeoutMs?: number;
+  /** Calls running at once; more wait their turn (32). */
+  maxRunning?: number;
+  /** Calls waiting for a turn; more are refused with an error result (256). */
+  maxQueued?: number;
+}
+
+/** A call in flight and what its approvals need to know about the client that made it. */
+interface CallEntry {
+  run: CallRun;
+  callId: string;
+  modelName: string;
+  canElicit: boolean;
+  clientName: string;
+}
+
+interface Waiting {
+  entry: CallEntry;
+  timer: NodeJS.Timeout;
+}
+
+export class McpConnection {
+  readonly executor: ToolExecutor;
+  readonly server: Server;
+  readonly #options: McpConnectionOptions;
+  readonly #runs = new Map<string, CallEntry>();
+  readonly #waiting = new Map<string, Waiting>();
+  /** Calls by the JSON-RPC id of the request round that is open now (HTTP aborts them when the client hangs up). */
+  readonly #openRounds = new Map<string | number, CallEntry>();
+  readonly #disposers: (() => void)[] = [];
+  #running = 0;
+  readonly #queue: (() => void)[] = [];
+  #listed = '';
+  #closed = false;
+
+  constructor(options: McpConnectionOptions) {
+    this.#options = options;
+    const settings = options.feed.settings();
+    this.executor = new ToolExecutor({
+      sessionId: options.id,
+      variables: new VariableSystem({ maxEntries: settings.limits.variableMaxEntries, maxBytes: settings.limits.variableMaxBytes }),
+      permissions: options.feed.permissions,
+      truncateChars: settings.limits.truncateChars,
+      toolTimeoutMs: settings.limits.toolTimeoutMs,
+      approve: (request, signal) => this.#approve(request, signal),
+      log: (message) => options.log?.(message),
+    });
+    for (const error of replaceExecutorGroups(this.executor, options.feed.groups())) options.log?.(error);
+    this.#applyEnableState();
+    this.#listed = JSON.stringify(listMcpTools(this.executor));
+    this.#disposers.push(
+      options.feed.onToolsChanged((change) => this.#toolsChanged(change)),
+      options.feed.onSettingsChanged(() => {
+        this.#applyEnableState();
+        this.#announceIfChanged();
+      }),
+      this.executor.onVariablesChanged(() => void this.server.sendResourceListChanged().catch(() => {})),
+    );
+    this.server = new Server(options.serverInfo, {
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+      instructions:
+        'Tools written by the user in Tooldesk. Calls may ask the user for approval first. Long results are cut; ' +
+        'the whole text is kept in a variable that ReadVar reads (also a resource tooldesk://variables/NAME).',
+    });
+    this.#registerHandlers();
+    this.server.onclose = () => this.close();
+    options.audit.write(options.id, { event: 'connect', transport: options.transport });
+  }
+
+  /** Stops everything this connection started: pending questions are rejected and running tools killed. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const dispose of this.#disposers.splice(0)) dispose();
+    for (const { timer } of this.#waiting.values()) clearTimeout(timer);
+    this.#waiting.clear();
+    for (const { run } of this.#runs.values()) run.abort('The MCP client disconnected.');
+    for (const start of this.#queue.splice(0)) start();
+    this.executor.close();
+    this.#options.audit.write(this.#options.id, { event: 'disconnect' });
+  }
+
+  /** The client hung up on these requests (an HTTP response stream closed early): stop their calls. */
+  abortRequests(ids: (string | number)[], reason: string): void {
+    for (const id of ids) this.#openRounds.get(id)?.run.abort(reason);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  // ── tools ──────────────────────────────────────────────────────────────────────────────────
+
+  #applyEnableState(): void {
+    applyEnableState(this.executor, this.#options.feed.settings());
+    const only = this.#options.feed.onlyGroups;
+    if (only.length === 0) return;
+    for (const group of this.executor.listGroups()) {
+      if (!group.builtin && !only.includes(group.name)) this.executor.toggleGroupEnabled(group.name, false);
+    }
+  }
+
+  #toolsChanged(change: ToolsChange): void {
+    syncExecutorGroups(this.executor, this.#options.feed.groups(), change);
+    this.#applyEnableState();
+    this.#announceIfChanged();
+  }
+
+  #announceIfChanged(): void {
+    const listed = JSON.stringify(listMcpTools(this.executor));
+    if (listed === this.#listed) return;
+    this.#listed = listed;
+    void this.server.sendToolListChanged().catch(() => {});
+  }
+
+  #registerHandlers(): void {
+    const server = this.server;
+    server.setRequestHandler('tools/list', async () => ({ tools: listMcpTools(this.executor) }));
+    server.setRequestHandler('tools/call', (request, ctx) =>
+      this.#call(request.params.name, request.params.arguments ?? {}, request.params._meta?.progressToken, ctx),
+    );
+    server.setRequestHandler('resources/list', async () => ({
+      resources: this.executor.variables.list({ limit: 1000 }).items.map((v) => ({
+        uri: `${VARIABLE_URI_PREFIX}${encodeURIComponent(v.name)}`,
+        name: v.name,
+        description: v.desc ?? `${v.type} variable`,
+        mimeType: 'text/plain',
+      })),
+    }));
+    server.setRequestHandler('resources/templates/list', async () => ({
+      resourceTemplates: [
+        { uriTemplate: `${VARIABLE_URI_PREFIX}{name}`, name: 'variable', description: 'A Tooldesk variable (full tool results)', mimeType: 'text/plain' },
+      ],
+    }));
+    server.setRequestHandler('resources/read', async (request) => {
+      const { uri } = request.params;
+      const name = uri.startsWith(VARIABLE_URI_PREFIX) ? safeDecode(uri.slice(VARIABLE_URI_PREFIX.length)) : undefined;
+      const variable = name === undefined ? undefined : this.executor.variables.get(name);
+      if (!variable) throw new ResourceNotFoundError(uri, `No variable at ${uri}: list them with resources/list or the ListVars tool.`);
+      return { contents: [{ uri, mimeType: 'text/plain', text: variable.value }] };
+    });
+  }
+
+  // ── calls ──────────────────────────────────────────────────────────────────────────────────
+
+  async #call(name: string, args: unknown, progressToken: string | number | undefined, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+    const round: RoundPort = { signal: ctx.mcpReq.signal, ...(progressToken !== undefined ? { progress: progressSender(ctx, progressToken) } : {}) };
+    const state = ctx.mcpReq.requestState();
+    let entry: CallEntry;
+    if (typeof state === 'string') {
+      const waiting = this.#waiting.get(state);
+      if (!waiting) return errorResult('This approval question is no longer open (it was answered, expired, or belongs to another connection). Call the tool again.');
+      this.#waiting.delete(state);
+      clearTimeout(waiting.timer);
+      entry = waiting.entry;
+      entry.run.answer(decisionFrom(inputResponse(ctx.mcpReq.inputResponses, 'approval'), entry.clientName));
+    } else {
+      entry = this.#start(name, args, ctx);
+    }
+    const { run } = entry;
+    const requestId = ctx.mcpReq.id;
+    this.#openRounds.set(requestId, entry);
+    let step;
+    try {
+      step = await run.next(round);
+    } finally {
+      if (this.#openRounds.get(requestId) === entry) this.#openRounds.delete(requestId);
+    }
+    if (step.kind === 'done') return callToolResult(step.result);
+    const id = `approval_${globalThis.crypto.randomUUID()}`;
+    const timeoutMs = this.#options.approvalTimeoutMs ?? 10 * 60_000;
+    const timer = setTimeout(() => {
+      this.#waiting.delete(id);
+      run.answer({ decision: 'reject', reason: `No answer came within ${Math.round(timeoutMs / 1000)} s.` });
+    }, timeoutMs);
+    timer.unref();
+    this.#waiting.set(id, { entry, timer });
+    return inputRequired({ inputRequests: { approval: inputRequired.elicit(approvalForm(step.request, entry.modelName)) }, requestState: id });
+  }
+
+  #start(name: string, args: unknown, ctx: ServerContext): CallEntry {
+    const tool = this.executor.getTool(name);
+    if (!tool) {
+      const offered = listMcpTools(this.executor).map((t) => t.name);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}.${closeNamesHint(name, offered)} Call tools/list for the tools offered.`);
+    }
+    const callId = `mcp_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const { canElicit, clientName } = this.#client(ctx);
+    // Clients call by the listed (model) name; a real name that differs is looked up the slow way.
+    const listed = this.executor.getEnabledToolDefinitions().some((d) => d.function.name === name);
+    const modelName = listed ? name : (this.executor.listGroups().flatMap((g) => g.tools).find((t) => t.name === name)?.modelName ?? name);
+    const run = new CallRun(async (signal, onUpdate) => {
+      const admitted = await this.#admit(signal);
+      if (!admitted.ok) return { status: 'ERROR', error: admitted.message, finalText: admitted.message, callId };
+      try {
+        this.#options.audit.write(this.#options.id, { event: 'call', tool: name, callId, args });
+        const result = await this.executor.execute(name, args, { callId, signal, onUpdate });
+        this.#options.audit.write(this.#options.id, {
+          event: 'result',
+          tool: name,
+          callId,
+          status: result.status,
+          text: result.finalText ?? result.error ?? '',
+          ...(result.durationMs !== undefined ? { durationMs: Math.round(result.durationMs) } : {}),
+        });
+        return result;
+      } finally {
+        admitted.release();
+        this.#runs.delete(callId);
+      }
+    });
+    const entry: CallEntry = { run, callId, modelName, canElicit, clientName };
+    this.#runs.set(callId, entry);
+    return entry;
+  }
+
+  /** A bounded number of calls run at once; the rest queue (and leave the queue when cancelled). */
+  #admit(signal: AbortSignal): Promise<{ ok: true; release: () => void } | { ok: false; message: string }> {
+    const maxRunning = this.#options.maxRunning ?? 32;
+    const release = () => {
+      this.#running--;
+      this.#queue.shift()?.();
+    };
+    if (this.#closed) return Promise.resolve({ ok: false, message: 'The MCP connection is closed.' });
+    if (this.#running < maxRunning) {
+      this.#running++;
+      return Promise.resolve({ ok: true, release });
+    }
+    if (this.#queue.length >= (this.#options.maxQueued ?? 256)) {
+      return Promise.resolve({ ok: false, message: `Too many calls at once on this connection (${maxRunning} running, ${this.#queue.length} waiting). Wait for some to finish.` });
+    }
+    return new Promise((resolve) => {
+      const start = () => {
+        signal.removeEventListener('abort', onAbort);
+        if (this.#closed || signal.aborted) return resolve({ ok: false, message: 'The call was cancelled before it started.' });
+        this.#running++;
+        resolve({ ok: true, release });
+      };
+      const onAbort = () => {
+        const index = this.#queue.indexOf(start);
+        if (index !== -1) this.#queue.splice(index, 1);
+        resolve({ ok: false, message: 'The call was cancelled before it started.' });
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(start);
+    });
+  }
+
+  /** Which client asks: 2026-07-28 requests carry it in their envelope, 2025 ones at initialize. */
+  #client(ctx: ServerContext): { canElicit: boolean; clientName: string } {
+    const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+    const caps = (envelope[CAPABILITIES_KEY] as ClientCapabilities | undefined) ?? this.server.getClientCapabilities() ?? {};
+    const info = (envelope[CLIENT_INFO_KEY] as { name?: string } | undefined) ?? this.server.getClientVersion();
+    const elicitation = caps.elicitation as { form?: unknown; url?: unknown } | undefined;
+    // A bare `elicitation: {}` means form support (the rule before modes existed).
+    const canElicit = elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+    return { canElicit, clientName: info?.name ? `the MCP client "${info.name}"` : 'the MCP client' };
+  }
+
+  async #approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    const entry = this.#runs.get(request.callId);
+    let decision: ApprovalDecision;
+    let asked = false;
+    if (!entry) decision = { decision: 'reject', reason: 'No MCP call is waiting for this approval.' };
+    else if (!entry.canElicit) decision = { decision: 'reject', reason: refusalWithoutElicitation(request, entry.modelName, entry.clientName) };
+    else {
+      asked = true;
+      decision = await entry.run.ask(request, signal);
+    }
+    this.#options.audit.write(this.#options.id, {
+      event: 'approval',
+      tool: request.toolName,
+      callId: request.callId,
+      type: request.type,
+      decision: decision.decision,
+      asked,
+      ...(decision.reason ? { reason: decision.reason } : {}),
+    });
+    return decision;
+  }
+}
+
+function refusalWithoutElicitation(request: ApprovalRequest, modelName: string, clientName: string): string {
+  const setting =
+    request.type === 'execution'
+      ? `\`tooldesk tools policy ${request.toolName} auto\` (or set its run policy to "auto" in Tooldesk's Settings → Tools)`
+      : `\`tooldesk tools policy ${request.toolName} --result never\` (or set its result policy to "never" in Tooldesk's Settings → Tools)`;
+  const what = request.type === 'execution' ? `${modelName} was not run` : `the result of ${modelName} was withheld`;
+  return (
+    `${clientName} cannot show approval questions (it does not support MCP elicitation), and ${modelName}'s policy ` +
+    `"${request.policy}" asks the user, so ${what}. To allow it without asking, the user can run ${setting}.`
+  );
+}
+
+function callToolResult(result: ToolExecuteResult): CallToolResult {
+  const text = result.finalText ?? result.error ?? result.rejectReason ?? '';
+  const meta: Record<string, unknown> = { 'tooldesk/status': result.status };
+  if (result.callId) meta['tooldesk/callId'] = result.callId;
+  if (result.cacheVarResult) meta['tooldesk/resultVariable'] = result.cacheVarResult;
+  return { content: [{ type: 'text', text }], isError: result.status !== 'SUCCESS', _meta: meta };
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Progress notifications for one round; numbered so clients can tell them apart. Never throws. */
+function progressSender(ctx: ServerContext, progressToken: string | number): (message: string) => void {
+  let progress = 0;
+  return (message) => {
+    progress++;
+    void ctx.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message: message.slice(0, 2000) } : {}) } })
+      .catch(() => {});
+  };
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}

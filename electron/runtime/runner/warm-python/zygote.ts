@@ -1,0 +1,160 @@
+// One fork-server process: a Python started once (inside the sandbox its calls would use) that
+// forks a fresh process per call. This file speaks its protocol (resources/python/zygote.py):
+// JSON lines in on its stdin, events out on its stdout, streams over the call server's socket.
+import { createInterface } from 'node:readline';
+import { spawnManaged, type ManagedProcess, type ManagedSpec } from '../spawn-managed.ts';
+import type { RunnerOptions } from '../types.ts';
+import { CallServer } from './call-server.ts';
+import { descendantWithInnerPid } from './host-pid.ts';
+
+const READY_TIMEOUT_MS = 10_000;
+
+/** What a call's process runs (see zygote.py's run_call). */
+export interface ZygoteRequest {
+  kind: 'module' | 'script' | 'code';
+  file?: string;
+  function?: string;
+  marker?: string;
+  code?: string;
+  env: Record<string, string>;
+  cwd: string;
+  fallbackCwd: string;
+  channel: boolean;
+  /** Set PWD to the working folder, as bubblewrap does for a sandboxed cold run. */
+  pwd: boolean;
+  dataLimit?: number;
+  nproc?: number;
+}
+
+export interface ZygoteCall {
+  /** The call's process (its supervisor) as the zygote sees it, or why it could not fork. */
+  pid: Promise<{ pid: number } | { error: string }>;
+  /** Its exit status (signal by number), once the zygote reaped it; null when the zygote died first. */
+  exit: Promise<{ code: number | null; signal: number | null } | null>;
+}
+
+export class Zygote {
+  /** In-flight calls. */
+  busy = 0;
+  lastUsed = Date.now();
+  dead = false;
+  private nextId = 1;
+  private readonly calls = new Map<number, { pid: (v: { pid: number } | { error: string }) => void; exit: (v: { code: number | null; signal: number | null } | null) => void }>();
+
+  private constructor(
+    readonly process: ManagedProcess,
+    readonly server: CallServer,
+    /** The zygote's pid on this machine (the process its calls are children of). */
+    readonly hostPid: number,
+  ) {}
+
+  /**
+   * Starts the zygote and waits for its `ready`. Contract: never throws; `{ error }` names why
+   * it could not start (the caller runs the call cold instead).
+   */
+  static async start(spec: Omit<ManagedSpec, 'args'> & { flags: string[]; script: string; privateTmp: boolean }, options: RunnerOptions): Promise<Zygote | { error: string }> {
+    const server = await CallServer.start();
+    if ('error' in server) return server;
+    const sandbox = spec.sandbox && { ...spec.sandbox, readOnlyPaths: [...(spec.sandbox.readOnlyPaths ?? []), server.dir] };
+    const managed = await spawnManaged({ command: spec.command, args: [...spec.flags, spec.script, server.path, ...(spec.privateTmp ? ['--private-tmp'] : [])], cwd: spec.cwd, ...(spec.env ? { env: spec.env } : {}), ...(sandbox ? { sandbox } : {}), maxStderrBytes: 16 * 1024 }, options);
+    if ('error' in managed) {
+      server.close();
+      return managed;
+    }
+    const lines = createInterface({ input: managed.stdout, crlfDelay: Infinity });
+    const first = await Promise.race([
+      new Promise<string | undefined>((resolve) => {
+        lines.once('line', resolve);
+        lines.once('close', () => resolve(undefined));
+      }),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), READY_TIMEOUT_MS).unref()),
+    ]);
+    let ready: { ready?: boolean; pid?: number } | undefined;
+    try {
+      ready = first ? (JSON.parse(first) as { ready?: boolean; pid?: number }) : undefined;
+    } catch {
+      ready = undefined;
+    }
+    const hostPid = ready?.ready && typeof ready.pid === 'number' ? descendantWithInnerPid(managed.pid, ready.pid) : undefined;
+    if (hostPid === undefined) {
+      await managed.kill();
+      server.close();
+      const said = managed.stderrTail().trim().split('\n').slice(-3).join(' ');
+      return { error: `the Python fork-server did not start${said ? `: ${said}` : ''}` };
+    }
+    // An idle zygote must not keep the app alive (a CLI command ends when its work does).
+    managed.unref();
+    server.unref();
+    const zygote = new Zygote(managed, server, hostPid);
+    lines.on('line', (line) => zygote.onEvent(line));
+    void managed.exited.then(() => zygote.onDeath());
+    return zygote;
+  }
+
+  get sandboxed(): boolean {
+    return this.process.sandboxed;
+  }
+
+  /** Asks for a call's process. The caller then waits for its streams on `server` with `token`. */
+  call(request: ZygoteRequest, token: string): ZygoteCall {
+    const id = this.nextId++;
+    let pid!: ZygoteCall['pid'] extends Promise<infer T> ? (v: T) => void : never;
+    let exit!: ZygoteCall['exit'] extends Promise<infer T> ? (v: T) => void : never;
+    const call: ZygoteCall = { pid: new Promise((r) => (pid = r)), exit: new Promise((r) => (exit = r)) };
+    if (this.dead) {
+      pid({ error: 'the Python fork-server has exited' });
+      exit(null);
+      return call;
+    }
+    this.calls.set(id, { pid, exit });
+    this.busy++;
+    this.lastUsed = Date.now();
+    // The zygote's pipes do not keep the app alive (see start): a call in flight does.
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    void call.exit.then(() => {
+      clearInterval(keepAlive);
+      this.busy--;
+      this.lastUsed = Date.now();
+    });
+    this.process.stdin.write(`${JSON.stringify({ ...request, id, token })}\n`);
+    return call;
+  }
+
+  async kill(): Promise<void> {
+    this.dead = true;
+    await this.process.kill();
+    this.server.close();
+  }
+
+  private onEvent(line: string): void {
+    let event: { id?: number; pid?: number; code?: number | null; signal?: number | null; error?: string };
+    try {
+      event = JSON.parse(line) as typeof event;
+    } catch {
+      return;
+    }
+    const call = event.id === undefined ? undefined : this.calls.get(event.id);
+    if (!call) return;
+    if (event.error !== undefined) {
+      call.pid({ error: event.error });
+      call.exit(null);
+      this.calls.delete(event.id!);
+    } else if (event.pid !== undefined) {
+      call.pid({ pid: event.pid });
+    } else {
+      call.exit({ code: event.code ?? null, signal: event.signal ?? null });
+      this.calls.delete(event.id!);
+    }
+  }
+
+  /** A zygote that died takes its calls' processes with it (its sandbox ends): they end here. */
+  private onDeath(): void {
+    this.dead = true;
+    for (const call of this.calls.values()) {
+      call.pid({ error: 'the Python fork-server has exited' });
+      call.exit(null);
+    }
+    this.calls.clear();
+    this.server.close();
+  }
+}

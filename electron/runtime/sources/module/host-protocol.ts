@@ -1,0 +1,58 @@
+// The JSON-lines protocol between the app and a module tool host (the child process that loads
+// and runs module tools; see host/main.ts). One JSON object per line on stdin/stdout. The app
+// never trusts what comes back: every message is checked (host-connection.ts) before use.
+import type { Diagnostic, ToolDefinition, ToolUpdate } from '../../../../shared/tools.ts';
+import type { SessionEvent, ToolRunResult } from '../../tools/types.ts';
+import type { SourceEntry } from '../types.ts';
+
+/** What the app knows of one loaded tool: enough to list it and to address it in the host. */
+export interface HostToolInfo {
+  /** Addresses the tool inside its load (file, name and position: stable across a reload). */
+  key: string;
+  /** The module file that made it. */
+  file: string;
+  definition: ToolDefinition;
+  meta: Record<string, unknown>;
+  secrets?: string[];
+  hasOnSession: boolean;
+}
+
+export interface ExecRequest {
+  command: string;
+  args: string[];
+  cwd?: string;
+  timeoutMs?: number;
+  /** The calling tool's declared secret names (checked by the app against what the load declared). */
+  secrets: string[];
+}
+
+export interface ExecReply {
+  stdout: string;
+  stderr: string;
+  code: number;
+  killed: boolean;
+  warnings: string[];
+}
+
+/** App → host. */
+export type ToHost =
+  | { t: 'load'; id: number; loadId: number; entry: SourceEntry; workingDir: string; factoryTimeoutMs: number }
+  | { t: 'execute'; id: number; loadId: number; key: string; args: Record<string, unknown>; callId: string; sessionId: string }
+  | { t: 'session'; id: number; loadId: number; key: string; event: SessionEvent }
+  | { t: 'cancel'; id: number }
+  | { t: 'release'; loadId: number }
+  | { t: 'exec-reply'; id: number; reply: ExecReply };
+
+/** Host → app. */
+export type FromHost =
+  | { t: 'ready'; pid: number; cacheDir: string | null }
+  | { t: 'loaded'; id: number; tools: HostToolInfo[]; diagnostics: Diagnostic[] }
+  | { t: 'update'; id: number; update: ToolUpdate }
+  | { t: 'result'; id: number; result: ToolRunResult }
+  | { t: 'done'; id: number; error?: string }
+  | { t: 'exec'; id: number; loadId: number; request: ExecRequest }
+  | { t: 'exec-cancel'; id: number }
+  | { t: 'cache-put'; key: string; code: string };
+
+/** Longest line either side accepts (a result bigger than this is refused, not buffered). */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;

@@ -1,0 +1,177 @@
+// The module tool host: a Node child process, started by the app inside the tool sandbox, that
+// loads module tools (TS/JS, pi / oh-my-pi extensions) and runs them. User code runs here only,
+// never in the app. It speaks the JSON-lines protocol of host-protocol.ts on stdin/stdout; what
+// modules print (console.log, process.stdout) goes to stderr so it cannot break the protocol.
+// argv[2]: JSON { cacheDir: string | null, bridges: Record<BridgeName, string> }.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { ToolUpdate } from '../../../../../shared/tools.ts';
+import type { Tool, ToolRunResult } from '../../../tools/types.ts';
+import type { HostEnv } from '../host-api.ts';
+import { MAX_LINE_BYTES, type ExecReply, type FromHost, type HostToolInfo, type ToHost } from '../host-protocol.ts';
+import { shimValues, type BridgeName } from '../shim/shim-bridges.ts';
+import { fastModuleTransform } from '../transform.ts';
+import { loadModuleEntry } from './load-entry.ts';
+import { cachedTransform } from './transform-cache.ts';
+
+const config = JSON.parse(process.argv[2] ?? '{}') as { cacheDir?: string | null; bridges: Record<BridgeName, string> };
+
+// The protocol owns the real stdout; everything else written there goes to stderr instead.
+const protocolWrite = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
+function send(message: FromHost): void {
+  let line = safeStringify(message);
+  if (Buffer.byteLength(line) > MAX_LINE_BYTES && message.t === 'result') {
+    line = safeStringify({ t: 'result', id: message.id, result: { status: 'ERROR', error: `the tool's result is larger than ${MAX_LINE_BYTES / 1024 / 1024} MB` } });
+  }
+  protocolWrite(`${line}\n`);
+}
+
+// A module's stray async failure must not take every other tool of this host down with it.
+process.on('uncaughtException', (error) => process.stderr.write(`tool host: uncaught ${describe(error)}\n`));
+process.on('unhandledRejection', (error) => process.stderr.write(`tool host: unhandled rejection ${describe(error)}\n`));
+
+const loads = new Map<number, Map<string, Tool>>();
+const running = new Map<number, AbortController>();
+const execs = new Map<number, (reply: ExecReply) => void>();
+let nextExecId = 1;
+
+const baseTransform = fastModuleTransform();
+const transform = baseTransform && cachedTransform(baseTransform, config.cacheDir ?? null, (key, code) => send({ t: 'cache-put', key, code }));
+const scratchDir = join(tmpdir(), 'tooldesk-jiti');
+
+function hostEnv(workingDir: string, loadId: number): HostEnv {
+  return {
+    workingDir,
+    exec(request, signal) {
+      const id = nextExecId++;
+      return new Promise<ExecReply>((resolve) => {
+        const onAbort = () => send({ t: 'exec-cancel', id });
+        execs.set(id, (reply) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(reply);
+        });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        send({ t: 'exec', id, loadId, request });
+        if (signal?.aborted) onAbort();
+      });
+    },
+  };
+}
+
+async function handle(message: ToHost): Promise<void> {
+  switch (message.t) {
+    case 'load': {
+      const loaded = await loadModuleEntry(message.entry, {
+        env: hostEnv(message.workingDir, message.loadId),
+        bridges: config.bridges,
+        ...(transform ? { transform } : {}),
+        scratchDir,
+        factoryTimeoutMs: message.factoryTimeoutMs,
+      }).catch((error: unknown) => ({
+        tools: [],
+        diagnostics: [{ severity: 'error' as const, file: message.entry.path, message: `Cannot load module: ${describe(error)}`, code: 'module-load-failed' }],
+      }));
+      loads.set(message.loadId, new Map(loaded.tools.map((t) => [t.key, t.tool])));
+      const tools: HostToolInfo[] = loaded.tools.map(({ key, tool }) => ({
+        key,
+        file: tool.source?.file ?? message.entry.path,
+        definition: tool.definition,
+        meta: tool.meta ?? {},
+        ...(tool.secrets ? { secrets: tool.secrets } : {}),
+        hasOnSession: typeof tool.onSession === 'function',
+      }));
+      send({ t: 'loaded', id: message.id, tools, diagnostics: loaded.diagnostics });
+      return;
+    }
+    case 'execute': {
+      const tool = loads.get(message.loadId)?.get(message.key);
+      if (!tool) {
+        send({ t: 'result', id: message.id, result: { status: 'ERROR', error: 'this tool is not loaded in its tool host any more; reload the tools' } });
+        return;
+      }
+      const controller = new AbortController();
+      running.set(message.id, controller);
+      let result: ToolRunResult;
+      try {
+        result = await tool.execute(message.args ?? {}, {
+          callId: message.callId,
+          sessionId: message.sessionId,
+          signal: controller.signal,
+          onUpdate: (update: ToolUpdate) => send({ t: 'update', id: message.id, update }),
+        });
+      } catch (error) {
+        result = { status: 'ERROR', error: describe(error) };
+      } finally {
+        running.delete(message.id);
+      }
+      send({ t: 'result', id: message.id, result });
+      return;
+    }
+    case 'session': {
+      const tool = loads.get(message.loadId)?.get(message.key);
+      try {
+        await tool?.onSession?.(message.event);
+        send({ t: 'done', id: message.id });
+      } catch (error) {
+        send({ t: 'done', id: message.id, error: describe(error) });
+      }
+      return;
+    }
+    case 'cancel':
+      running.get(message.id)?.abort();
+      return;
+    case 'release':
+      loads.delete(message.loadId);
+      return;
+    case 'exec-reply': {
+      const resolve = execs.get(message.id);
+      execs.delete(message.id);
+      resolve?.(message.reply);
+      return;
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return 'an unprintable error';
+  }
+}
+
+/** JSON that survives what tools return: BigInt, cycles, getters that throw. */
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  } catch (error) {
+    const message = value as { t?: string; id?: number };
+    if (message.t === 'result') return JSON.stringify({ t: 'result', id: message.id, result: { status: 'ERROR', error: `the tool's result cannot be sent as JSON: ${describe(error)}` } });
+    if (message.t === 'update') return JSON.stringify({ t: 'update', id: message.id, update: { text: '[an update that cannot be sent as JSON]' } });
+    throw error;
+  }
+}
+
+shimValues();
+let loading: Promise<unknown> = Promise.resolve();
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+lines.on('line', (line) => {
+  let message: ToHost;
+  try {
+    message = JSON.parse(line) as ToHost;
+  } catch {
+    return;
+  }
+  const run = () => handle(message).catch((error: unknown) => process.stderr.write(`tool host: ${describe(error)}\n`));
+  // Loads run one at a time, in the order sent (the app tells which one broke the host by that);
+  // calls, cancels and replies are handled at once.
+  if (message?.t === 'load') loading = loading.then(run);
+  else void run();
+});
+// The app closed our stdin (it quit or let us go): nothing more will be asked.
+lines.on('close', () => process.exit(0));
+send({ t: 'ready', pid: process.pid, cacheDir: config.cacheDir ?? null });

@@ -1,0 +1,441 @@
+// The app's side of one module tool host (host/main.ts): starts it through spawnManaged inside the
+// sandbox, sends requests, checks every answer, runs the `exec` calls its modules make through the
+// app's runner, and restarts it when it dies. Nothing here ever imports or evaluates user code.
+import type { Diagnostic, ToolUpdate } from '../../../../shared/tools.ts';
+import { spawnManaged, type ManagedProcess } from '../../runner/spawn-managed.ts';
+import type { SandboxSpec } from '../../runner/types.ts';
+import type { SessionEvent, ToolContext, ToolRunResult } from '../../tools/types.ts';
+import type { SourceContext, SourceEntry } from '../types.ts';
+import { hostLaunch } from './host-launch.ts';
+import { runModuleExec } from './module-exec.ts';
+import { storeTransformed } from './transform-store.ts';
+import { checkedResult, isObject, lastLines, parse, readLines, validDiagnostic, validToolInfo } from './host-messages.ts';
+import { MAX_LINE_BYTES, type ExecRequest, type FromHost, type HostToolInfo, type ToHost } from './host-protocol.ts';
+import type { BridgeName } from './shim/bridge-files.ts';
+
+/** A module's factory may take this long; the whole load of one entry gets a little more. */
+export const FACTORY_TIMEOUT_MS = 10_000;
+export const LOAD_TIMEOUT_MS = FACTORY_TIMEOUT_MS + 5_000;
+/** Starting Node and the host script; generous because a busy machine starts slowly. */
+const START_TIMEOUT_MS = 30_000;
+/** After a cancel, how long the tool has to return before its host is killed. */
+export const CANCEL_GRACE_MS = 2_000;
+const SESSION_TIMEOUT_MS = FACTORY_TIMEOUT_MS;
+/** A host may hand the app this much transpiled code to cache, per start. */
+const MAX_CACHE_BYTES = 256 * 1024 * 1024;
+
+/** One `load` of one module entry, as the app remembers it (to reload it after a restart). */
+export interface LoadRecord {
+  loadId: number;
+  entry: SourceEntry;
+  /** The entry's group name: the sandbox of the processes its exec() starts is chosen by it. */
+  label: string;
+  toolDir: string;
+  /** Secret names its tools declared: exec() may ask for these and no others. */
+  secrets: Set<string>;
+}
+
+export interface HostConfig {
+  /** The newest context with these settings (see useContext). */
+  ctx: SourceContext;
+  root: string;
+  sandbox: SandboxSpec;
+  /** Transpiled modules (written here by the app, read-only for the host). */
+  transformCacheDir: string | null;
+  bridges: Record<BridgeName, string>;
+  bridgesDir: string;
+  /** Folders the host reads code from (its script, node_modules), shown read-only in the sandbox. */
+  readOnlyPaths: string[];
+  /** Called when the host ended because no listed tool needs it (the pool forgets it). */
+  onUnused?: (host: ToolHost) => void;
+}
+
+interface LoadAnswer {
+  tools: HostToolInfo[];
+  diagnostics: Diagnostic[];
+}
+
+export interface LoadOutcome {
+  record: LoadRecord;
+  tools: HostToolInfo[];
+  diagnostics: Diagnostic[];
+}
+
+type Pending =
+  | { kind: 'load'; resolve: (answer: LoadAnswer | Failure) => void }
+  | { kind: 'execute'; resolve: (answer: ToolRunResult | Failure) => void; onUpdate: (update: ToolUpdate) => void }
+  | { kind: 'session'; resolve: (answer: { error?: string } | Failure) => void };
+
+interface Failure {
+  failure: string;
+}
+
+/** One running host process. */
+interface Incarnation {
+  process: ManagedProcess;
+  pid: number;
+  pending: Map<number, Pending>;
+  loaded: Set<number>;
+  execs: Map<number, AbortController>;
+  dead: boolean;
+  exitNote: string;
+  cacheBytes: number;
+}
+
+let nextLoadId = 1;
+
+export class ToolHost {
+  private current: Promise<Incarnation | Failure> | undefined;
+  private nextId = 1;
+  private readonly loads = new Map<number, LoadRecord>();
+  /** Each host start, for tests and the restart figures. */
+  starts = 0;
+
+  private readonly contexts = new WeakSet<SourceContext>();
+
+  constructor(private readonly config: HostConfig) {
+    this.contexts.add(config.ctx);
+  }
+
+  /**
+   * The newest context with the same settings (the app builds one per reload): its runner runs
+   * the modules' exec() from now on.
+   */
+  useContext(ctx: SourceContext): void {
+    this.config.ctx = ctx;
+    this.contexts.add(ctx);
+  }
+
+  servesContext(ctx: SourceContext): boolean {
+    return this.contexts.has(ctx);
+  }
+
+  /** The pid of the running host (the sandbox's, under bwrap), for tests. */
+  async pid(): Promise<number | null> {
+    const inc = await this.current;
+    return inc && !('failure' in inc) && !inc.dead ? inc.pid : null;
+  }
+
+  /**
+   * Loads entries in order; never throws: a module that breaks its host yields a diagnostic, and
+   * the entries after it load in a restarted host. All requests are sent at once (the host works
+   * through them one by one), so the app's answers overlap the host's loading.
+   */
+  async loadAll(items: Array<{ entry: SourceEntry; label: string; toolDir: string }>): Promise<LoadOutcome[]> {
+    const records = items.map(({ entry, label, toolDir }): LoadRecord => ({ loadId: nextLoadId++, entry, label, toolDir, secrets: new Set() }));
+    for (const record of records) this.loads.set(record.loadId, record);
+    const answers: Array<LoadAnswer | Failure> = [];
+    while (answers.length < records.length) {
+      const inc = await this.incarnation();
+      if ('failure' in inc) {
+        while (answers.length < records.length) answers.push(inc);
+        break;
+      }
+      const waiting = records.slice(answers.length).map((record) => this.requestLoad(inc, record));
+      this.busy(inc);
+      for (const answer of waiting) {
+        // The host loads one entry at a time: the bound starts when the one before it answered.
+        let timer: NodeJS.Timeout | undefined;
+        const entry = records[answers.length]!.entry;
+        const bounded = await Promise.race([
+          answer,
+          new Promise<Failure>((resolve) => {
+            timer = setTimeout(() => {
+              void this.kill(inc, `The module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (an endless loop or a wait that never ends at load time?), so its tool host was stopped`);
+              resolve({ failure: 'timeout' });
+            }, LOAD_TIMEOUT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        if ('failure' in bounded) {
+          // This entry took the host down (or hung it): it alone fails, the rest go to a new host.
+          const failure = await answer;
+          answers.push('failure' in failure ? failure : { failure: `the tool host stopped while loading ${entry.path}` });
+          break;
+        }
+        answers.push(bounded);
+      }
+      this.idle(inc);
+    }
+    return records.map((record, i) => this.outcome(record, answers[i]!));
+  }
+
+  private outcome(record: LoadRecord, answer: LoadAnswer | Failure): LoadOutcome {
+    if ('failure' in answer) {
+      this.loads.delete(record.loadId);
+      return { record, tools: [], diagnostics: [{ severity: 'error', file: record.entry.path, message: answer.failure, hint: 'The module was stopped; the other module tools still load. Fix its load-time code (top-level statements and the factory).', code: 'module-host-failed' }] };
+    }
+    const tools = answer.tools.filter(validToolInfo);
+    for (const tool of tools) for (const name of tool.secrets ?? []) record.secrets.add(name);
+    if (tools.length === 0) this.release(record.loadId);
+    return { record, tools, diagnostics: answer.diagnostics.filter(validDiagnostic) };
+  }
+
+  /** Forgets a load (its tools are gone): the host drops its module instances. */
+  release(loadId: number): void {
+    if (!this.loads.delete(loadId)) return;
+    void this.current?.then((inc) => {
+      if (!('failure' in inc) && !inc.dead && inc.loaded.delete(loadId)) this.send(inc, { t: 'release', loadId });
+    });
+  }
+
+  /** Ends the host when no listed tool needs it any more (it starts again if one does). */
+  async stopIfUnused(): Promise<void> {
+    if (this.loads.size > 0) return;
+    const inc = await this.current;
+    if (this.loads.size > 0) return;
+    if (inc && !('failure' in inc)) {
+      if (inc.pending.size > 0 || inc.execs.size > 0) return;
+      await this.stop(inc);
+    }
+    if (this.loads.size === 0) this.config.onUnused?.(this);
+  }
+
+  async execute(record: LoadRecord, key: string, args: Record<string, unknown>, toolCtx: ToolContext): Promise<ToolRunResult> {
+    if (toolCtx.signal.aborted) return { status: 'ERROR', error: 'cancelled before it started' };
+    const inc = await this.ensureLoaded(record);
+    if ('failure' in inc) return { status: 'ERROR', error: inc.failure };
+    const id = this.nextId++;
+    let cancelled = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const answer = await new Promise<ToolRunResult | Failure>((resolve) => {
+      inc.pending.set(id, { kind: 'execute', resolve, onUpdate: toolCtx.onUpdate });
+      this.busy(inc);
+      const onAbort = () => {
+        cancelled = true;
+        this.send(inc, { t: 'cancel', id });
+        // A tool that ignores its signal (or loops forever) is stopped with its host.
+        killTimer = setTimeout(() => void this.kill(inc, `the tool did not stop within ${CANCEL_GRACE_MS / 1000} s after it was cancelled, so its tool host was stopped (it restarts on the next call)`), CANCEL_GRACE_MS);
+      };
+      toolCtx.signal.addEventListener('abort', onAbort, { once: true });
+      this.send(inc, { t: 'execute', id, loadId: record.loadId, key, args, callId: toolCtx.callId, sessionId: toolCtx.sessionId });
+    }).finally(() => {
+      clearTimeout(killTimer);
+      inc.pending.delete(id);
+      this.idle(inc);
+    });
+    if ('failure' in answer) return { status: 'ERROR', error: cancelled ? `cancelled: ${answer.failure}` : answer.failure };
+    return answer;
+  }
+
+  async session(record: LoadRecord, key: string, event: SessionEvent): Promise<void> {
+    const inc = await this.ensureLoaded(record);
+    if ('failure' in inc) throw new Error(inc.failure);
+    const id = this.nextId++;
+    let timer: NodeJS.Timeout | undefined;
+    const answer = await new Promise<{ error?: string } | Failure>((resolve) => {
+      inc.pending.set(id, { kind: 'session', resolve });
+      this.busy(inc);
+      timer = setTimeout(() => resolve({ failure: `the session hook did not finish within ${SESSION_TIMEOUT_MS / 1000} s` }), SESSION_TIMEOUT_MS);
+      this.send(inc, { t: 'session', id, loadId: record.loadId, key, event });
+    }).finally(() => {
+      clearTimeout(timer);
+      inc.pending.delete(id);
+      this.idle(inc);
+    });
+    if ('failure' in answer) throw new Error(answer.failure);
+    if (answer.error) throw new Error(answer.error);
+  }
+
+  /** Ends the host (and anything it started). */
+  async shutdown(): Promise<void> {
+    const inc = await this.current;
+    if (inc && !('failure' in inc)) await this.stop(inc);
+  }
+
+  private async ensureLoaded(record: LoadRecord): Promise<Incarnation | Failure> {
+    const inc = await this.incarnation();
+    if ('failure' in inc || inc.loaded.has(record.loadId)) return inc;
+    // The host restarted since this tool was listed: load its module again first.
+    const again = await this.loadInto(record);
+    if ('failure' in again) return { failure: `its module could not be loaded again after its tool host restarted: ${again.failure}` };
+    const now = await this.incarnation();
+    return 'failure' in now || now.loaded.has(record.loadId) ? now : { failure: 'its tool host stopped again while reloading the module' };
+  }
+
+  /** One load with its own bound (a tool's module loaded again after a restart). */
+  private async loadInto(record: LoadRecord): Promise<LoadAnswer | Failure> {
+    const inc = await this.incarnation();
+    if ('failure' in inc) return inc;
+    const answer = this.requestLoad(inc, record);
+    this.busy(inc);
+    const timer = setTimeout(() => {
+      void this.kill(inc, `The module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (an endless loop or a wait that never ends at load time?), so its tool host was stopped`);
+    }, LOAD_TIMEOUT_MS);
+    const result = await answer;
+    clearTimeout(timer);
+    this.idle(inc);
+    return result;
+  }
+
+  /** Sends one `load`; settles with the host's answer, or a failure when the host ends first. */
+  private requestLoad(inc: Incarnation, record: LoadRecord): Promise<LoadAnswer | Failure> {
+    const id = this.nextId++;
+    return new Promise<LoadAnswer | Failure>((resolve) => {
+      inc.pending.set(id, { kind: 'load', resolve });
+      this.send(inc, { t: 'load', id, loadId: record.loadId, entry: record.entry, workingDir: this.config.ctx.workingDir, factoryTimeoutMs: FACTORY_TIMEOUT_MS });
+    }).then((answer) => {
+      inc.pending.delete(id);
+      if (!('failure' in answer)) inc.loaded.add(record.loadId);
+      return answer;
+    });
+  }
+
+  private incarnation(): Promise<Incarnation | Failure> {
+    const live = this.current;
+    if (live) {
+      return live.then((inc) => {
+        if (!('failure' in inc) && !inc.dead) return inc;
+        if (this.current === live) this.current = undefined;
+        return this.incarnation();
+      });
+    }
+    const started = this.start();
+    this.current = started;
+    // A host that could not start is tried again on the next request, not remembered as broken.
+    void started.then((inc) => {
+      if ('failure' in inc && this.current === started) this.current = undefined;
+    });
+    return started;
+  }
+
+  private async start(): Promise<Incarnation | Failure> {
+    const { ctx, root, sandbox, transformCacheDir, bridges, bridgesDir, readOnlyPaths } = this.config;
+    const launch = await hostLaunch(ctx.cacheDir);
+    if ('error' in launch) return { failure: launch.error };
+    this.starts++;
+    const managed = await spawnManaged({
+      command: launch.command,
+      args: [...launch.args, JSON.stringify({ cacheDir: transformCacheDir, bridges })],
+      cwd: root,
+      env: { ...ctx.env, ...launch.env },
+      sandbox: { ...sandbox, readOnlyPaths: [...(sandbox.readOnlyPaths ?? []), ...launch.readOnlyPaths, ...readOnlyPaths, bridgesDir, ...(transformCacheDir ? [transformCacheDir] : [])] },
+    });
+    if ('error' in managed) return { failure: `the module tool host could not start: ${managed.error}` };
+    const inc: Incarnation = { process: managed, pid: managed.pid, pending: new Map(), loaded: new Set(), execs: new Map(), dead: false, exitNote: '', cacheBytes: 0 };
+    const ready = new Promise<number | Failure>((resolve) => {
+      const timer = setTimeout(() => resolve({ failure: `the module tool host did not start within ${START_TIMEOUT_MS / 1000} s` }), START_TIMEOUT_MS);
+      readLines(managed.stdout, (line) => {
+        const message = parse(line);
+        if (message?.t === 'ready') {
+          clearTimeout(timer);
+          resolve(typeof message.pid === 'number' ? message.pid : managed.pid);
+        } else if (message) this.onMessage(inc, message);
+      }, () => void this.kill(inc, `the module tool host sent a line longer than ${MAX_LINE_BYTES / 1024 / 1024} MB`));
+      void managed.exited.then(({ code, signal }) => {
+        clearTimeout(timer);
+        inc.dead = true;
+        const tail = lastLines(managed.stderrTail());
+        const how = inc.exitNote || `the module tool host ended (${signal ? `signal ${signal}` : `exit code ${code}`})`;
+        const failure = `${how}${tail ? `: ${tail}` : ''}`;
+        resolve({ failure });
+        for (const pending of inc.pending.values()) pending.resolve({ failure });
+        inc.pending.clear();
+        for (const exec of inc.execs.values()) exec.abort();
+      });
+    });
+    const pid = await ready;
+    if (typeof pid !== 'number') {
+      await managed.kill();
+      return pid;
+    }
+    inc.pid = pid;
+    this.idle(inc);
+    return inc;
+  }
+
+  private onMessage(inc: Incarnation, message: FromHost): void {
+    switch (message.t) {
+      case 'loaded': {
+        const pending = inc.pending.get(message.id);
+        if (pending?.kind === 'load') pending.resolve({ tools: Array.isArray(message.tools) ? message.tools : [], diagnostics: Array.isArray(message.diagnostics) ? message.diagnostics : [] });
+        return;
+      }
+      case 'update': {
+        const pending = inc.pending.get(message.id);
+        if (pending?.kind === 'execute' && isObject(message.update)) {
+          try {
+            pending.onUpdate(message.update);
+          } catch {
+            // onUpdate never throws by contract; a broken listener must not break the call
+          }
+        }
+        return;
+      }
+      case 'result': {
+        const pending = inc.pending.get(message.id);
+        if (pending?.kind === 'execute') pending.resolve(checkedResult(message.result));
+        return;
+      }
+      case 'done': {
+        const pending = inc.pending.get(message.id);
+        if (pending?.kind === 'session') pending.resolve(typeof message.error === 'string' ? { error: message.error } : {});
+        return;
+      }
+      case 'exec':
+        void this.runExec(inc, message.id, message.loadId, message.request);
+        return;
+      case 'exec-cancel':
+        inc.execs.get(message.id)?.abort();
+        return;
+      case 'cache-put':
+        this.storeTransform(inc, message.key, message.code);
+        return;
+    }
+  }
+
+  /** A module's exec(): run by the app's runner, sandboxed as its tool, with its declared secrets only. */
+  private async runExec(inc: Incarnation, id: number, loadId: number, request: ExecRequest): Promise<void> {
+    const record = this.loads.get(loadId);
+    const controller = new AbortController();
+    inc.execs.set(id, controller);
+    this.busy(inc);
+    const reply = record && inc.loaded.has(loadId)
+      ? await runModuleExec(this.config.ctx, record, request, controller.signal)
+      : { stdout: '', stderr: 'exec: this module is not loaded any more', code: 127, killed: false, warnings: [] };
+    inc.execs.delete(id);
+    this.idle(inc);
+    this.send(inc, { t: 'exec-reply', id, reply });
+  }
+
+  /** The host cannot write the cache; the app stores what it transpiled (bounded per start). */
+  private storeTransform(inc: Incarnation, key: unknown, code: unknown): void {
+    const dir = this.config.transformCacheDir;
+    if (!dir || typeof code !== 'string') return;
+    inc.cacheBytes += code.length;
+    if (inc.cacheBytes <= MAX_CACHE_BYTES) storeTransformed(dir, key, code);
+  }
+
+  private send(inc: Incarnation, message: ToHost): void {
+    if (inc.dead) return;
+    try {
+      inc.process.stdin.write(`${JSON.stringify(message)}\n`);
+    } catch {
+      // the host is going away; its exit settles what is pending
+    }
+  }
+
+  /** While a request or an exec is open the host keeps the app alive; idle, it lets it exit. */
+  private busy(inc: Incarnation): void {
+    if (!inc.dead) inc.process.ref();
+  }
+
+  private idle(inc: Incarnation): void {
+    if (!inc.dead && inc.pending.size === 0 && inc.execs.size === 0) inc.process.unref();
+  }
+
+  private async kill(inc: Incarnation, why: string): Promise<void> {
+    if (inc.dead) return;
+    inc.exitNote ||= why;
+    await inc.process.kill();
+  }
+
+  private async stop(inc: Incarnation): Promise<void> {
+    if (inc.dead) return;
+    inc.exitNote ||= 'the module tool host was shut down';
+    inc.process.stdin.end();
+    const timer = setTimeout(() => void inc.process.kill(), 2_000);
+    await inc.process.exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,389 @@
+"""Fork-server ("zygote") for Python tool calls: started once inside the tool's sandbox, it forks a
+fresh process per call, so a call costs a fork instead of an interpreter start and every call
+still imports the user's code anew (an edited module is seen, nothing leaks between calls).
+
+Usage: python [-u] zygote.py SOCKET [--private-tmp]   (started by the app; never by hand)
+
+Requests come as JSON lines on stdin; events go out as JSON lines on stdout:
+  {"ready": true, "pid": N}       once, when it can take calls
+  {"id": I, "pid": N}             a call's process was forked (its pid as seen here)
+  {"id": I, "code": C, "signal": S}   that process ended
+Per call the forked process (the call's supervisor) starts its own session, connects to SOCKET
+once per stream (stdin, stdout, stderr, the fd 3 result channel) and waits for the app's go, a
+byte ahead of stdin (sent once the app can kill its group and has bounded it). It then
+forks the tool process, which runs exactly what a cold run would run (run_tool.py's main for a
+module function, a script as __main__, code read as from stdin). The supervisor is a subreaper:
+whatever the tool starts stays below it, and when the tool ends it kills all of it, as the end of
+a cold run's sandbox would, and ends with the tool's own status.
+"""
+import os
+import sys
+
+# The pipes to the app move out of the way: a call's process finds fds 0-3 free for its own
+# streams, and sys.stdin/stdout/stderr stay as the interpreter made them (empty buffers).
+REQUESTS = os.dup(0)
+EVENTS = os.dup(1)
+_null = os.open(os.devnull, os.O_RDWR)
+os.dup2(_null, 0)
+os.dup2(_null, 1)
+os.close(_null)
+
+# What a cold run of a script has loaded before the user's code, and what run_tool.py adds.
+SITE_MODULES = set(sys.modules)
+# A cold run imports run_tool.py as __main__, which writes no bytecode beside it: neither do we.
+_dont_write_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+import run_tool  # noqa: E402  (sys.path[0] is this folder)
+sys.dont_write_bytecode = _dont_write_bytecode
+RUNNER_MODULES = set(sys.modules)
+
+import ctypes  # noqa: E402
+import fcntl  # noqa: E402
+import json  # noqa: E402
+import resource  # noqa: E402
+import select  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def prctl(option, value):
+    _libc.prctl(option, value, 0, 0, 0)
+
+
+def send(event):
+    data = (json.dumps(event) + '\n').encode()
+    while data:
+        data = data[os.write(EVENTS, data):]
+
+
+def children():
+    """This process's children (zombies included), from /proc."""
+    pid = os.getpid()
+    try:
+        with open('/proc/self/task/%d/children' % pid) as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        found = []
+        for name in os.listdir('/proc'):
+            if not name.isdigit():
+                continue
+            try:
+                with open('/proc/%s/stat' % name) as f:
+                    stat = f.read()
+                if int(stat[stat.rindex(')') + 2:].split()[1]) == pid:
+                    found.append(int(name))
+            except (OSError, ValueError):
+                pass
+        return found
+
+
+def kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+# ---- the zygote --------------------------------------------------------------------------
+
+def tmp_mounts():
+    """What the sandbox bound under its private /tmp (tool and working folders, our socket)."""
+    found = set()
+    with open('/proc/self/mountinfo') as f:
+        for line in f:
+            point = line.split(' ')[4]
+            point = point.replace('\\040', ' ').replace('\\011', '\t').replace('\\012', '\n').replace('\\134', '\\')
+            if point.startswith('/tmp/'):
+                found.add(point)
+    return found
+
+
+def wipe(folder, keep):
+    """Empties `folder` except the bound paths in `keep` and the folders that lead to them."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(folder, name)
+        if path in keep:
+            continue
+        if any(k.startswith(path + '/') for k in keep):
+            wipe(path, keep)
+            continue
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+def serve(socket_path, private_tmp):
+    # Orphans of a call whose supervisor was killed come here (not to the sandbox's init) and are
+    # killed at once; outside a sandbox the zygote dies with the app like the sandbox would.
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    calls = {}
+    send({'ready': True, 'pid': os.getpid()})
+    pending = b''
+    while True:
+        ready, _, _ = select.select([REQUESTS, wake_r], [], [])
+        if wake_r in ready:
+            try:
+                while os.read(wake_r, 512):
+                    pass
+            except BlockingIOError:
+                pass
+            reap(calls)
+        if REQUESTS in ready:
+            data = os.read(REQUESTS, 1 << 16)
+            if not data:
+                for pid in list(calls):
+                    try:
+                        os.killpg(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                os._exit(0)
+            pending += data
+            while b'\n' in pending:
+                line, pending = pending.split(b'\n', 1)
+                if line.strip():
+                    # A cold sandboxed run gets an empty /tmp; here the sandbox's /tmp lives on,
+                    # so it is emptied whenever no call is running (concurrent calls share it).
+                    if private_tmp is not None and not calls:
+                        wipe('/tmp', private_tmp)
+                    start(json.loads(line), socket_path, calls, (wake_r, wake_w))
+
+
+def reap(calls):
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            break
+        call = calls.pop(pid, None)
+        if call is not None:
+            code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+            sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+            send({'id': call, 'code': code, 'signal': sig})
+    for pid in children():
+        if pid not in calls:
+            kill(pid)
+
+
+def start(request, socket_path, calls, wake):
+    try:
+        pid = os.fork()
+    except OSError as error:
+        send({'id': request['id'], 'error': 'fork failed: %s' % error})
+        return
+    if pid == 0:
+        try:
+            supervise(request, socket_path, wake)
+        finally:
+            os._exit(70)
+    calls[pid] = request['id']
+    send({'id': request['id'], 'pid': pid})
+
+
+# ---- a call's supervisor ----------------------------------------------------------------
+
+def supervise(request, socket_path, wake):
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    for fd in (REQUESTS, EVENTS) + wake:
+        os.close(fd)
+    os.setsid()
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    # A SIGTERM to the group is for the tool; this process stays to clean up after it.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    token = request['token'].encode()
+    tags = ['0', '1', '2'] + (['3'] if request.get('channel') else [])
+    moved = {}
+    for tag in tags:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(socket_path)
+        s.sendall(token + tag.encode())
+        moved[tag] = s.detach()
+    for tag, fd in list(moved.items()):
+        # Above the target numbers first, so no stream overwrites another on its way.
+        high = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
+        os.close(fd)
+        moved[tag] = high
+    for tag, fd in moved.items():
+        os.dup2(fd, int(tag))
+        os.close(fd)
+    # The app's go comes as one byte ahead of the tool's stdin (its stdin proper follows).
+    if os.read(0, 1) != b'g':
+        os._exit(0)
+    if request.get('dataLimit'):
+        resource.setrlimit(resource.RLIMIT_DATA, (request['dataLimit'], request['dataLimit']))
+    if request.get('nproc'):
+        resource.setrlimit(resource.RLIMIT_NPROC, (request['nproc'], request['nproc']))
+    try:
+        tool = os.fork()
+    except OSError as error:
+        os.write(2, ('fork failed: %s: Resource temporarily unavailable\n' % error.strerror).encode())
+        os._exit(1)
+    if tool == 0:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        run_call(request)
+    for fd in range(4):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    status = 0
+    while True:
+        try:
+            pid, st = os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+        if pid == tool:
+            status = st
+            break
+    # The tool is done: nothing it started may outlive it (a cold run's sandbox ends the same way).
+    while True:
+        kids = children()
+        if not kids:
+            break
+        for pid in kids:
+            kill(pid)
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+# ---- the tool process: what a cold run would run ---------------------------------------------
+
+def run_call(request):
+    try:
+        os.environ.clear()
+        os.environ.update(request['env'])
+        try:
+            os.chdir(request['cwd'])
+        except OSError:
+            os.chdir(request['fallbackCwd'])
+        if request.get('pwd'):
+            os.environ['PWD'] = os.getcwd()  # bubblewrap sets it after its --chdir
+        kind = request['kind']
+        keep = RUNNER_MODULES if kind == 'module' else SITE_MODULES
+        for name in [n for n in sys.modules if n not in keep]:
+            del sys.modules[name]
+    except BaseException as error:
+        os.write(2, ('tooldesk: the call could not be prepared: %s\n' % error).encode())
+        os._exit(1)
+    try:
+        if kind == 'module':
+            sys.argv = [run_tool.__file__, request['file'], request['function'], request['marker']]
+            run_tool.main()
+        else:
+            run_main(kind, request)
+        code = 0
+    except SystemExit as error:
+        code = exit_code(error)
+    except BaseException as error:
+        code = uncaught(error)
+    finish(code)
+
+
+def run_main(kind, request):
+    """A script run as `python FILE`, or code run as `python -u -` (three-layer execution.py)."""
+    main = type(sys)('__main__')
+    if kind == 'script':
+        path = request['file']
+        sys.argv = [path]
+        sys.path[0] = os.path.dirname(os.path.realpath(path))
+        main.__file__ = path
+        with open(path, 'rb') as f:
+            source = f.read()
+        filename = path
+    else:
+        sys.argv = ['-']
+        sys.path[0] = ''
+        source = request['code']
+        filename = '<stdin>'
+    main.__builtins__ = __builtins__
+    main.__cached__ = None
+    sys.modules['__main__'] = main
+    code = compile(source, filename, 'exec')
+    exec(code, main.__dict__)
+
+
+def exit_code(error):
+    code = error.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        sys.stderr.write('%s\n' % code)
+    except Exception:
+        pass
+    return 1
+
+
+def uncaught(error):
+    """As the interpreter reports an uncaught exception (our own frame left out)."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == uncaught.__code__.co_filename:
+        tb = tb.tb_next
+    try:
+        sys.excepthook(type(error), error.with_traceback(tb), tb)  # it prints error.__traceback__
+    except Exception:
+        pass
+    if isinstance(error, KeyboardInterrupt):
+        flush()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    return 1
+
+
+def flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+def finish(code):
+    """The interpreter's own shutdown steps that a tool can observe, then exit."""
+    threading = sys.modules.get('threading')
+    if threading is not None:
+        try:
+            threading._shutdown()
+        except Exception:
+            pass
+    try:
+        import atexit
+        atexit._run_exitfuncs()
+    except Exception:
+        pass
+    flush()
+    os._exit(code)
+
+
+if __name__ == '__main__':
+    serve(sys.argv[1], tmp_mounts() if '--private-tmp' in sys.argv[2:] else None)

@@ -1,0 +1,103 @@
+// The warm fork-server's life: started on first use, one per interpreter and sandbox, stopped
+// when idle, never used when the setting is off, and gone when the app dies however it dies.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWarmPythonRunner, stopWarmPython, warmPythonCounts, warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
+import { childPids } from '../../electron/runtime/runner/warm-python/host-pid.ts';
+import type { RunSpec, SandboxSpec } from '../../electron/runtime/runner/types.ts';
+import { helperDirs, helperScript } from '../../electron/runtime/sources/process/helper-scripts.ts';
+import { loadPythonModules } from '../../electron/runtime/sources/python/index.ts';
+import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { defaultSettings } from '../../shared/settings.ts';
+import { isAlive } from '../support/live-processes.ts';
+import { realPython } from '../support/real-python.ts';
+
+function moduleFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'td-wl-'));
+  writeFileSync(join(folder, 'm.py'), 'def f() -> int:\n    """f"""\n    return 7\n');
+  return folder;
+}
+
+function spec(folder: string, sandbox: Partial<SandboxSpec> = {}): RunSpec {
+  const file = join(folder, 'm.py');
+  return {
+    command: realPython()!,
+    args: [helperScript.pythonRunner(), file, 'f', 'M'],
+    cwd: folder,
+    stdin: '{}',
+    timeoutMs: 10_000,
+    resultChannel: true,
+    sandbox: { mode: 'auto', toolDir: folder, network: true, readOnlyPaths: helperDirs(), ...sandbox },
+    python: { kind: 'module', file, function: 'f', marker: 'M' },
+  };
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
+
+describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python fork-server over time', () => {
+  afterEach(() => stopWarmPython());
+
+  it('starts on first use and stops after its idle time', async () => {
+    const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote(), idleMs: 300 });
+    const result = await runner(spec(moduleFolder()));
+    expect(result.channel).toContain('"result": 7');
+    const [zygote] = await warmPythonZygotes();
+    expect(zygote && isAlive(zygote.hostPid)).toBe(true);
+    expect(await waitFor(async () => (await warmPythonZygotes()).length === 0 && !isAlive(zygote!.hostPid), 5000)).toBe(true);
+  });
+
+  it('serves calls with the same sandbox from one zygote, and a changed sandbox from another', async () => {
+    const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote() });
+    const folder = moduleFolder();
+    await runner(spec(folder));
+    await runner(spec(folder));
+    expect((await warmPythonZygotes()).length).toBe(1);
+    const offline = await runner(spec(folder, { network: false }));
+    expect(offline.channel).toContain('"result": 7');
+    expect((await warmPythonZygotes()).length).toBe(2);
+  });
+
+  it('is not used when runner.warmPython is off', async () => {
+    const settings = defaultSettings();
+    settings.pythonPath = realPython();
+    settings.runner.warmPython = false;
+    const folder = moduleFolder();
+    const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')));
+    const tool = (await loadPythonModules([{ root: folder, path: join(folder, 'm.py'), format: 'python' }], ctx)).groups[0]!.tools[0]!;
+    const before = warmPythonCounts();
+    const r = await tool.execute({}, { callId: 'c', sessionId: 's', signal: new AbortController().signal, onUpdate: () => {} });
+    expect(r).toMatchObject({ status: 'SUCCESS', data: 7 });
+    expect(warmPythonCounts()).toEqual(before);
+    expect(await warmPythonZygotes()).toEqual([]);
+  });
+
+  it('dies with the app, even when the app is killed', async () => {
+    const folder = moduleFolder();
+    const parent = spawn(join(process.cwd(), 'node_modules/.bin/tsx'), ['test/support/warm-python-parent.ts', realPython()!, folder], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve) => {
+      let text = '';
+      parent.stdout!.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('\n')) resolve(text.split('\n')[0]!);
+      });
+    });
+    const { zygote, channel } = JSON.parse(line) as { zygote: number; channel: string };
+    expect(channel).toContain('"result": 7');
+    expect(isAlive(zygote)).toBe(true);
+    // tsx runs the script in a child node: kill that whole tree abruptly.
+    const tree = childPids(parent.pid!);
+    process.kill(parent.pid!, 'SIGKILL');
+    for (const p of tree) process.kill(p, 'SIGKILL');
+    expect(await waitFor(() => !isAlive(zygote), 5000)).toBe(true);
+  });
+});

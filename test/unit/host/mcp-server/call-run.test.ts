@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../../shared/tools.ts';
+import { CallRun } from '../../../../electron/runtime/host/mcp-server/call-run.ts';
+
+const req = (type: 'execution' | 'result'): ApprovalRequest => ({ id: type, type, sessionId: 's', callId: 'c', toolName: 't', groupName: 'g', args: {}, policy: 'ask-always' });
+
+describe('CallRun', () => {
+  it('hands out each question as a step and resumes with the answer, across rounds', async () => {
+    let ask!: (r: ApprovalRequest) => Promise<ApprovalDecision>;
+    const run = new CallRun(async () => {
+      const first = await ask(req('execution'));
+      if (first.decision === 'reject') return { status: 'EXECUTION_REJECTED', finalText: 'no' };
+      const second = await ask(req('result'));
+      return { status: 'SUCCESS', finalText: `done after ${second.decision}` };
+    });
+    ask = (r) => run.ask(r, new AbortController().signal);
+    const round = () => ({ signal: new AbortController().signal });
+    const a = await run.next(round());
+    expect(a).toMatchObject({ kind: 'ask', request: { type: 'execution' } });
+    run.answer({ decision: 'once' });
+    const b = await run.next(round());
+    expect(b).toMatchObject({ kind: 'ask', request: { type: 'result' } });
+    run.answer({ decision: 'session' });
+    const c = await run.next(round());
+    expect(c).toEqual({ kind: 'done', result: { status: 'SUCCESS', finalText: 'done after session' } });
+  });
+
+  it('aborting the open round aborts the run and rejects a pending question', async () => {
+    let seen: AbortSignal | undefined;
+    let decision: ApprovalDecision | undefined;
+    const run: CallRun = new CallRun(async (signal) => {
+      seen = signal;
+      decision = await run.ask(req('execution'), signal);
+      return { status: 'ERROR', finalText: 'stopped' } satisfies ToolExecuteResult;
+    });
+    const controller = new AbortController();
+    const step = run.next({ signal: controller.signal });
+    expect((await step).kind).toBe('ask');
+    const next = run.next({ signal: controller.signal });
+    controller.abort();
+    expect((await next).kind).toBe('done');
+    expect(seen?.aborted).toBe(true);
+    expect(decision?.decision).toBe('reject');
+  });
+
+  it('sends progress to the round that is open only', async () => {
+    const messages: string[] = [];
+    let update!: (u: { text?: string; details?: unknown }) => void;
+    let release!: () => void;
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const run = new CallRun(async (_signal, onUpdate) => {
+      update = onUpdate;
+      started();
+      await new Promise<void>((r) => (release = r));
+      return { status: 'SUCCESS', finalText: 'ok' };
+    });
+    const done = run.next({ signal: new AbortController().signal, progress: (m) => messages.push(m) });
+    await running;
+    update({ text: 'half' });
+    update({ details: { n: 1 } });
+    release();
+    await done;
+    update({ text: 'late' });
+    expect(messages).toEqual(['half', '{"n":1}']);
+  });
+});
