@@ -3,8 +3,11 @@ import { UsageError, type Command } from '../command.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
 import { runBrowserMode } from '../serve/run-browser-mode.ts';
 
-export function parsePort(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
+/** The --port value; absent: `fallback` (undefined when none: browser mode then remembers its last port). */
+export function parsePort(value: string | undefined, fallback: number): number;
+export function parsePort(value: string | undefined): number | undefined;
+export function parsePort(value: string | undefined, fallback?: number): number | undefined {
+  if (value === undefined) return fallback;
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port needs a number from 0 to 65535 (got "${value}")`);
   return port;
