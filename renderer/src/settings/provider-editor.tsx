@@ -40,13 +40,15 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
     setModels(list);
     if (!draft.model.trim() && list[0]) setDraft('model', list[0]);
   };
+  // A provider not stored yet has no id the runtime knows (its stored key is looked up by id).
+  const savedId = () => (props.isNew ? {} : { providerId: draft.id });
   const fetchModels = async () => {
-    const list = await app.guard(() => app.api.listModels({ provider: { ...draft }, ...typedKey(), providerId: draft.id }));
+    const list = await app.guard(() => app.api.listModels({ provider: { ...draft }, ...typedKey(), ...savedId() }));
     if (list) showModels(list);
   };
   const runTest = async () => {
     setBusy(true);
-    setTest((await app.guard(() => app.api.testProvider({ provider: { ...draft }, ...typedKey(), providerId: draft.id }))) ?? null);
+    setTest((await app.guard(() => app.api.testProvider({ provider: { ...draft }, ...typedKey(), ...savedId() }))) ?? null);
     if (test()?.models) showModels(test()!.models!);
     setBusy(false);
   };

@@ -91,8 +91,11 @@ export function ProvidersSection() {
               provider={draft()}
               isNew
               onSaved={() => {
-                setSaved(draft().id);
+                // Stored now: it goes on in the list's own editor (the key field shows its mask).
+                const id = draft().id;
+                setSaved(id);
                 setAdding(null);
+                setEditing(id);
                 void refetch();
               }}
               onDeleted={() => setAdding(null)}
