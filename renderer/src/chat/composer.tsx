@@ -36,10 +36,11 @@ export function Composer(props: {
     if ((!value.trim() && attachments.length === 0) || props.disabled || busy()) return;
     const taken = await props.onSend(value, attachments.map((a) => a.upload));
     if (taken === false) return;
-    // Only what was sent is cleared: text typed meanwhile stays.
-    if (text() === value) {
-      setText('');
-      area.value = '';
+    // Only what was sent is cleared: text typed after it meanwhile stays.
+    if (text().startsWith(value)) {
+      const rest = text().slice(value.length);
+      setText(rest);
+      area.value = rest;
     }
     setFiles((now) => now.filter((f) => !attachments.includes(f)));
     setProblems([]);
@@ -100,20 +101,6 @@ export function Composer(props: {
           </div>
         </Show>
         <div class="composer-row">
-          <button type="button" class="icon attach" aria-label="Attach" title="Attach images, text files or PDFs (or drop or paste them)" onClick={() => picker.click()} data-testid="attach">
-            +
-          </button>
-          <input
-            ref={picker}
-            type="file"
-            multiple
-            hidden
-            data-testid="attach-input"
-            onChange={(e) => {
-              void add([...(e.currentTarget.files ?? [])]);
-              e.currentTarget.value = '';
-            }}
-          />
           <textarea
             ref={(el) => {
               area = el;
@@ -135,6 +122,21 @@ export function Composer(props: {
               if (pasted.length === 0) return;
               e.preventDefault();
               void add(pasted);
+            }}
+          />
+          {/* After the box: Shift+Tab from the box still walks back into waiting approval cards. */}
+          <button type="button" class="icon attach" aria-label="Attach" title="Attach images, text files or PDFs (or drop or paste them)" onClick={() => picker.click()} data-testid="attach">
+            +
+          </button>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            data-testid="attach-input"
+            onChange={(e) => {
+              void add([...(e.currentTarget.files ?? [])]);
+              e.currentTarget.value = '';
             }}
           />
           {props.running ? (

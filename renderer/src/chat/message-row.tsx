@@ -21,7 +21,10 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
                 <CollapsibleText text={row().content} />
                 <AttachmentChips items={row().attachments ?? []} onOpenVariable={(name) => app.openVariable(name)} />
               </div>
-              <MessageActions messageId={row().id} kind="user" text={row().content} running={props.chat.running} branch={row().branch} onEdit={() => setEditing(true)} />
+              {/* Hidden while a turn runs (they would wait anyway): Tab from the box reaches the approval cards first. */}
+              <Show when={!props.chat.running}>
+                <MessageActions messageId={row().id} kind="user" text={row().content} running={props.chat.running} branch={row().branch} onEdit={() => setEditing(true)} />
+              </Show>
             </Show>
           )}
         </Match>
@@ -51,6 +54,8 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
               </Show>
               <Show when={!row().streaming}>
                 <AssistantMeta model={row().model} usage={row().usage} timing={row().timing} />
+              </Show>
+              <Show when={!row().streaming && !props.chat.running}>
                 <MessageActions messageId={row().id} kind="assistant" text={row().content} running={props.chat.running} branch={row().branch} />
               </Show>
             </div>
