@@ -7,6 +7,7 @@ export type Shape =
   | { kind: 'boolean' }
   | { kind: 'object'; props: Record<string, Shape>; optional: readonly string[] }
   | { kind: 'record'; values: Shape; maxKeys: number }
+  | { kind: 'array'; items: Shape; maxItems: number }
   /** Any JSON value (its size is bounded by the transport). */
   | { kind: 'json' }
   | { kind: 'nullable'; inner: Shape };
@@ -17,6 +18,7 @@ export const num = (opts: { integer?: boolean; min?: number; max?: number } = {}
 export const bool = (): Shape => ({ kind: 'boolean' });
 export const json = (): Shape => ({ kind: 'json' });
 export const record = (values: Shape, maxKeys = 10_000): Shape => ({ kind: 'record', values, maxKeys });
+export const list = (items: Shape, maxItems: number): Shape => ({ kind: 'array', items, maxItems });
 /** `inner`, or null. */
 export const nullable = (inner: Shape): Shape => ({ kind: 'nullable', inner });
 /** An object with exactly these keys; names listed in `optional` may be absent (or undefined). */
@@ -54,6 +56,15 @@ export function checkShape(shape: Shape, value: unknown, path = 'request'): stri
       if (keys.length > shape.maxKeys) return `${path}: more than ${shape.maxKeys} entries`;
       for (const key of keys) {
         const problem = checkShape(shape.values, value[key], `${path}.${key}`);
+        if (problem) return problem;
+      }
+      return null;
+    }
+    case 'array': {
+      if (!Array.isArray(value)) return `${path}: expected a list`;
+      if (value.length > shape.maxItems) return `${path}: more than ${shape.maxItems} items`;
+      for (let i = 0; i < value.length; i++) {
+        const problem = checkShape(shape.items, value[i], `${path}[${i}]`);
         if (problem) return problem;
       }
       return null;

@@ -1,7 +1,7 @@
 // The request shape of every API method, checked by the WebSocket server and the IPC binding
 // before a handler runs (a renderer — or a page that stole a socket — cannot send anything else).
 import { API_ERRORS, API_LIMITS, isApiMethod, type ApiMethodName, type ErrorValue } from './api.ts';
-import { bool, checkShape, json, nullable, num, obj, oneOf, record, str, type Shape } from './api-shape.ts';
+import { bool, checkShape, json, list, nullable, num, obj, oneOf, record, str, type Shape } from './api-shape.ts';
 import { defaultSettings, type ProviderConfig } from './settings.ts';
 import { VARIABLE_TYPES } from './variables.ts';
 
@@ -40,14 +40,34 @@ const settingsPatch = obj(Object.fromEntries(settingsKeys.map((k) => [k, json()]
 
 const files = record(str(API_LIMITS.maxTextChars), 64);
 
+const chatSettings = obj(
+  {
+    providerId: id,
+    model: str(API_LIMITS.maxNameChars, 1),
+    systemPrompt: str(API_LIMITS.maxTextChars),
+    temperature: num({ min: 0, max: 2 }),
+    maxTokens: num({ integer: true, min: 1 }),
+  },
+  ['providerId', 'model', 'systemPrompt', 'temperature', 'maxTokens'],
+);
+// The bytes travel base64 inside the request, whose size the transport bounds.
+const attachment = obj({ name: str(API_LIMITS.maxNameChars, 1), mediaType: str(256), data: str(API_LIMITS.maxMessageBytes) });
+
 export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   listSessions: empty,
-  createSession: obj({ title: str(API_LIMITS.maxNameChars) }, ['title']),
+  createSession: obj({ title: str(API_LIMITS.maxNameChars), chat: chatSettings }, ['title', 'chat']),
   openSession: obj(sessionId),
   renameSession: obj({ ...sessionId, title: str(API_LIMITS.maxNameChars) }),
   deleteSession: obj(sessionId),
   searchSessions: obj({ query: str(API_LIMITS.maxNameChars) }),
-  sendMessage: obj({ ...sessionId, text }),
+  sendMessage: obj({ ...sessionId, text, messageId: str(64, 1), attachments: list(attachment, 20) }, ['messageId', 'attachments']),
+  editMessage: obj({ ...sessionId, messageId: id, text }),
+  regenerate: obj({ ...sessionId, messageId: id }),
+  switchBranch: obj({ ...sessionId, messageId: id }),
+  deleteMessage: obj({ ...sessionId, messageId: id }),
+  setChatSettings: obj({ ...sessionId, chat: chatSettings }),
+  listAllModels: empty,
+  exportSession: obj({ ...sessionId, format: oneOf(['md', 'json']) }),
   abort: obj(sessionId),
   answerApproval: obj({ ...sessionId, requestId: id, decision }),
   cancelToolCall: obj({ ...sessionId, callId: id }),

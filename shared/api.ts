@@ -1,7 +1,7 @@
 // The API contract (DESIGN.md "one source of truth"): every method as request → Promise<response>
 // and one tagged union of events. Handlers, the IPC binding, the preload, the WebSocket server and
 // the renderer client are all derived from this file; no side redeclares a payload.
-import type { ChatEvent, ChatMessage, ErrorValue, SessionInfo } from './chat.ts';
+import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo } from './chat.ts';
 import type { SandboxStatus } from './sandbox.ts';
 import type { ProviderConfig, Settings } from './settings.ts';
 import type { ApprovalDecision, ApprovalRequest, Diagnostic, ToolExecuteResult, ToolGroupInfo } from './tools.ts';
@@ -23,12 +23,41 @@ export interface SessionSnapshot {
   running: boolean;
   /** The chat's own choice of tools; null (or absent) follows the global switches. */
   toolSelection?: ChatToolSelection | null;
+  /** Messages of `messages` that have alternatives (Edit, Regenerate), by id. */
+  branches?: Record<string, BranchInfo>;
+  /** The chat's own model and settings. */
+  chat?: ChatSettings;
 }
 
 export interface SessionSearchHit {
   session: SessionInfo;
-  /** A short excerpt around the first match (plain text). */
+  /** The matching line of a message (or the title), plain text. */
   snippet?: string;
+  /** The message the snippet comes from (absent for a title match). */
+  messageId?: string;
+}
+
+/** One model of a configured provider, for the "Model" picker. */
+export interface ModelChoice {
+  providerId: string;
+  providerName: string;
+  model: string;
+}
+
+export interface ModelList {
+  models: ModelChoice[];
+  /** Providers whose model list could not be read (their configured model is still listed). */
+  problems: string[];
+}
+
+export type ExportFormat = 'md' | 'json';
+
+/** A file sent with a message (browser File → base64). */
+export interface AttachmentUpload {
+  name: string;
+  mediaType: string;
+  /** The file's bytes, base64. */
+  data: string;
 }
 
 export interface ToolsState {
@@ -111,14 +140,32 @@ type Empty = Record<string, never>;
 export interface ApiMethods {
   // sessions
   listSessions: { request: Empty; response: SessionInfo[] };
-  createSession: { request: { title?: string }; response: SessionInfo };
+  /** Stored at once; the app creates a session when its first message is sent (an empty one is not listed). */
+  createSession: { request: { title?: string; chat?: ChatSettings }; response: SessionInfo };
   openSession: { request: { sessionId: string }; response: SessionSnapshot };
   renameSession: { request: { sessionId: string; title: string }; response: SessionInfo };
   deleteSession: { request: { sessionId: string }; response: null };
   searchSessions: { request: { query: string }; response: SessionSearchHit[] };
   // chat
   /** Resolves when the turn is accepted; progress arrives as events, its end as `session.turn` finished. */
-  sendMessage: { request: { sessionId: string; text: string }; response: { turnId: string } };
+  /**
+   * `messageId` (chosen by the client) makes a resend after a lost connection safe: a message
+   * already stored under it starts nothing. `attachments`: files sent with the message.
+   */
+  sendMessage: { request: { sessionId: string; text: string; messageId?: string; attachments?: AttachmentUpload[] }; response: { turnId: string } };
+  /** Edit a user message and resend from there; the old message and what followed stay as a branch. */
+  editMessage: { request: { sessionId: string; messageId: string; text: string }; response: { turnId: string } };
+  /** Answer again from the user message before `messageId` (Regenerate, Retry); the old answer stays as a branch. */
+  regenerate: { request: { sessionId: string; messageId: string }; response: { turnId: string } };
+  /** Show the branch holding `messageId` (its newest continuation). */
+  switchBranch: { request: { sessionId: string; messageId: string }; response: null };
+  deleteMessage: { request: { sessionId: string; messageId: string }; response: null };
+  /** Replaces the chat's own model and settings; a model choice also becomes the one new chats start with. */
+  setChatSettings: { request: { sessionId: string; chat: ChatSettings }; response: ChatSettings };
+  /** Every model of every configured provider (the "Model" picker). */
+  listAllModels: { request: Empty; response: ModelList };
+  /** The session as Markdown (tool calls as collapsible blocks) or JSON. */
+  exportSession: { request: { sessionId: string; format: ExportFormat }; response: { fileName: string; content: string } };
   /** Aborts the running turn; pending approvals of the session are rejected. */
   abort: { request: { sessionId: string }; response: null };
   answerApproval: { request: { sessionId: string; requestId: string; decision: ApprovalDecision }; response: null };
@@ -198,6 +245,13 @@ export const API_METHODS = [
   'deleteSession',
   'searchSessions',
   'sendMessage',
+  'editMessage',
+  'regenerate',
+  'switchBranch',
+  'deleteMessage',
+  'setChatSettings',
+  'listAllModels',
+  'exportSession',
   'abort',
   'answerApproval',
   'cancelToolCall',

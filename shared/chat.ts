@@ -27,6 +27,39 @@ export interface ChatToolCall {
 interface MessageBase {
   id: string;
   createdAt: number;
+  /**
+   * The message this one follows (null: the first of a branch at the top). Absent in files
+   * written before branches existed: there a message follows the one appended before it.
+   */
+  parentId?: string | null;
+}
+
+/** Where a message sits among its alternatives (Edit and Regenerate add one): "‹ index/count ›". */
+export interface BranchInfo {
+  /** 1-based. */
+  index: number;
+  count: number;
+  /** Ids of the neighbouring alternatives, when there are. */
+  previous?: string;
+  next?: string;
+}
+
+/** A file or image sent with a user message, as the chat shows it (a chip). */
+export interface Attachment {
+  name: string;
+  kind: 'image' | 'text' | 'pdf';
+  /** MIME type as the browser reported it (or guessed from the name). */
+  mediaType: string;
+  /** Size of the original file, bytes. */
+  size: number;
+  /** Text and PDF: the variable holding the whole extracted text. */
+  variable?: string;
+  /** Text and PDF: the text was longer than what went to the model. */
+  truncated?: boolean;
+  /** Text and PDF: characters of the whole text. */
+  chars?: number;
+  /** The runtime's copy, under the session's files folder. */
+  stored?: string;
 }
 
 export interface UserMessage extends MessageBase {
@@ -37,6 +70,26 @@ export interface UserMessage extends MessageBase {
   typedContent?: string;
   /** The variables the text referenced and how many characters each expanded to. */
   varRefs?: { name: string; chars: number }[];
+  attachments?: Attachment[];
+}
+
+/** A chat's own choices (the "Model" picker and the "Chat settings" panel); unset fields fall back to Settings. */
+export interface ChatSettings {
+  providerId?: string;
+  model?: string;
+  systemPrompt?: string;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+/** How fast a model step was. */
+export interface StepTiming {
+  /** From sending the request to the first streamed token, ms. */
+  firstTokenMs?: number;
+  /** From sending the request to the end of the stream, ms. */
+  totalMs: number;
+  /** Output tokens per second of streaming (after the first token), when the provider reported usage. */
+  tokensPerSecond?: number;
 }
 
 export type StopReason = 'stop' | 'tool-calls' | 'length' | 'aborted' | 'error' | 'max-steps';
@@ -49,8 +102,11 @@ export interface AssistantMessage extends MessageBase {
   stopReason?: StopReason;
   error?: ErrorValue;
   model?: string;
+  /** The provider (settings id) of `model`. */
+  providerId?: string;
   /** Token counts the provider reported for this step. */
   usage?: TokenUsage;
+  timing?: StepTiming;
 }
 
 export interface TokenUsage {
@@ -89,7 +145,11 @@ export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage;
 /** Everything a session emits. Every event names its session. */
 export type ChatEvent =
   /** A finished message was appended (replaces any streamed draft with the same id). */
-  | { type: 'session.message'; sessionId: string; message: ChatMessage }
+  | { type: 'session.message'; sessionId: string; message: ChatMessage; branch?: BranchInfo }
+  /** The shown path changed other than by an append (Edit, Regenerate, a branch switch, Delete): replace the rows. */
+  | { type: 'session.path'; sessionId: string; messages: ChatMessage[]; branches: Record<string, BranchInfo> }
+  /** The chat's own model and settings changed. */
+  | { type: 'session.settings'; sessionId: string; chat: ChatSettings }
   /** Streamed text of the assistant message being written (append to the draft with messageId). */
   | { type: 'session.delta'; sessionId: string; messageId: string; text?: string; reasoning?: string }
   | { type: 'session.turn'; sessionId: string; turnId: string; state: 'started' }

@@ -118,6 +118,17 @@ export interface Settings {
   runner: RunnerSettings;
   /** MCP servers by name (each one is a tool group); checked per server, see sources/mcp/server-config.ts. */
   mcpServers: Record<string, McpServerConfig>;
+  /** The model last picked in a chat's "Model" picker: new chats start with it. */
+  lastChatModel: { providerId: string; model: string } | null;
+  /** Saved "Chat settings" ("Save as preset"), offered when setting up a chat. */
+  chatPresets: ChatPreset[];
+}
+
+export interface ChatPreset {
+  name: string;
+  systemPrompt?: string;
+  temperature?: number;
+  maxTokens?: number;
 }
 
 export interface RunnerSettings {
@@ -159,5 +170,7 @@ export function defaultSettings(): Settings {
     agenvoyKeyCompat: false,
     runner: { warmPython: true },
     mcpServers: {},
+    lastChatModel: null,
+    chatPresets: [],
   };
 }

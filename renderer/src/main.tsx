@@ -6,7 +6,7 @@ import { createAppStore } from './store/create-app-store.ts';
 
 const connection = getConnection();
 const [state, setState] = createSignal<string>(connection.state());
-const store = createAppStore(connection.api);
+const store = createAppStore(connection.api, connection);
 let wasOpen = connection.state() === 'open';
 connection.onConnectionChange((s) => {
   setState(s);

@@ -1,8 +1,11 @@
-// `tooldesk sessions list|show|delete|rename`: the chat sessions under TOOLDESK_HOME/sessions.
+// `tooldesk sessions list|show|search|export|delete|rename`: the chat sessions under TOOLDESK_HOME/sessions.
 import type { ChatMessage } from '../../../shared/chat.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
-import { flag, parseArgs } from '../parse-args.ts';
+import { flag, option, parseArgs } from '../parse-args.ts';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { exportSession } from '../../runtime/chat/export-session.ts';
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
 
@@ -16,19 +19,24 @@ function showMessage(m: ChatMessage): string {
 
 export const sessionsCommand: Command = {
   name: 'sessions',
-  summary: 'List, show, rename or delete chat sessions',
+  summary: 'List, show, search, export, rename or delete chat sessions',
   usage: [
     'Usage: tooldesk sessions list [--json]',
     '       tooldesk sessions show ID [--json]',
+    '       tooldesk sessions search TEXT [--json]     titles and message text; prints the matching line',
+    '       tooldesk sessions export ID [--format md|json] [--out FILE]   Markdown by default, to stdout',
     '       tooldesk sessions rename ID TITLE',
     '       tooldesk sessions delete ID',
     '',
     'Continue a session with: tooldesk chat --session ID "next message"',
   ].join('\n'),
   async run(argv, io) {
-    const args = parseArgs(argv, { booleans: ['json'] });
+    const args = parseArgs(argv, { booleans: ['json'], values: ['format', 'out'] });
     const [action, id, title, ...extra] = args.positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    const format = option(args, 'format') ?? 'md';
+    if (format !== 'md' && format !== 'json') throw new UsageError(`--format takes md or json (got "${format}")`);
+    if ((args.flags.has('format') || args.flags.has('out')) && action !== 'export') throw new UsageError('--format and --out go with sessions export');
     const json = flag(args, 'json');
     // Reading and editing the files needs no tools.
     const runtime = await openCliRuntime(io, { tools: false });
@@ -41,6 +49,16 @@ export const sessionsCommand: Command = {
           else for (const s of sessions) io.stdout.write(`${s.id}  ${when(s.updatedAt)}  ${String(s.messageCount).padStart(4)} msgs  ${s.title}\n`);
           return 0;
         }
+        case 'search': {
+          const query = [id, title].filter(Boolean).join(' ');
+          if (!query.trim()) throw new UsageError('sessions search needs TEXT');
+          const hits = manager.search(query);
+          if (json) io.stdout.write(`${JSON.stringify(hits)}\n`);
+          else for (const hit of hits) io.stdout.write(`${hit.session.id}  ${when(hit.session.updatedAt)}  ${hit.session.title}\n    ${hit.snippet ?? ''}\n`);
+          if (hits.length === 0) io.stderr.write(`no session mentions "${query}"\n`);
+          return hits.length > 0 ? 0 : 1;
+        }
+        case 'export':
         case 'show':
         case 'delete':
         case 'rename': {
@@ -61,6 +79,18 @@ export const sessionsCommand: Command = {
           }
           const session = manager.open(id);
           for (const warning of manager.warnings.get(id) ?? []) io.stderr.write(`tooldesk: warning: ${warning}\n`);
+          if (action === 'export') {
+            const file = exportSession({ info: session.info, messages: session.messages(), allMessages: session.allMessages(), chat: session.chatSettings() }, format);
+            const out = option(args, 'out');
+            if (!out) {
+              io.stdout.write(file.content);
+              return 0;
+            }
+            const path = resolve(out);
+            writeFileSync(path, file.content);
+            io.stderr.write(`wrote ${path}\n`);
+            return 0;
+          }
           if (json) {
             io.stdout.write(`${JSON.stringify({ session: session.info, messages: session.messages(), variables: session.variables.list().items })}\n`);
           } else {
@@ -70,7 +100,7 @@ export const sessionsCommand: Command = {
           return 0;
         }
         default:
-          throw new UsageError(action ? `unknown action "${action}"` : 'missing action: list, show, rename or delete');
+          throw new UsageError(action ? `unknown action "${action}"` : 'missing action: list, show, search, export, rename or delete');
       }
     } finally {
       await runtime.close();

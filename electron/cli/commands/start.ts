@@ -45,20 +45,22 @@ export const startCommand: Command = {
   name: 'start',
   summary: 'Start the desktop app (browser mode when Electron is missing)',
   usage: [
-    'Usage: tooldesk start [--browser] [--port N] [--open]',
+    'Usage: tooldesk start [--browser] [--port N] [--new-token] [--open]',
     '',
     'Builds the app and launches Electron, downloading Electron\'s binary on the first start.',
     'When the binary cannot be had (the download needs internet access), says why and serves',
     'the same app in browser mode instead, printing the link to open (see `tooldesk help serve`).',
     '',
     '  --browser    use browser mode even when Electron is available',
-    '  --port N     browser mode: listen on port N (default: any free port)',
+    '  --port N     browser mode: listen on port N (default: the port of the last start)',
+    '  --new-token  browser mode: make a new access token',
     '  --open       browser mode: open the link in the system browser',
   ].join('\n'),
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['port'], booleans: ['browser', 'open'] });
+    const args = parseArgs(argv, { values: ['port'], booleans: ['browser', 'open', 'new-token'] });
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
-    const browser = { port: parsePort(option(args, 'port')), open: flag(args, 'open') };
+    const port = parsePort(option(args, 'port'));
+    const browser = { ...(port !== undefined ? { port } : {}), newToken: flag(args, 'new-token'), open: flag(args, 'open') };
     if (flag(args, 'browser')) return runBrowserMode(browser, io);
     let electron = findElectronBinary(io.env);
     if (!electron.ok && electron.installer) {

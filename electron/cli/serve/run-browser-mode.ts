@@ -7,10 +7,14 @@ import { toolDeskHome } from '../../runtime/paths.ts';
 import { openCliSecrets } from '../cli-settings.ts';
 import { VERSION } from '../version.ts';
 import { openInBrowser } from './open-browser.ts';
+import { chooseBrowserEndpoint, saveBrowserEndpoint } from './browser-endpoint.ts';
 import { buildRenderer, rendererBuildState, rendererOutDir } from './renderer-build.ts';
 
 export interface BrowserModeOptions {
-  port: number;
+  /** Absent: the port of the last run (any free port the first time). */
+  port?: number;
+  /** A new access token instead of the remembered one (open tabs must use the new link). */
+  newToken?: boolean;
   open: boolean;
   /** Rebuild out/renderer when stale (default true). */
   build?: boolean;
@@ -45,23 +49,36 @@ export async function runBrowserMode(options: BrowserModeOptions, io: CliIO): Pr
     await runtime.close();
     throw error;
   }
-  try {
-    server = await startBrowserServer({
-      host,
+  const endpoint = chooseBrowserEndpoint(home, options);
+  const start = (port: number) =>
+    startBrowserServer({
+      host: host!,
       rendererDir: rendererOutDir(),
-      port: options.port,
+      port,
+      token: endpoint.token,
       onRefused: (reason) => io.stderr.write(`tooldesk serve: refused a connection: ${reason}\n`),
     });
+  try {
+    try {
+      server = await start(endpoint.port);
+    } catch (error) {
+      // The remembered port is someone else's now: any free port (open tabs need the new link).
+      if (!endpoint.remembered || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      server = await start(0);
+      io.stderr.write(`Port ${endpoint.port} (used last time) is taken now; serving on ${server.port} instead.\n`);
+    }
   } catch (error) {
     await runtime.close();
     const code = (error as NodeJS.ErrnoException).code;
     io.stderr.write(
       code === 'EADDRINUSE'
-        ? `Port ${options.port} is already in use; pick another with --port N (or --port 0 for any free port).\n`
+        ? `Port ${endpoint.port} is already in use; pick another with --port N (or --port 0 for any free port).\n`
         : `Could not start the server: ${(error as Error).message}\n`,
     );
     return 1;
   }
+  const notSaved = saveBrowserEndpoint(home, { port: server.port, token: server.token });
+  if (notSaved) io.stderr.write(`warning: ${notSaved}\n`);
   for (const warning of host.warnings) io.stderr.write(`warning: ${warning}\n`);
   io.stdout.write(
     `Tooldesk is running in browser mode (data in ${home}). Open:\n\n  ${server.url}\n\n` +

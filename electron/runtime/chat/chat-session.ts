@@ -1,7 +1,7 @@
 // A chat session: its own ToolExecutor and VariableSystem, the agent loop, approvals answered
 // through the session API, and everything persisted to the session's JSONL file as it happens.
 import { randomUUID } from 'node:crypto';
-import type { AssistantMessage, ChatEvent, ChatMessage, ErrorValue, SessionInfo, StopReason, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
+import type { AssistantMessage, Attachment, BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, StopReason, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
 import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
@@ -26,6 +26,9 @@ import { applyToolSelection, normalizeSelection, selectionRefusal } from './tool
 import { ToolBudget } from './tool-budget.ts';
 import { expandUserVarRefs } from './user-var-refs.ts';
 import { unknownToolAnswer } from './unknown-slash.ts';
+import { MessageTree } from './message-tree.ts';
+import { SessionAttachments, type StoredAttachment } from './session-attachments.ts';
+import { stepTiming, type StepClock } from './step-timing.ts';
 
 /** Where a session's tool groups come from (the ToolRegistry fits). */
 export interface ToolSource {
@@ -45,8 +48,8 @@ export interface ChatSessionOptions {
   /** Settings change subscription, to re-apply enable state. Returns a disposer. */
   onSettingsChanged?: (listener: (settings: Settings) => void) => () => void;
   tools?: ToolSource;
-  /** Resolved at the start of every turn, so provider changes apply to running sessions. */
-  provider: () => Promise<ProviderResolution>;
+  /** Resolved at the start of every turn, so provider changes apply to running sessions; `chat` names the chat's own model. */
+  provider: (chat?: ChatSettings) => Promise<ProviderResolution>;
   permissions?: PermissionStore;
   /** Every event also goes here (the SessionManager's fan-out); it does not count as an approver. */
   forward?: (event: ChatEvent) => void;
@@ -70,11 +73,13 @@ export class ChatSession {
   readonly variables: VariableSystem;
   readonly #file: SessionFile;
   readonly #options: ChatSessionOptions;
-  readonly #messages: ChatMessage[];
+  readonly #tree: MessageTree;
+  #chat: ChatSettings;
   readonly #events: Emitter<ChatEvent>;
   readonly #approvals: ApprovalBroker;
   readonly #disposers: Array<() => void> = [];
   readonly #usedCallIds = new Set<string>();
+  readonly attachments: SessionAttachments;
   /** Running calls by the call id the events carry, so one call can be cancelled alone. */
   readonly #runningCalls = new Map<string, AbortController>();
   #approvalMemoryJson: string;
@@ -91,10 +96,12 @@ export class ChatSession {
     this.#file = options.file;
     this.id = options.file.id;
     const state = options.state;
-    this.#messages = state ? [...state.messages] : [];
-    this.#titled = this.#file.info.title !== DEFAULT_TITLE || this.#messages.some((m) => m.role === 'user');
+    this.attachments = new SessionAttachments(options.file.dir, this.id);
+    this.#tree = state?.tree ?? new MessageTree();
+    this.#chat = state?.chat ?? {};
+    this.#titled = this.#file.info.title !== DEFAULT_TITLE || this.#tree.all().some((m) => m.role === 'user');
     this.#selection = normalizeSelection(state?.toolSelection);
-    for (const m of this.#messages) {
+    for (const m of this.#tree.all()) {
       if (m.role === 'tool') this.#usedCallIds.add(m.result.callId ?? m.callId);
     }
     const limits = options.settings().limits;
@@ -145,8 +152,23 @@ export class ChatSession {
     return this.#file.info;
   }
 
+  /** The shown branch, root → head. */
   messages(): ChatMessage[] {
-    return [...this.#messages];
+    return this.#tree.path();
+  }
+
+  /** Every message, other branches included, in the order they were written. */
+  allMessages(): ChatMessage[] {
+    return this.#tree.all();
+  }
+
+  /** Where each shown message with alternatives sits among them. */
+  branches(): Record<string, BranchInfo> {
+    return this.#tree.branches();
+  }
+
+  chatSettings(): ChatSettings {
+    return { ...this.#chat };
   }
 
   pendingApprovals(): ApprovalRequest[] {
@@ -164,15 +186,73 @@ export class ChatSession {
 
   // ── commands ────────────────────────────────────────────────────────────────────────────
 
-  /** Starts a turn: `/tool {json}` runs a tool by hand; anything else goes to the model. */
-  send(text: string): SendResult {
+  /**
+   * Starts a turn: `/tool {json}` runs a tool by hand; anything else goes to the model.
+   * `messageId` makes a resend idempotent: a message already stored under that id starts nothing.
+   */
+  send(text: string, options: { messageId?: string; attachments?: StoredAttachment[] } = {}): SendResult {
+    if (options.messageId && this.#tree.has(options.messageId)) return { ok: true, turnId: 'already-sent', done: Promise.resolve({ turnId: 'already-sent', stopReason: 'stop' }) };
+    if (text.trim() === '' && !options.attachments?.length) return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
+    return this.#startTurn((signal) => this.#runTurn(text, signal, { parentId: this.#tree.head, ...options }));
+  }
+
+  /** Edit: a new user message beside `messageId` (the old one and its continuation stay as a branch), then the model answers. */
+  edit(messageId: string, text: string): SendResult {
+    const old = this.#tree.get(messageId);
+    if (!old || old.role !== 'user') return { ok: false, error: errorValue('NotFoundError', `No user message "${messageId}" in this session.`) };
+    if (text.trim() === '' && !old.attachments?.length) return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
+    return this.#startTurn((signal) =>
+      this.#runTurn(text, signal, { parentId: this.#tree.parentOf(messageId), ...(old.attachments ? { attachments: old.attachments.map((attachment) => ({ attachment })) } : {}) }),
+    );
+  }
+
+  /**
+   * Regenerate (and Retry): the model answers again from the user message before `messageId`
+   * (an assistant or tool message, or that user message itself); the old answer stays as a branch.
+   */
+  regenerate(messageId: string): SendResult {
+    if (!this.#tree.has(messageId)) return { ok: false, error: errorValue('NotFoundError', `No message "${messageId}" in this session.`) };
+    let userId: string | null = messageId;
+    while (userId !== null && this.#tree.get(userId)!.role !== 'user') userId = this.#tree.parentOf(userId);
+    if (userId === null) return { ok: false, error: errorValue('NotFoundError', 'There is no user message before this one to answer again.') };
+    const from = userId;
+    return this.#startTurn(async (signal) => {
+      this.#moveHead(from);
+      return this.#runModel(signal);
+    });
+  }
+
+  /** Shows another branch: the newest continuation of `messageId` (one of a message's alternatives). */
+  switchBranch(messageId: string): boolean {
+    if (this.#turn || !this.#tree.has(messageId)) return false;
+    this.#moveHead(this.#tree.latestLeaf(messageId));
+    return true;
+  }
+
+  /** Deletes one message; what followed it continues from the message before. */
+  deleteMessage(messageId: string): boolean {
+    if (this.#turn || !this.#tree.has(messageId)) return false;
+    this.#file.append({ t: 'delete', at: Date.now(), id: messageId });
+    this.#tree.delete(messageId);
+    this.#emitPath();
+    return true;
+  }
+
+  /** Replaces the chat's own model and settings (unset fields fall back to Settings). */
+  setChatSettings(chat: ChatSettings): ChatSettings {
+    this.#chat = { ...chat };
+    this.#file.append({ t: 'chat', at: Date.now(), chat: this.#chat });
+    this.#emit({ type: 'session.settings', sessionId: this.id, chat: this.chatSettings() });
+    return this.chatSettings();
+  }
+
+  #startTurn(work: (signal: AbortSignal) => Promise<Omit<TurnOutcome, 'turnId'>>): SendResult {
     if (this.#closed) return { ok: false, error: errorValue('SessionClosed', `Session ${this.id} is closed.`) };
     if (this.#turn) return { ok: false, error: errorValue('SessionBusy', 'A turn is already running in this session; wait for it or abort it.') };
-    if (text.trim() === '') return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
     const turn = { id: newId('turn'), controller: new AbortController() };
     this.#turn = turn;
     this.#emit({ type: 'session.turn', sessionId: this.id, turnId: turn.id, state: 'started' });
-    const done = this.#runTurn(text, turn.controller.signal)
+    const done = work(turn.controller.signal)
       .catch((error: unknown): Omit<TurnOutcome, 'turnId'> => ({
         stopReason: 'error',
         // A file that cannot be written (a full disk) is the user's to fix: its one line, not a stack.
@@ -229,7 +309,7 @@ export class ChatSession {
 
   /** "Run again": the same tool with the same (or edited) arguments, approval as usual; shown under the first call. */
   async rerunToolCall(callId: string, args?: Record<string, unknown>): Promise<ToolExecuteResult> {
-    const first = this.#messages.find((m): m is ToolResultMessage => m.role === 'tool' && (m.callId === callId || m.result.callId === callId));
+    const first = this.#tree.all().find((m): m is ToolResultMessage => m.role === 'tool' && (m.callId === callId || m.result.callId === callId));
     if (!first) {
       const message = `No finished tool call "${callId}" in this session to run again.`;
       return { status: 'NOT_FOUND', error: message, finalText: message };
@@ -278,7 +358,11 @@ export class ChatSession {
 
   // ── the agent loop ──────────────────────────────────────────────────────────────────────
 
-  async #runTurn(text: string, signal: AbortSignal): Promise<Omit<TurnOutcome, 'turnId'>> {
+  async #runTurn(
+    text: string,
+    signal: AbortSignal,
+    options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[] },
+  ): Promise<Omit<TurnOutcome, 'turnId'>> {
     // Checked before anything is recorded or sent: an unknown /tool or $VAR_REF never reaches the model.
     const early = parseSlashCommand(text);
     if (early && !this.executor.getTool(early.name) && early.name !== FIND_TOOLS) {
@@ -286,11 +370,14 @@ export class ChatSession {
     }
     const expanded = early ? { ok: true as const, text, refs: [] } : expandUserVarRefs(text, this.variables);
     if (!expanded.ok) return { stopReason: 'error', error: errorValue('UnknownVariable', expanded.error) };
-    const user: UserMessage = { id: newId('msg'), role: 'user', content: expanded.text, createdAt: Date.now() };
+    const id = options.messageId ?? newId('msg');
+    const attachments = (options.attachments ?? []).map((stored, index) => this.#keepAttachmentText(stored, id, index));
+    const user: UserMessage = { id, role: 'user', content: expanded.text, createdAt: Date.now(), ...(attachments.length ? { attachments } : {}) };
     if (expanded.refs.length > 0) {
       user.typedContent = text;
       user.varRefs = expanded.refs;
     }
+    if (options.parentId !== this.#tree.head) this.#moveHead(options.parentId);
     this.#append(user);
     if (!this.#titled) {
       this.#titled = true;
@@ -298,7 +385,7 @@ export class ChatSession {
       if (title !== this.info.title) this.#file.append({ t: 'title', at: Date.now(), title });
     }
 
-    const resolution = await this.#options.provider();
+    const resolution = await this.#options.provider(this.#chat);
     const slash = parseSlashCommand(text);
     const slashTool = slash && (this.executor.getTool(slash.name) ?? (slash.name === FIND_TOOLS ? true : undefined));
     // A slash command runs when the tool exists, or when there is no model to ask anyway.
@@ -313,16 +400,34 @@ export class ChatSession {
       return message.result.status === 'SUCCESS' ? { stopReason: 'stop' } : { stopReason: 'error', error: errorValue(message.result.status, message.result.error ?? message.content) };
     }
     if (!resolution.ok) return { stopReason: 'error', error: errorValue('NoProvider', resolution.reason) };
+    return this.#runModel(signal, resolution);
+  }
 
+  /** The model loop from the current head: answers, tool calls and their results until a final answer. */
+  async #runModel(signal: AbortSignal, resolved?: ProviderResolution): Promise<Omit<TurnOutcome, 'turnId'>> {
+    const resolution = resolved ?? (await this.#options.provider(this.#chat));
+    if (!resolution.ok) return { stopReason: 'error', error: errorValue('NoProvider', resolution.reason) };
     const { provider, config } = resolution;
+    const model = this.#chat.model && (!this.#chat.providerId || this.#chat.providerId === config.id) ? this.#chat.model : config.model;
     const maxSteps = Math.max(1, this.#options.settings().limits.maxSteps);
     for (let step = 1; step <= maxSteps; step++) {
       const { tools, rule } = this.#offeredTools();
-      const userPrompt = this.#options.settings().systemPrompt;
+      const userPrompt = this.#chat.systemPrompt ?? this.#options.settings().systemPrompt;
       const system = tools.length > 0 ? [userPrompt, this.executor.toolRules(), rule ?? ''].filter((s) => s.trim()).join('\n\n') : userPrompt;
       const messageId = newId('msg');
-      const result = await streamAssistantStep(provider, { messages: toLlmMessages(system, this.#messages), ...(tools.length ? { tools } : {}) }, signal, {
-        onDelta: (delta) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...delta }),
+      const request = {
+        messages: toLlmMessages(system, this.#tree.path(), (message) => this.attachments.parts(message)),
+        model,
+        ...(tools.length ? { tools } : {}),
+        ...(this.#chat.temperature !== undefined ? { temperature: this.#chat.temperature } : {}),
+        ...(this.#chat.maxTokens !== undefined ? { maxTokens: this.#chat.maxTokens } : {}),
+      };
+      const clock: StepClock = { startedAt: Date.now() };
+      const result = await streamAssistantStep(provider, request, signal, {
+        onDelta: (delta) => {
+          clock.firstTokenAt ??= Date.now();
+          this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...delta });
+        },
         onRetry: (message) => this.#notice('info', message),
       });
       const assistant: AssistantMessage = {
@@ -330,7 +435,9 @@ export class ChatSession {
         role: 'assistant',
         content: result.content,
         createdAt: Date.now(),
-        model: config.model,
+        model,
+        providerId: config.id,
+        timing: stepTiming(clock, Date.now(), result.usage),
         stopReason: assistantStopReason(result),
         ...(result.reasoning ? { reasoning: result.reasoning } : {}),
         ...(result.toolCalls.length ? { toolCalls: result.toolCalls.map(toChatToolCall) } : {}),
@@ -470,9 +577,30 @@ export class ChatSession {
   // ── persistence and events ──────────────────────────────────────────────────────────────
 
   #append(message: ChatMessage): void {
-    this.#messages.push(message);
+    message.parentId = this.#tree.head;
+    this.#tree.add(message);
     this.#file.append({ t: 'message', at: message.createdAt, message });
-    this.#emit({ type: 'session.message', sessionId: this.id, message });
+    const branch = this.#tree.branchOf(message.id);
+    this.#emit({ type: 'session.message', sessionId: this.id, message, ...(branch ? { branch } : {}) });
+  }
+
+  /** A text or PDF attachment's whole text goes into a variable the model can read in slices. */
+  #keepAttachmentText(stored: StoredAttachment, messageId: string, index: number): Attachment {
+    if (stored.text === undefined) return stored.attachment;
+    const name = `attachment_${messageId.replace(/[^A-Za-z0-9_]/g, '_')}_${index + 1}`;
+    this.variables.add(name, stored.text, 'USER_ADD', { desc: `Text of the attached file ${stored.attachment.name}`, tags: ['attachment'] });
+    return { ...stored.attachment, variable: name };
+  }
+
+  /** Moves the shown branch's end (recorded, so a reopened session shows the same branch). */
+  #moveHead(id: string | null): void {
+    this.#tree.setHead(id);
+    this.#file.append({ t: 'head', at: Date.now(), id });
+    this.#emitPath();
+  }
+
+  #emitPath(): void {
+    this.#emit({ type: 'session.path', sessionId: this.id, messages: this.#tree.path(), branches: this.#tree.branches() });
   }
 
   #notice(level: 'info' | 'warning', message: string): void {

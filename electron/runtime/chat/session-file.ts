@@ -5,8 +5,9 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { fileError } from '../base/file-error.ts';
 import { join } from 'node:path';
-import type { ChatMessage, SessionInfo } from '../../../shared/chat.ts';
+import type { ChatMessage, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
 import type { Variable } from '../../../shared/variables.ts';
+import { MessageTree } from './message-tree.ts';
 import { parseRecord, SESSION_FORMAT_VERSION, type SessionRecord } from './session-records.ts';
 import { isValidSessionId } from './session-id.ts';
 import { DEFAULT_TITLE } from './title-from-message.ts';
@@ -16,7 +17,12 @@ export interface SessionState {
   title: string;
   createdAt: number;
   updatedAt: number;
+  /** The shown path (root → head). */
   messages: ChatMessage[];
+  /** Every message, branches included. */
+  tree: MessageTree;
+  /** The chat's own model and settings. */
+  chat: ChatSettings;
   /** In restore order (rules first, then least recently used first). */
   variables: Variable[];
   approvalMemory: unknown;
@@ -33,7 +39,7 @@ export const sessionPaths = (dir: string, id: string) => ({
 /** Replays a session file. Never throws for bad content; throws only for I/O errors. */
 export function readSessionFile(file: string, id: string): SessionState {
   const text = readFileSync(file, 'utf8');
-  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], variables: [], approvalMemory: undefined, warnings: [] };
+  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], tree: new MessageTree(), chat: {}, variables: [], approvalMemory: undefined, warnings: [] };
   const variables = new Map<string, Variable>();
   const lines = text.split('\n');
   const torn = !text.endsWith('\n') && lines.at(-1) !== '';
@@ -53,6 +59,7 @@ export function readSessionFile(file: string, id: string): SessionState {
     apply(state, variables, record);
   }
   state.variables = [...variables.values()];
+  state.messages = state.tree.path();
   if (state.createdAt === 0) state.createdAt = statSync(file).mtimeMs;
   if (state.updatedAt === 0) state.updatedAt = state.createdAt;
   return state;
@@ -66,7 +73,16 @@ function apply(state: SessionState, variables: Map<string, Variable>, record: Se
       state.title = record.title || DEFAULT_TITLE;
       break;
     case 'message':
-      state.messages.push(record.message);
+      state.tree.add(record.message);
+      break;
+    case 'head':
+      state.tree.setHead(record.id);
+      break;
+    case 'delete':
+      state.tree.delete(record.id);
+      break;
+    case 'chat':
+      state.chat = record.chat ?? {};
       break;
     case 'title':
       state.title = record.title;
@@ -159,7 +175,7 @@ export class SessionFile {
       title: state.title,
       createdAt: state.createdAt,
       updatedAt: state.updatedAt,
-      messageCount: state.messages.length,
+      messageCount: state.tree.size,
     });
     file.writeMeta();
     return { file, state };
@@ -195,6 +211,7 @@ export class SessionFile {
     const info = this.#info;
     info.updatedAt = Math.max(info.updatedAt, at);
     if (record.t === 'message') info.messageCount++;
+    if (record.t === 'delete') info.messageCount = Math.max(0, info.messageCount - 1);
     if (record.t === 'title') info.title = record.title;
     this.writeMeta();
   }
@@ -232,7 +249,7 @@ export function readSessionInfo(dir: string, id: string): SessionInfo | null {
   // opening it still reports the warning (listing or `exists` must not swallow it).
   try {
     const state = readSessionFile(paths.log, id);
-    const info: SessionInfo = { id, title: state.title, createdAt: state.createdAt, updatedAt: state.updatedAt, messageCount: state.messages.length };
+    const info: SessionInfo = { id, title: state.title, createdAt: state.createdAt, updatedAt: state.updatedAt, messageCount: state.tree.size };
     writeMetaFile(paths.meta, info);
     return info;
   } catch {

@@ -1,8 +1,9 @@
 // Opens, creates, lists, renames, deletes and searches sessions under TOOLDESK_HOME/sessions, and
 // keeps the open ones (one ChatSession per id) so the host can route API calls and events.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { SessionSearchHit } from '../../../shared/api.ts';
-import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
+import type { ChatEvent, ChatMessage, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import { Emitter } from '../base/emitter.ts';
 import { fileError } from '../base/file-error.ts';
@@ -12,7 +13,8 @@ import { settingsPermissionStore } from '../store/permission-store.ts';
 import type { SecretStore } from '../store/secret-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import { ChatSession, type ToolSource } from './chat-session.ts';
-import { readSessionInfo, SessionFile, sessionPaths } from './session-file.ts';
+import { readSessionFile, readSessionInfo, SessionFile, sessionPaths } from './session-file.ts';
+import { searchSession } from './search-sessions.ts';
 import { isValidSessionId, newSessionId } from './session-id.ts';
 import { DEFAULT_TITLE } from './title-from-message.ts';
 
@@ -46,8 +48,12 @@ export class SessionManager {
     }
   }
 
-  /** Newest first. */
+  /** Newest first. Sessions without a message are not listed (a new chat counts once it has one). */
   list(): SessionInfo[] {
+    return this.#listAll().filter((info) => info.messageCount > 0);
+  }
+
+  #listAll(): SessionInfo[] {
     const ids = readdirSync(this.dir)
       .filter((f) => f.endsWith('.jsonl'))
       .map((f) => f.slice(0, -'.jsonl'.length))
@@ -62,9 +68,15 @@ export class SessionManager {
     return isValidSessionId(id) && (this.#open.has(id) || readSessionInfo(this.dir, id) !== null);
   }
 
-  create(options: { title?: string } = {}): ChatSession {
+  /** A new session; without `chat`, it starts with the model last picked in a chat (settings.lastChatModel). */
+  create(options: { title?: string; chat?: ChatSettings } = {}): ChatSession {
     const file = SessionFile.create(this.dir, newSessionId(), options.title?.trim() || DEFAULT_TITLE);
-    return this.#attach(new ChatSession({ ...this.#sessionOptions(), file }));
+    const session = this.#attach(new ChatSession({ ...this.#sessionOptions(), file }));
+    const last = this.#options.settings.get().lastChatModel;
+    const chat = options.chat ?? (last ? { providerId: last.providerId, model: last.model } : undefined);
+    if (chat && Object.keys(chat).length > 0) session.setChatSettings(chat);
+    if (options.chat) this.#rememberModel(options.chat);
+    return session;
   }
 
   /** The open session, or the one on disk replayed (variables, approvals memory included). */
@@ -76,6 +88,21 @@ export class SessionManager {
     const session = this.#attach(new ChatSession({ ...this.#sessionOptions(), file, state }));
     for (const message of state.warnings) this.#options.log?.(message);
     return session;
+  }
+
+  /** A chat's own model and settings; a picked model also becomes the one new chats start with. */
+  setChatSettings(id: string, chat: ChatSettings): ChatSettings {
+    const saved = this.open(id).setChatSettings(chat);
+    this.#rememberModel(chat);
+    return saved;
+  }
+
+  /** New chats start with the model picked last. */
+  #rememberModel(chat: ChatSettings): void {
+    const last = this.#options.settings.get().lastChatModel;
+    if (chat.providerId && chat.model && (last?.providerId !== chat.providerId || last?.model !== chat.model)) {
+      this.#options.settings.update({ lastChatModel: { providerId: chat.providerId, model: chat.model } });
+    }
   }
 
   rename(id: string, title: string): SessionInfo {
@@ -91,16 +118,30 @@ export class SessionManager {
     const existed = readSessionInfo(this.dir, id) !== null;
     rmSync(paths.log, { force: true });
     rmSync(paths.meta, { force: true });
+    rmSync(join(this.dir, `${id}.files`), { recursive: true, force: true });
     return existed;
   }
 
-  /** Case-insensitive match on titles, newest first. */
+  /** Case-insensitive match on titles and message text (every branch), newest session first. */
   search(query: string): SessionSearchHit[] {
     const needle = query.trim().toLowerCase();
     if (!needle) return this.list().map((session) => ({ session }));
-    return this.list()
-      .filter((s) => s.title.toLowerCase().includes(needle))
-      .map((session) => ({ session, snippet: session.title }));
+    const hits: SessionSearchHit[] = [];
+    for (const info of this.list()) {
+      let messages: ChatMessage[] = [];
+      const open = this.#open.get(info.id);
+      if (open) messages = open.allMessages();
+      else if (!info.title.toLowerCase().includes(needle)) {
+        try {
+          messages = readSessionFile(sessionPaths(this.dir, info.id).log, info.id).tree.all();
+        } catch {
+          continue; // deleted meanwhile
+        }
+      }
+      const hit = searchSession(info, messages, needle);
+      if (hit) hits.push(hit);
+    }
+    return hits;
   }
 
   /** Events of every open session. Returns a disposer. */
@@ -119,7 +160,7 @@ export class SessionManager {
     return {
       settings: () => settings.get(),
       onSettingsChanged: (listener: (s: Settings) => void) => settings.onDidChange(listener),
-      provider: () => (provider ? provider(settings.get()) : resolveProvider(settings.get(), secrets)),
+      provider: (chat?: ChatSettings) => (provider ? provider(settings.get()) : resolveProvider(settings.get(), secrets, {}, chat?.providerId)),
       permissions: settingsPermissionStore(settings),
       forward: (event: ChatEvent) => this.#events.fire(event),
       hasApprover: () => this.#events.size > 0,

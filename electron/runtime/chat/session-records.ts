@@ -1,6 +1,6 @@
 // The lines of a session's append-only JSONL file. Each line is one record; replaying them in
 // order rebuilds the session. Old records are never rewritten.
-import type { ChatMessage } from '../../../shared/chat.ts';
+import type { ChatMessage, ChatSettings } from '../../../shared/chat.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { ApprovalDecision, ApprovalRequest } from '../../../shared/tools.ts';
 import type { SerializedVariables, Variable } from '../../../shared/variables.ts';
@@ -22,9 +22,19 @@ export type SessionRecord =
   /** The executor's ask-once / session memory, whole (the last one wins). */
   | { t: 'approval-memory'; at: number; data: unknown }
   /** The chat's choice of tools (the last one wins; null: back to the global switches). */
-  | { t: 'tool-selection'; at: number; selection: ChatToolSelection | null };
+  | { t: 'tool-selection'; at: number; selection: ChatToolSelection | null }
+  /**
+   * The shown branch moved (a switch, or Edit/Regenerate before their first message): the path
+   * ends at `id` (null: no message). Appending a message moves it too, without this record.
+   */
+  | { t: 'head'; at: number; id: string | null }
+  /** A message deleted by the user (its children continue from its parent). */
+  | { t: 'delete'; at: number; id: string }
+  /** The chat's own model and settings, whole (the last one wins). */
+  | { t: 'chat'; at: number; chat: ChatSettings };
 
-const KINDS = new Set(['session', 'message', 'title', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection']);
+// Builds before branches skip the newer kinds with a warning and show every branch in a row.
+const KINDS = new Set(['session', 'message', 'title', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection', 'head', 'delete', 'chat']);
 
 /** A parsed line, or why it is not a record. */
 export function parseRecord(line: string): SessionRecord | string {

@@ -1,12 +1,16 @@
 // The session history as the model sees it. Tool results of hand-run tools (`/tool {json}`) get
 // a synthetic assistant tool call before them, and calls left without a result (an abort) get a
 // placeholder, so the request is always valid for OpenAI-compatible servers.
-import type { ChatMessage } from '../../../shared/chat.ts';
-import type { LlmMessage, LlmToolCall } from '../llm/types.ts';
+import type { ChatMessage, UserMessage } from '../../../shared/chat.ts';
+import type { LlmContentPart, LlmMessage, LlmToolCall } from '../llm/types.ts';
 
 export const MISSING_RESULT_TEXT = '(no result: the turn was stopped before this tool call finished)';
 
-export function toLlmMessages(systemPrompt: string, history: ChatMessage[]): LlmMessage[] {
+/**
+ * `attachments` gives the parts a user message's attachments add (image data, extracted text);
+ * without parts a message is its plain text.
+ */
+export function toLlmMessages(systemPrompt: string, history: ChatMessage[], attachments?: (message: UserMessage) => LlmContentPart[] | undefined): LlmMessage[] {
   const out: LlmMessage[] = [];
   if (systemPrompt.trim()) out.push({ role: 'system', content: systemPrompt });
   let open: LlmToolCall[] = [];
@@ -29,7 +33,10 @@ export function toLlmMessages(systemPrompt: string, history: ChatMessage[]): Llm
       continue;
     }
     closeOpen();
-    if (message.role === 'user') out.push({ role: 'user', content: message.content });
+    if (message.role === 'user') {
+      const parts = message.attachments?.length ? attachments?.(message) : undefined;
+      out.push({ role: 'user', content: parts?.length ? [...(message.content ? [{ type: 'text' as const, text: message.content }] : []), ...parts] : message.content });
+    }
     else {
       const calls = (message.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.rawArguments ?? JSON.stringify(c.args) }));
       if (!message.content && calls.length === 0) continue; // an empty or failed step says nothing

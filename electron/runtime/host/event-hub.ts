@@ -42,6 +42,8 @@ export function createEventHub(services: Pick<HostServices, 'sessions' | 'tools'
       // A new message or a finished turn changes the list's order, counts and titles.
       if (event.type === 'session.message' || event.type === 'session.turn') void emitSessions();
     }),
+    // Sessions another process wrote (`tooldesk chat` in a terminal) show up without a click.
+    services.sessions.onListChanged?.(() => void emitSessions()) ?? (() => {}),
     services.tools.onChanged((tools) => emit({ type: 'tools.changed', tools })),
     services.settings.onDidChange((next) => {
       emit({ type: 'settings.changed', settings: next });

@@ -3,6 +3,7 @@
 import { apiError, type ApiHandlers, type ProviderInfo } from '../../../shared/api.ts';
 import { resolveProviderRequest, type ProviderRequest } from './provider-service.ts';
 import type { HostServices } from './services.ts';
+import { listAllModels } from '../llm/list-all-models.ts';
 import { applySecretChanges } from './settings-service.ts';
 import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
 import { isTrustedProjectFolder, withProjectTrust } from './project-trust.ts';
@@ -29,7 +30,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
 
   return {
     listSessions: () => sessions.list(),
-    createSession: async ({ title }) => changed(await sessions.create(title)),
+    createSession: async ({ title, chat }) => changed(await sessions.create(title, chat)),
     openSession: ({ sessionId }) => sessions.open(sessionId),
     renameSession: async ({ sessionId, title }) => changed(await sessions.rename(sessionId, title)),
     deleteSession: async ({ sessionId }) => {
@@ -38,7 +39,24 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
     searchSessions: ({ query }) => sessions.search(query),
 
-    sendMessage: ({ sessionId, text }) => sessions.send(sessionId, text),
+    sendMessage: ({ sessionId, text, messageId, attachments }) => sessions.send(sessionId, text, { ...(messageId ? { messageId } : {}), ...(attachments ? { attachments } : {}) }),
+    editMessage: ({ sessionId, messageId, text }) => sessions.edit(sessionId, messageId, text),
+    regenerate: ({ sessionId, messageId }) => sessions.regenerate(sessionId, messageId),
+    switchBranch: async ({ sessionId, messageId }) => {
+      await sessions.switchBranch(sessionId, messageId);
+      return null;
+    },
+    deleteMessage: async ({ sessionId, messageId }) => {
+      await sessions.deleteMessage(sessionId, messageId);
+      return changed(null);
+    },
+    setChatSettings: ({ sessionId, chat }) => sessions.setChatSettings(sessionId, chat),
+    listAllModels: () =>
+      listAllModels(settings.get(), async (provider) => {
+        const apiKey = provider.apiKeySecret ? await secrets.get(provider.apiKeySecret).catch(() => null) : null;
+        return providers.listModels(provider, apiKey);
+      }),
+    exportSession: ({ sessionId, format }) => sessions.export(sessionId, format),
     abort: async ({ sessionId }) => {
       await sessions.abort(sessionId);
       return null;

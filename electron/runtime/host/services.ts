@@ -2,7 +2,8 @@
 // adapters (session-service, tool-service, settings-service, provider-service) implement them
 // over the real parts; tests pass fakes.
 import type { AppInfo, AuthoringFormat, DetectedProvider, ProviderTestResult, SessionSearchHit, SessionSnapshot, ToolFiles, ToolsState, VariableSlice } from '../../../shared/api.ts';
-import type { ChatEvent, SessionInfo } from '../../../shared/chat.ts';
+import type { ChatEvent, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
+import type { AttachmentUpload, ExportFormat } from '../../../shared/api.ts';
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
@@ -11,12 +12,19 @@ import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 /** The chat side (the session manager behind an adapter). */
 export interface SessionService {
   list(): Promise<SessionInfo[]>;
-  create(title?: string): Promise<SessionInfo>;
+  create(title?: string, chat?: ChatSettings): Promise<SessionInfo>;
   open(sessionId: string): Promise<SessionSnapshot>;
   rename(sessionId: string, title: string): Promise<SessionInfo>;
   delete(sessionId: string): Promise<void>;
   search(query: string): Promise<SessionSearchHit[]>;
-  send(sessionId: string, text: string): Promise<{ turnId: string }>;
+  /** `messageId` makes a resend idempotent; attachments are stored before the turn starts. */
+  send(sessionId: string, text: string, options?: { messageId?: string; attachments?: AttachmentUpload[] }): Promise<{ turnId: string }>;
+  edit(sessionId: string, messageId: string, text: string): Promise<{ turnId: string }>;
+  regenerate(sessionId: string, messageId: string): Promise<{ turnId: string }>;
+  switchBranch(sessionId: string, messageId: string): Promise<void>;
+  deleteMessage(sessionId: string, messageId: string): Promise<void>;
+  setChatSettings(sessionId: string, chat: ChatSettings): Promise<ChatSettings>;
+  export(sessionId: string, format: ExportFormat): Promise<{ fileName: string; content: string }>;
   abort(sessionId: string): Promise<void>;
   /** False when no such request is pending. */
   answerApproval(sessionId: string, requestId: string, decision: ApprovalDecision): Promise<boolean>;
@@ -29,6 +37,8 @@ export interface SessionService {
   variables(sessionId: string): Promise<VariableAccess>;
   /** Contract: listeners are called synchronously; returns the unsubscribe function. */
   onEvent(listener: (event: ChatEvent) => void): () => void;
+  /** Contract: called after sessions changed on disk, by this process or another (the CLI); returns a disposer. */
+  onListChanged?(listener: () => void): () => void;
 }
 
 /** A session's variables, as the Variables panel needs them. */

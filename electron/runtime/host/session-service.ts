@@ -1,7 +1,9 @@
 // The chat side of the API over the SessionManager / ChatSession.
 import { apiError } from '../../../shared/api.ts';
 import type { SessionManager } from '../chat/session-manager.ts';
-import type { ChatSession } from '../chat/chat-session.ts';
+import type { ChatSession, SendResult } from '../chat/chat-session.ts';
+import { exportSession } from '../chat/export-session.ts';
+import { watchSessionsFolder } from '../chat/watch-sessions-folder.ts';
 import type { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionService, VariableAccess } from './services.ts';
 
@@ -17,6 +19,14 @@ function variableAccess(variables: VariableSystem): VariableAccess {
   };
 }
 
+/** A started turn's id; a refusal (busy, empty, closed) becomes the API error. */
+function started(result: SendResult): { turnId: string } {
+  if (!result.ok) throw apiError(result.error.name, result.error.message);
+  // The outcome arrives as a `session.turn` finished event; the promise itself never rejects.
+  void result.done.catch(() => {});
+  return { turnId: result.turnId };
+}
+
 export function createSessionService(manager: SessionManager): SessionService {
   const session = (id: string): ChatSession => {
     if (!manager.exists(id)) throw apiError('NotFoundError', `no session "${id}"`);
@@ -24,10 +34,10 @@ export function createSessionService(manager: SessionManager): SessionService {
   };
   return {
     list: async () => manager.list(),
-    create: async (title) => manager.create(title === undefined ? {} : { title }).info,
+    create: async (title, chat) => manager.create({ ...(title === undefined ? {} : { title }), ...(chat ? { chat } : {}) }).info,
     open: async (id) => {
       const s = session(id);
-      return { session: s.info, messages: s.messages(), pendingApprovals: s.pendingApprovals(), running: s.running, toolSelection: s.toolSelection() };
+      return { session: s.info, messages: s.messages(), pendingApprovals: s.pendingApprovals(), running: s.running, toolSelection: s.toolSelection(), branches: s.branches(), chat: s.chatSettings() };
     },
     rename: async (id, title) => {
       session(id);
@@ -37,12 +47,36 @@ export function createSessionService(manager: SessionManager): SessionService {
       if (!manager.delete(id)) throw apiError('NotFoundError', `no session "${id}"`);
     },
     search: async (query) => manager.search(query),
-    send: async (id, text) => {
-      const started = session(id).send(text);
-      if (!started.ok) throw apiError(started.error.name, started.error.message);
-      // The outcome arrives as a `session.turn` finished event; the promise itself never rejects.
-      void started.done.catch(() => {});
-      return { turnId: started.turnId };
+    send: async (id, text, options = {}) => {
+      const target = session(id);
+      // Files are stored (and PDFs read) before the turn starts: a bad file fails the send, nothing is half-sent.
+      const messageId = options.messageId;
+      if (messageId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(messageId)) throw apiError('InvalidRequestError', 'sendMessage: messageId may hold letters, digits, _ and - only');
+      const attachments = [];
+      for (const [index, upload] of (options.attachments ?? []).entries()) {
+        try {
+          attachments.push(await target.attachments.store(upload, `${messageId ?? Date.now().toString(36)}-${index + 1}`));
+        } catch (error) {
+          throw apiError('AttachmentError', (error as Error).message);
+        }
+      }
+      return started(target.send(text, { ...(messageId ? { messageId } : {}), ...(attachments.length ? { attachments } : {}) }));
+    },
+    edit: async (id, messageId, text) => started(session(id).edit(messageId, text)),
+    regenerate: async (id, messageId) => started(session(id).regenerate(messageId)),
+    switchBranch: async (id, messageId) => {
+      if (!session(id).switchBranch(messageId)) throw apiError('NotFoundError', `cannot switch to "${messageId}" (no such message, or a turn is running)`);
+    },
+    deleteMessage: async (id, messageId) => {
+      if (!session(id).deleteMessage(messageId)) throw apiError('NotFoundError', `cannot delete "${messageId}" (no such message, or a turn is running)`);
+    },
+    setChatSettings: async (id, chat) => {
+      session(id);
+      return manager.setChatSettings(id, chat);
+    },
+    export: async (id, format) => {
+      const s = session(id);
+      return exportSession({ info: s.info, messages: s.messages(), allMessages: s.allMessages(), chat: s.chatSettings() }, format);
     },
     abort: async (id) => {
       session(id).abort();
@@ -55,5 +89,6 @@ export function createSessionService(manager: SessionManager): SessionService {
     setToolSelection: async (id, selection) => session(id).setToolSelection(selection),
     variables: async (id) => variableAccess(session(id).variables),
     onEvent: (listener) => manager.onEvent(listener),
+    onListChanged: (listener) => watchSessionsFolder(manager.dir, listener),
   };
 }

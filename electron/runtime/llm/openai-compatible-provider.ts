@@ -36,6 +36,14 @@ export function toOpenAIMessages(messages: LlmMessage[]): ChatCompletionMessageP
         };
       case 'tool':
         return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+      case 'user':
+        if (typeof m.content === 'string') return { role: 'user', content: m.content };
+        return {
+          role: 'user',
+          content: m.content.map((part) =>
+            part.type === 'text' ? { type: 'text' as const, text: part.text } : { type: 'image_url' as const, image_url: { url: `data:${part.mediaType};base64,${part.data}` } },
+          ),
+        };
       default:
         return { role: m.role, content: m.content };
     }

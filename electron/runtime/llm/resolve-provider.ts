@@ -16,8 +16,11 @@ export async function resolveProvider(
   settings: Settings,
   secrets: SecretStore | undefined,
   extra: Partial<OpenAICompatibleOptions> = {},
+  /** A chat's own provider (its "Model" picker); falls back to the active one when it was removed. */
+  chosenProviderId?: string,
 ): Promise<ProviderResolution> {
-  const config = settings.providers.find((p) => p.id === settings.activeProviderId);
+  const chosen = chosenProviderId ? settings.providers.find((p) => p.id === chosenProviderId) : undefined;
+  const config = chosen ?? settings.providers.find((p) => p.id === settings.activeProviderId);
   if (!config) {
     if (settings.activeProviderId && settings.providers.length > 0) {
       return { ok: false, configured: true, reason: `The active provider "${settings.activeProviderId}" is not among the configured providers (${settings.providers.map((p) => p.id).join(', ')}). Pick one in Settings.` };

@@ -12,9 +12,12 @@ export interface LlmToolCall {
 
 export type LlmMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | LlmContentPart[] }
   | { role: 'assistant'; content: string | null; toolCalls?: LlmToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string };
+
+/** Parts of a user message with attachments: text, or an image as base64 (sent as a data URL). */
+export type LlmContentPart = { type: 'text'; text: string } | { type: 'image'; mediaType: string; data: string };
 
 export interface LlmRequest {
   messages: LlmMessage[];

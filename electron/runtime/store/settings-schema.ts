@@ -91,6 +91,26 @@ export const SETTINGS_SCHEMA: JsonSchema = {
     extraEnv: stringMap,
     workingDir: { type: ['string', 'null'] },
     agenvoyKeyCompat: { type: 'boolean' },
+    lastChatModel: {
+      type: ['object', 'null'],
+      required: ['providerId', 'model'],
+      properties: { providerId: { type: 'string', minLength: 1 }, model: { type: 'string', minLength: 1 } },
+      additionalProperties: false,
+    },
+    chatPresets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          systemPrompt: { type: 'string' },
+          temperature: { type: 'number', minimum: 0, maximum: 2 },
+          maxTokens: { type: 'integer', minimum: 1 },
+        },
+        additionalProperties: false,
+      },
+    },
     runner: {
       type: 'object',
       properties: { warmPython: { type: 'boolean' } },

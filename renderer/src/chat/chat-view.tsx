@@ -5,6 +5,7 @@ import type { ChatState } from '../store/app-state.ts';
 import { MessageRow } from './message-row.tsx';
 import { Composer } from './composer.tsx';
 import { FirstRunNotice } from './first-run-notice.tsx';
+import { ChatHeader, effectiveModel } from './chat-header.tsx';
 import { ToolSelectionPanel } from './tool-selection-panel.tsx';
 import { effectiveSelection, selectedTools } from './tool-selection.ts';
 import './chat.css';
@@ -13,66 +14,95 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
   const app = useApp();
   const chat = () => (app.state.activeSessionId ? app.state.chats[app.state.activeSessionId] : undefined);
   const noProvider = () => app.state.settings !== null && (app.state.settings.providers.length === 0 || !app.state.settings.activeProviderId);
+  const send = (text: string, attachments: Parameters<typeof app.send>[1]) => app.send(text, attachments);
+  const model = (c?: ChatState) => effectiveModel(c?.chat ?? app.state.draft?.chat ?? {}, app.state.settings).model;
   const [choosing, setChoosing] = createSignal(false);
+  const selectedCount = (c: ChatState) => effectiveSelection(app.state.tools.groups, c.toolSelection).tools.length;
+  const lookupVariable = async (name: string) => {
+    const id = chat()?.sessionId;
+    if (!id) return null;
+    try {
+      return (await app.api.readVariable({ sessionId: id, name, start: 0, length: 0 })).total;
+    } catch {
+      return null;
+    }
+  };
 
   return (
     <section class="chat" aria-label="Chat">
       <Show when={noProvider()}>
         <FirstRunNotice onOpenSettings={props.onOpenSettings} />
       </Show>
-      <Show when={chat()} keyed fallback={<div class="chat-empty muted">Open or create a session.</div>}>
-        {(c: ChatState) => {
-          const selected = () => effectiveSelection(app.state.tools.groups, c.toolSelection).tools.length;
-          const lookupVariable = async (name: string) => {
-            try {
-              return (await app.api.readVariable({ sessionId: c.sessionId, name, start: 0, length: 0 })).total;
-            } catch {
-              return null;
-            }
-          };
-          return (
-            <>
-              <Show when={c.rows.length === 0}>
-                <div class="chat-empty muted">Say hello, or run a tool with /tool_name {'{json}'}.</div>
+      <Show
+        when={chat()}
+        keyed
+        fallback={
+          <Show when={app.state.draft} fallback={<div class="chat-empty muted">Open or create a session.</div>}>
+            {(draft) => (
+              <>
+                <ChatHeader draftChat={draft().chat} />
+                <div class="chat-empty muted grow" data-testid="chat-draft">
+                  Say hello, or run a tool with /tool_name {'{json}'}.
+                </div>
+              </>
+            )}
+          </Show>
+        }
+      >
+        {(c: ChatState) => (
+          <>
+            <ChatHeader chat={c} />
+            <Show when={c.rows.length === 0}>
+              <div class="chat-empty muted">Say hello, or run a tool with /tool_name {'{json}'}.</div>
+            </Show>
+            {/* Sending a message brings the view back to the bottom, wherever it was scrolled. */}
+            <VirtualList items={c.rows} key={(row) => row.id} class="messages" followOutput pinKey={c.rows.findLast((row) => row.kind === 'user')?.id}>
+              {(row) => <MessageRow row={row} chat={c} />}
+            </VirtualList>
+          </>
+        )}
+      </Show>
+      {/* One box for every chat: a reconnect that reloads the chat does not lose what it holds. */}
+      <Show when={chat() || app.state.draft}>
+        <div class="composer-anchor">
+          <Show when={choosing() && chat()}>
+            {(c) => (
+              <ToolSelectionPanel
+                groups={app.state.tools.groups}
+                selection={c().toolSelection}
+                onChange={(selection) => void app.setToolSelection(c().sessionId, selection)}
+                onClose={() => setChoosing(false)}
+              />
+            )}
+          </Show>
+          <Composer
+            running={chat()?.running ?? false}
+            onSend={send}
+            onAbort={() => void app.abort()}
+            ref={props.composerRef}
+            sendState={app.sendState()}
+            model={model(chat())}
+            tools={selectedTools(app.state.tools.groups, chat()?.toolSelection ?? null)}
+            lookupVariable={lookupVariable}
+            trailing={
+              <Show when={chat()}>
+                {(c) => (
+                  <button
+                    type="button"
+                    class="tools-button"
+                    aria-expanded={choosing()}
+                    aria-label="Tools"
+                    title="Choose the tools this chat may use"
+                    data-testid="tools-button"
+                    onClick={() => setChoosing(!choosing())}
+                  >
+                    Tools · {selectedCount(c())}
+                  </button>
+                )}
               </Show>
-              {/* Sending a message brings the view back to the bottom, wherever it was scrolled. */}
-              <VirtualList items={c.rows} key={(row) => row.id} class="messages" followOutput pinKey={c.rows.findLast((row) => row.kind === 'user')?.id}>
-                {(row) => <MessageRow row={row} chat={c} />}
-              </VirtualList>
-              <div class="composer-anchor">
-                <Show when={choosing()}>
-                  <ToolSelectionPanel
-                    groups={app.state.tools.groups}
-                    selection={c.toolSelection}
-                    onChange={(selection) => void app.setToolSelection(c.sessionId, selection)}
-                    onClose={() => setChoosing(false)}
-                  />
-                </Show>
-                <Composer
-                  running={c.running}
-                  onSend={(text) => void app.send(text)}
-                  onAbort={() => void app.abort()}
-                  ref={props.composerRef}
-                  tools={selectedTools(app.state.tools.groups, c.toolSelection)}
-                  lookupVariable={lookupVariable}
-                  trailing={
-                    <button
-                      type="button"
-                      class="tools-button"
-                      aria-expanded={choosing()}
-                      aria-label="Tools"
-                      title="Choose the tools this chat may use"
-                      data-testid="tools-button"
-                      onClick={() => setChoosing(!choosing())}
-                    >
-                      Tools · {selected()}
-                    </button>
-                  }
-                />
-              </div>
-            </>
-          );
-        }}
+            }
+          />
+        </div>
       </Show>
     </section>
   );

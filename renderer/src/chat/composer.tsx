@@ -1,19 +1,30 @@
 import { For, Show, createMemo, createSignal, type JSX } from 'solid-js';
+import type { AttachmentUpload } from '../../../shared/api.ts';
+import { acceptsImages } from '../../../shared/model-facts.ts';
 import type { ToolInfo } from '../../../shared/tools.ts';
+import type { SendState } from '../store/create-app-store.ts';
+import { AttachmentChips } from './attachment-chips.tsx';
 import { createVarRefChips, VarRefChips } from './composer-var-refs.tsx';
+import { readAttachments, type PendingAttachment } from './read-attachment.ts';
 import { slashQuery, suggestTools } from './slash-suggestions.ts';
 
 /**
  * The message box. Enter sends, Shift+Enter starts a new line (Esc stops the turn: App's key handler).
  * `/tool_name {json}` runs a tool directly (handled by the chat engine); typing `/` suggests
  * the chat's tools. `$VAR_REF{{name}}` shows a chip per variable; an unknown one blocks sending.
+ * The text stays in the box until the runtime took the message: while the connection is down it
+ * says so and sends when it is back. Files come by "Attach", drop or paste.
  */
 export function Composer(props: {
   running: boolean;
   disabled?: boolean;
-  onSend: (text: string) => void;
+  /** Resolves true once the message was taken (the box is cleared then); false keeps it. */
+  onSend: (text: string, attachments: AttachmentUpload[]) => Promise<boolean> | boolean | void;
   onAbort: () => void;
   ref?: (el: HTMLTextAreaElement) => void;
+  sendState?: SendState;
+  /** The chat's model, for the note on images. */
+  model?: string;
   /** The tools `/` suggests (the chat's selection). */
   tools?: ToolInfo[];
   /** Size of a variable in characters, or null when there is none (for `$VAR_REF` chips). */
@@ -22,23 +33,36 @@ export function Composer(props: {
   trailing?: JSX.Element;
 }) {
   const [text, setText] = createSignal('');
+  const [files, setFiles] = createSignal<PendingAttachment[]>([]);
+  const [problems, setProblems] = createSignal<string[]>([]);
+  const [dragging, setDragging] = createSignal(false);
   const [picked, setPicked] = createSignal(0);
   const [menuClosed, setMenuClosed] = createSignal(false);
   let area!: HTMLTextAreaElement;
+  let picker!: HTMLInputElement;
   const chips = createVarRefChips(text, props.lookupVariable);
   const suggestions = createMemo(() => {
     const query = slashQuery(text());
     return query === null || menuClosed() ? [] : suggestTools(query, props.tools ?? []);
   });
 
-  const send = () => {
+  const busy = () => props.sendState === 'sending' || props.sendState === 'waiting';
+  const send = async () => {
     const value = text();
-    if (!value.trim() || props.disabled) return;
+    const attachments = files();
+    if ((!value.trim() && attachments.length === 0) || props.disabled || busy()) return;
     // Flagged before sending: the chip says which variable does not exist.
     if (chips.unknown().length > 0) return;
-    props.onSend(value);
-    setText('');
-    area.value = '';
+    const taken = await props.onSend(value, attachments.map((a) => a.upload));
+    if (taken === false) return;
+    // Only what was sent is cleared: text typed after it meanwhile stays.
+    if (text().startsWith(value)) {
+      const rest = text().slice(value.length);
+      setText(rest);
+      area.value = rest;
+    }
+    setFiles((now) => now.filter((f) => !attachments.includes(f)));
+    setProblems([]);
     fit();
   };
   const fit = () => {
@@ -76,69 +100,126 @@ export function Composer(props: {
     }
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
-      send();
+      void send();
     }
   };
+  const add = async (list: File[]) => {
+    if (list.length === 0) return;
+    const { added, problems: refused } = await readAttachments(list, files());
+    setFiles((now) => [...now, ...added]);
+    setProblems(refused);
+  };
+  const imageNote = () =>
+    files().some((f) => f.kind === 'image') && props.model && !acceptsImages(props.model)
+      ? `${props.model} is not known to accept images: they are sent as they are, and the provider may refuse them. Pick a vision model in "Model" if it does.`
+      : null;
 
   return (
-    <div class="composer-box">
-      <Show when={suggestions().length > 0}>
-        <ul class="slash-menu" role="listbox" aria-label="Tools" data-testid="slash-menu">
-          <For each={suggestions()}>
-            {(tool, i) => (
-              <li
-                role="option"
-                aria-selected={i() === picked()}
-                class={i() === picked() ? 'picked' : ''}
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                  complete(tool);
-                }}
-              >
-                <code>/{tool.modelName}</code> <span class="muted small">{tool.description.split('\n')[0]}</span>
-              </li>
-            )}
-          </For>
-        </ul>
-      </Show>
-      <VarRefChips refs={chips.refs()} />
-      <form
-        class="composer"
-        onSubmit={(e) => {
-          e.preventDefault();
-          send();
-        }}
-      >
-        <textarea
-          ref={(el) => {
-            area = el;
-            props.ref?.(el);
-          }}
-          rows={1}
-          placeholder="Message — or /tool_name {json} to run a tool"
-          aria-label="Message"
-          data-testid="composer"
-          data-focus-home
-          value={text()}
-          onInput={(e) => {
-            setText(e.currentTarget.value);
-            setPicked(0);
-            if (slashQuery(e.currentTarget.value) === null) setMenuClosed(false);
-            fit();
-          }}
-          onKeyDown={onKeyDown}
-        />
-        {props.trailing}
-        {props.running ? (
-          <button type="button" class="danger" onClick={() => props.onAbort()} title="Stop (Esc)" data-testid="abort">
-            Stop
+    <form
+      class="composer"
+      classList={{ dragging: dragging() }}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+      onDragOver={(e) => {
+        if (!e.dataTransfer?.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        setDragging(false);
+        if (!e.dataTransfer?.files.length) return;
+        e.preventDefault();
+        void add([...e.dataTransfer.files]);
+      }}
+    >
+      <div class="composer-box">
+        <Show when={suggestions().length > 0}>
+          <ul class="slash-menu" role="listbox" aria-label="Tools" data-testid="slash-menu">
+            <For each={suggestions()}>
+              {(tool, i) => (
+                <li
+                  role="option"
+                  aria-selected={i() === picked()}
+                  class={i() === picked() ? 'picked' : ''}
+                  onMouseDown={(e) => {
+                    e.preventDefault();
+                    complete(tool);
+                  }}
+                >
+                  <code>/{tool.modelName}</code> <span class="muted small">{tool.description.split('\n')[0]}</span>
+                </li>
+              )}
+            </For>
+          </ul>
+        </Show>
+        <VarRefChips refs={chips.refs()} />
+        <AttachmentChips items={files().map((f) => ({ name: f.upload.name, kind: f.kind, size: f.size }))} onRemove={(i) => setFiles((now) => now.filter((_, n) => n !== i))} />
+        <Show when={problems().length > 0 || imageNote()}>
+          <div class="composer-notes small" role="status" data-testid="attach-note">
+            {[...problems(), ...(imageNote() ? [imageNote()!] : [])].join(' ')}
+          </div>
+        </Show>
+        <Show when={props.sendState === 'waiting'}>
+          <div class="composer-notes small warn-text" role="status" data-testid="send-waiting">
+            Not connected — will send when reconnected.
+          </div>
+        </Show>
+        <div class="composer-row">
+          <textarea
+            ref={(el) => {
+              area = el;
+              props.ref?.(el);
+            }}
+            rows={1}
+            placeholder="Message — or /tool_name {json} to run a tool"
+            aria-label="Message"
+            data-testid="composer"
+            data-focus-home
+            value={text()}
+            onInput={(e) => {
+              setText(e.currentTarget.value);
+              setPicked(0);
+              if (slashQuery(e.currentTarget.value) === null) setMenuClosed(false);
+              fit();
+            }}
+            onKeyDown={onKeyDown}
+            onPaste={(e) => {
+              const pasted = [...(e.clipboardData?.files ?? [])];
+              if (pasted.length === 0) return;
+              e.preventDefault();
+              void add(pasted);
+            }}
+          />
+          {/* After the box: Shift+Tab from the box still walks back into waiting approval cards. */}
+          {props.trailing}
+          <button type="button" class="icon attach" aria-label="Attach" title="Attach images, text files or PDFs (or drop or paste them)" onClick={() => picker.click()} data-testid="attach">
+            +
           </button>
-        ) : (
-          <button type="submit" class="primary" disabled={props.disabled || chips.unknown().length > 0} data-testid="send">
-            Send
-          </button>
-        )}
-      </form>
-    </div>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            data-testid="attach-input"
+            onChange={(e) => {
+              void add([...(e.currentTarget.files ?? [])]);
+              e.currentTarget.value = '';
+            }}
+          />
+          {props.running ? (
+            <button type="button" class="danger" onClick={() => props.onAbort()} title="Stop (Esc)" data-testid="abort">
+              Stop
+            </button>
+          ) : (
+            <button type="submit" class="primary" disabled={props.disabled || busy()} data-testid="send">
+              {props.sendState === 'waiting' ? 'Waiting…' : 'Send'}
+            </button>
+          )}
+        </div>
+      </div>
+    </form>
   );
 }

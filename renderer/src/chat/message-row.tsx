@@ -1,32 +1,43 @@
-import { For, Match, Show, Switch } from 'solid-js';
+import { For, Match, Show, Switch, createSignal } from 'solid-js';
 import type { ChatState, Row } from '../store/app-state.ts';
 import { MarkdownView } from '../ui/markdown-view.tsx';
 import { useApp } from '../store/app-context.tsx';
 import { ToolCallBlock } from './tool-call-block.tsx';
 import { CollapsibleText } from './collapsible-text.tsx';
 import { charCount } from '../approvals/fold-value.ts';
+import { AssistantMeta, MessageActions, MessageEdit } from './message-actions.tsx';
+import { AttachmentChips } from './attachment-chips.tsx';
 
 /** One row of the chat. Reads only its own slice of the store, so other rows stay untouched. */
 export function MessageRow(props: { row: Row; chat: ChatState }) {
+  const app = useApp();
+  const [editing, setEditing] = createSignal(false);
   return (
     <div class={`message-row ${props.row.kind}`} data-testid={`row-${props.row.kind}`}>
       <Switch>
         <Match when={props.row.kind === 'user' && props.row}>
           {(row) => (
-            <div class="bubble user-bubble">
-              <CollapsibleText text={row().content} />
-              <Show when={row().varRefs}>
-                <div class="row wrap var-chips user-var-chips" data-testid="user-var-refs">
-                  <For each={row().varRefs}>
-                    {(ref) => (
-                      <span class="var-chip" title="Expanded into the message the model got">
-                        <code>{ref.name}</code> · {charCount(ref.chars)}
-                      </span>
-                    )}
-                  </For>
-                </div>
+            <Show when={!editing()} fallback={<MessageEdit messageId={row().id} text={row().content} onDone={() => setEditing(false)} />}>
+              <div class="bubble user-bubble">
+                <CollapsibleText text={row().content} />
+                <Show when={row().varRefs}>
+                  <div class="row wrap var-chips user-var-chips" data-testid="user-var-refs">
+                    <For each={row().varRefs}>
+                      {(ref) => (
+                        <span class="var-chip" title="Expanded into the message the model got">
+                          <code>{ref.name}</code> · {charCount(ref.chars)}
+                        </span>
+                      )}
+                    </For>
+                  </div>
+                </Show>
+                <AttachmentChips items={row().attachments ?? []} onOpenVariable={(name) => app.openVariable(name)} />
+              </div>
+              {/* Hidden while a turn runs (they would wait anyway): Tab from the box reaches the approval cards first. */}
+              <Show when={!props.chat.running}>
+                <MessageActions messageId={row().id} kind="user" text={row().content} running={props.chat.running} branch={row().branch} onEdit={() => setEditing(true)} />
               </Show>
-            </div>
+            </Show>
           )}
         </Match>
         <Match when={props.row.kind === 'assistant' && props.row}>
@@ -43,10 +54,21 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
               </Show>
               <For each={row().callIds}>{(callId) => <CallBlock chat={props.chat} callId={callId} />}</For>
               <Show when={row().error}>
-                <div class="small error-text">{row().error!.message}</div>
+                <div class="small error-text" role="alert" data-testid="message-error">
+                  {row().error!.message}{' '}
+                  <button type="button" class="link" disabled={props.chat.running} onClick={() => void app.regenerate(row().id)}>
+                    Retry
+                  </button>
+                </div>
               </Show>
               <Show when={row().stopReason === 'aborted'}>
                 <div class="small muted">Stopped.</div>
+              </Show>
+              <Show when={!row().streaming}>
+                <AssistantMeta model={row().model} usage={row().usage} timing={row().timing} />
+              </Show>
+              <Show when={!row().streaming && !props.chat.running}>
+                <MessageActions messageId={row().id} kind="assistant" text={row().content} running={props.chat.running} branch={row().branch} />
               </Show>
             </div>
           )}
@@ -55,7 +77,17 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
           {(row) => <CallBlock chat={props.chat} callId={row().callId} />}
         </Match>
         <Match when={props.row.kind === 'notice' && props.row}>
-          {(row) => <div class={`notice ${row().tone}`}>{row().text}</div>}
+          {(row) => (
+            <div class={`notice ${row().tone}`} data-testid="turn-error">
+              {row().text}
+              <Show when={row().retryFrom}>
+                {' '}
+                <button type="button" class="link" disabled={props.chat.running} onClick={() => void app.regenerate(row().retryFrom!)}>
+                  Retry
+                </button>
+              </Show>
+            </div>
+          )}
         </Match>
       </Switch>
     </div>

@@ -9,7 +9,8 @@ import { useSettings } from './use-settings.ts';
 const KEY_MASK = '••••••••••••';
 
 /** Edits one provider: name, base URL, model (picked from /v1/models), API key (keychain), Test. */
-export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => void; onDeleted: () => void }) {
+/** `isNew`: a provider not stored yet ("+ Add provider"): Save stores it (active when none is), Cancel discards it. */
+export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => void; onDeleted: () => void; isNew?: boolean }) {
   const app = useApp();
   const { settings, save } = useSettings();
   const [draft, setDraft] = createStore<ProviderConfig>({
@@ -39,13 +40,15 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
     setModels(list);
     if (!draft.model.trim() && list[0]) setDraft('model', list[0]);
   };
+  // A provider not stored yet has no id the runtime knows (its stored key is looked up by id).
+  const savedId = () => (props.isNew ? {} : { providerId: draft.id });
   const fetchModels = async () => {
-    const list = await app.guard(() => app.api.listModels({ provider: { ...draft }, ...typedKey(), providerId: draft.id }));
+    const list = await app.guard(() => app.api.listModels({ provider: { ...draft }, ...typedKey(), ...savedId() }));
     if (list) showModels(list);
   };
   const runTest = async () => {
     setBusy(true);
-    setTest((await app.guard(() => app.api.testProvider({ provider: { ...draft }, ...typedKey(), providerId: draft.id }))) ?? null);
+    setTest((await app.guard(() => app.api.testProvider({ provider: { ...draft }, ...typedKey(), ...savedId() }))) ?? null);
     if (test()?.models) showModels(test()!.models!);
     setBusy(false);
   };
@@ -70,8 +73,11 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
       if (!provider.apiKeySecret) delete next.apiKeySecret; // the key was removed in the form
       return next;
     };
-    const list = (settings()?.providers ?? []).map((p) => (p.id === provider.id ? keep(p) : p));
-    if (await save({ providers: list }, secrets)) {
+    const stored = settings()?.providers ?? [];
+    const list = props.isNew ? [...stored, provider] : stored.map((p) => (p.id === provider.id ? keep(p) : p));
+    const active = settings()?.activeProviderId;
+    const patch = props.isNew && !stored.some((p) => p.id === active) ? { providers: list, activeProviderId: provider.id } : { providers: list };
+    if (await save(patch, secrets)) {
       setApiKey(provider.apiKeySecret ? KEY_MASK : '');
       props.onSaved();
     }
@@ -152,9 +158,18 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
           {busy() ? 'Testing…' : 'Test'}
         </button>
         <span class="grow" />
-        <button type="button" class="danger" onClick={() => void remove()}>
-          Remove
-        </button>
+        <Show
+          when={!props.isNew}
+          fallback={
+            <button type="button" onClick={() => props.onDeleted()}>
+              Cancel
+            </button>
+          }
+        >
+          <button type="button" class="danger" onClick={() => void remove()}>
+            Remove
+          </button>
+        </Show>
       </div>
       <Show when={test()}>
         {(t) => (

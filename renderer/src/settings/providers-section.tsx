@@ -17,11 +17,13 @@ export function ProvidersSection() {
   // Saving re-reads the list (the editor starts over), so the confirmation lives here.
   const [saved, setSaved] = createSignal<string | null>(null);
 
-  const add = async () => {
+  // "+ Add provider" opens a form for a provider that is stored only by its Save (Cancel discards it).
+  const [adding, setAdding] = createSignal<ProviderInfo | null>(null);
+  const add = () => {
     const id = `provider-${Date.now().toString(36)}`;
     const provider: ProviderConfig = { id, name: 'New provider', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', model: '' };
-    const current = settings();
-    if (await save({ providers: [...(current?.providers ?? []), provider], activeProviderId: current?.activeProviderId ?? id })) setEditing(id);
+    setEditing(null);
+    setAdding({ ...provider, active: false, hasApiKey: false });
   };
 
   return (
@@ -75,9 +77,32 @@ export function ProvidersSection() {
           )}
         </For>
       </ul>
-      <button type="button" onClick={() => void add()} data-testid="add-provider">
-        + Add provider
-      </button>
+      <Show
+        when={adding()}
+        fallback={
+          <button type="button" onClick={add} data-testid="add-provider">
+            + Add provider
+          </button>
+        }
+      >
+        {(draft) => (
+          <div class="card">
+            <ProviderEditor
+              provider={draft()}
+              isNew
+              onSaved={() => {
+                // Stored now: it goes on in the list's own editor (the key field shows its mask).
+                const id = draft().id;
+                setSaved(id);
+                setAdding(null);
+                setEditing(id);
+                void refetch();
+              }}
+              onDeleted={() => setAdding(null)}
+            />
+          </div>
+        )}
+      </Show>
     </section>
   );
 }

@@ -2,7 +2,7 @@
 // applyEvent / applySnapshot (pure, no I/O) inside Solid's produce(), so each change notifies
 // only the paths it touched: a streaming delta re-renders the streaming message alone.
 import type { ToolsState } from '../../../shared/api.ts';
-import type { ErrorValue, SessionInfo, StopReason } from '../../../shared/chat.ts';
+import type { Attachment, BranchInfo, ChatSettings, ErrorValue, SessionInfo, StepTiming, StopReason, TokenUsage } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
@@ -30,7 +30,7 @@ export interface ToolCallState {
 }
 
 export type Row =
-  | { kind: 'user'; id: string; content: string; createdAt: number; varRefs?: { name: string; chars: number }[] }
+  | { kind: 'user'; id: string; content: string; createdAt: number; varRefs?: { name: string; chars: number }[]; attachments?: Attachment[]; branch?: BranchInfo }
   | {
       kind: 'assistant';
       id: string;
@@ -41,11 +41,15 @@ export type Row =
       createdAt: number;
       stopReason?: StopReason;
       error?: ErrorValue;
+      model?: string;
+      usage?: TokenUsage;
+      timing?: StepTiming;
+      branch?: BranchInfo;
     }
   /** A tool call no assistant message asked for (`/tool` commands, the Tools panel's Run). */
   | { kind: 'tool'; id: string; callId: string; createdAt: number }
-  /** A turn that ended with an error the user should see. */
-  | { kind: 'notice'; id: string; text: string; tone: 'error' | 'info'; createdAt: number };
+  /** A turn that ended with an error the user should see; `retryFrom` is the message Retry answers again. */
+  | { kind: 'notice'; id: string; text: string; tone: 'error' | 'info'; createdAt: number; retryFrom?: string };
 
 export interface ChatState {
   sessionId: string;
@@ -61,11 +65,15 @@ export interface ChatState {
   variablesVersion: number;
   /** The chat's own choice of tools; null follows the global switches. */
   toolSelection: ChatToolSelection | null;
+  /** The chat's own model and settings. */
+  chat: ChatSettings;
 }
 
 export interface AppState {
   sessions: SessionInfo[];
   activeSessionId: string | null;
+  /** "+ New chat" before its first message: nothing is stored yet (activeSessionId is null). */
+  draft: { chat: ChatSettings } | null;
   chats: Record<string, ChatState>;
   tools: ToolsState;
   settings: Settings | null;
@@ -75,6 +83,7 @@ export function emptyAppState(): AppState {
   return {
     sessions: [],
     activeSessionId: null,
+    draft: null,
     chats: {},
     tools: { groups: [], diagnostics: [] },
     settings: null,
@@ -92,5 +101,6 @@ export function emptyChat(sessionId: string): ChatState {
     running: false,
     variablesVersion: 0,
     toolSelection: null,
+    chat: {},
   };
 }

@@ -1,7 +1,7 @@
 // The one reducer: server events → renderer state. Pure (no I/O, time comes in as `now`);
 // called inside Solid's produce() in the app and on plain objects in tests.
 import type { ApiEvent, SessionSnapshot } from '../../../shared/api.ts';
-import type { AssistantMessage, ChatMessage, ToolResultMessage } from '../../../shared/chat.ts';
+import type { AssistantMessage, BranchInfo, ChatMessage, ToolResultMessage } from '../../../shared/chat.ts';
 import type { ApprovalRequest, ToolExecuteStatus } from '../../../shared/tools.ts';
 import { emptyChat, type AppState, type ChatState, type Row, type ToolCallState, type ToolCallStatus } from './app-state.ts';
 
@@ -20,8 +20,24 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
   const chat = state.chats[event.sessionId];
   if (!chat) return; // not open in this window: openSession() will fetch a snapshot
   switch (event.type) {
-    case 'session.message':
+    case 'session.message': {
       addMessage(chat, event.message, now);
+      const row = findRow(chat, event.message.id);
+      if (row && (row.kind === 'user' || row.kind === 'assistant') && event.branch) row.branch = event.branch;
+      return;
+    }
+    case 'session.path': {
+      // Edit, Regenerate, a switch or a Delete: the rows become the new path; what runs stays.
+      const next = emptyChat(chat.sessionId);
+      for (const message of event.messages) addMessage(next, message, now);
+      setBranches(next, event.branches);
+      chat.rows = next.rows;
+      chat.rowIndex = next.rowIndex;
+      for (const [id, call] of Object.entries(next.toolCalls)) if (!chat.toolCalls[id]) chat.toolCalls[id] = call;
+      return;
+    }
+    case 'session.settings':
+      chat.chat = event.chat;
       return;
     case 'session.delta': {
       const row = findRow(chat, event.messageId);
@@ -48,7 +64,12 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
         chat.running = false;
         for (const row of chat.rows) if (row.kind === 'assistant' && row.streaming) row.streaming = false;
         if (event.stopReason === 'error' && event.error) {
-          pushRow(chat, { kind: 'notice', id: `turn-error:${event.turnId}`, text: event.error.message, tone: 'error', createdAt: now });
+          // Shown once: an answer that carries the error shows it in place (with Retry); else a notice.
+          const last = chat.rows.at(-1);
+          if (!(last?.kind === 'assistant' && last.error?.message === event.error.message)) {
+            const from = chat.rows.findLast((r) => r.kind === 'user')?.id;
+            pushRow(chat, { kind: 'notice', id: `turn-error:${event.turnId}`, text: event.error.message, tone: 'error', createdAt: now, ...(from ? { retryFrom: from } : {}) });
+          }
         }
       }
       return;
@@ -103,11 +124,20 @@ export function applySnapshot(snapshot: SessionSnapshot, state: AppState, now = 
   const chat = emptyChat(snapshot.session.id);
   for (const message of snapshot.messages) addMessage(chat, message, now);
   for (const request of snapshot.pendingApprovals) addApproval(chat, request, now);
+  setBranches(chat, snapshot.branches ?? {});
+  chat.chat = snapshot.chat ?? {};
   chat.running = snapshot.running;
   chat.toolSelection = snapshot.toolSelection ?? null;
   state.chats[snapshot.session.id] = chat;
   const index = state.sessions.findIndex((s) => s.id === snapshot.session.id);
   if (index >= 0) state.sessions[index] = snapshot.session;
+}
+
+function setBranches(chat: ChatState, branches: Record<string, BranchInfo>): void {
+  for (const [id, branch] of Object.entries(branches)) {
+    const row = findRow(chat, id);
+    if (row && (row.kind === 'user' || row.kind === 'assistant')) row.branch = branch;
+  }
 }
 
 function addMessage(chat: ChatState, message: ChatMessage, now: number): void {
@@ -121,6 +151,7 @@ function addMessage(chat: ChatState, message: ChatMessage, now: number): void {
       content: message.typedContent ?? message.content,
       createdAt: message.createdAt,
       ...(message.varRefs?.length ? { varRefs: message.varRefs } : {}),
+      ...(message.attachments ? { attachments: message.attachments } : {}),
     });
   } else if (message.role === 'assistant') {
     addAssistant(chat, message);
@@ -148,6 +179,9 @@ function addAssistant(chat: ChatState, message: AssistantMessage): void {
     row.callIds = callIds;
     row.stopReason = message.stopReason;
     row.error = message.error;
+    row.model = message.model;
+    row.usage = message.usage;
+    row.timing = message.timing;
     return;
   }
   pushRow(chat, {
@@ -160,6 +194,9 @@ function addAssistant(chat: ChatState, message: AssistantMessage): void {
     createdAt: message.createdAt,
     stopReason: message.stopReason,
     error: message.error,
+    model: message.model,
+    usage: message.usage,
+    timing: message.timing,
   });
 }
 

@@ -2,11 +2,21 @@
 // the API and, where the server answers with fresh state, apply it the same way.
 import { createStore, produce } from 'solid-js/store';
 import { batch } from 'solid-js';
-import type { ApiEvent, TooldeskApi } from '../../../shared/api.ts';
+import { API_ERRORS, type ApiEvent, type AttachmentUpload, type ExportFormat, type TooldeskApi } from '../../../shared/api.ts';
+import type { ChatSettings } from '../../../shared/chat.ts';
 import type { ApprovalDecision } from '../../../shared/tools.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { emptyAppState, type AppState } from './app-state.ts';
 import { applyEvent, applySnapshot } from './apply-event.ts';
+
+/** The connection the store waits on to resend (browser mode); IPC is always open. */
+export interface StoreConnection {
+  state(): 'connecting' | 'open' | 'closed';
+  onConnectionChange(listener: (state: 'connecting' | 'open' | 'closed') => void): () => void;
+}
+
+/** Where the message being sent is: 'waiting' = kept until the connection is back. */
+export type SendState = 'idle' | 'sending' | 'waiting';
 
 export interface AppStore {
   state: AppState;
@@ -14,8 +24,23 @@ export interface AppStore {
   /** Loads sessions, tools and settings; opens the current or most recent session (or creates one). */
   init(): Promise<void>;
   openSession(sessionId: string): Promise<void>;
+  /** "+ New chat": a draft; the session is stored with its first message. */
   newSession(): Promise<void>;
-  send(text: string): Promise<void>;
+  /**
+   * Sends a message to the open chat (creating the draft's session first). Resolves true once the
+   * runtime accepted it; while the connection is down it waits and resends the same message
+   * (the runtime stores it once). False when it was refused (the error is shown).
+   */
+  send(text: string, attachments?: AttachmentUpload[]): Promise<boolean>;
+  sendState: () => SendState;
+  edit(messageId: string, text: string): Promise<void>;
+  /** Regenerate an answer, or Retry a failed turn (answers again from the user message before `messageId`). */
+  regenerate(messageId: string): Promise<void>;
+  switchBranch(messageId: string): Promise<void>;
+  deleteMessage(messageId: string): Promise<void>;
+  /** The open chat's model and settings (the draft's, before it is stored). */
+  setChatSettings(chat: ChatSettings): Promise<void>;
+  exportSession(format: ExportFormat): Promise<{ fileName: string; content: string } | undefined>;
   abort(): Promise<void>;
   answer(sessionId: string, requestId: string, decision: ApprovalDecision): Promise<void>;
   /** Stops one running tool call; the turn it belongs to goes on (the model gets a "cancelled" result). */
@@ -34,9 +59,37 @@ export interface AppStore {
   setError(message: string | null): void;
 }
 
-export function createAppStore(api: TooldeskApi): AppStore {
+const OPEN_CONNECTION: StoreConnection = { state: () => 'open', onConnectionChange: () => () => {} };
+
+export function createAppStore(api: TooldeskApi, connection: StoreConnection = OPEN_CONNECTION): AppStore {
   const [state, setState] = createStore<AppState>(emptyAppState());
-  const [ui, setUi] = createStore<{ error: string | null }>({ error: null });
+  const [ui, setUi] = createStore<{ error: string | null; sendState: SendState }>({ error: null, sendState: 'idle' });
+  const connected = () =>
+    connection.state() === 'open'
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const stop = connection.onConnectionChange((s) => {
+            if (s !== 'open') return;
+            stop();
+            resolve();
+          });
+        });
+  const clientId = () => `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  /** Runs a turn-starting call; a lost connection waits for the next one and tries again. */
+  const retrying = async <T>(work: () => Promise<T>): Promise<T> => {
+    for (;;) {
+      if (connection.state() !== 'open') {
+        setUi('sendState', 'waiting');
+        await connected();
+      }
+      setUi('sendState', 'sending');
+      try {
+        return await work();
+      } catch (error) {
+        if (!(error instanceof Error && error.name === API_ERRORS.disconnected) || connection.state() === 'closed') throw error;
+      }
+    }
+  };
   // Stream deltas arrive by the thousand per second: they are queued and applied together once
   // per animation frame. Any other event first flushes the queue, so order is kept.
   let queued: ApiEvent[] = [];
@@ -82,9 +135,10 @@ export function createAppStore(api: TooldeskApi): AppStore {
           setState('settings', settings);
         });
         // After a reconnect the open session stays open; on start, the most recent one opens.
-        const current = sessions.find((x) => x.id === state.activeSessionId);
-        const first = current ?? [...sessions].sort((a, b) => b.updatedAt - a.updatedAt)[0];
-        if (first) await store.openSession(first.id);
+        const current = state.activeSessionId;
+        if (state.draft && !current) return;
+        const first = current ?? [...sessions].sort((a, b) => b.updatedAt - a.updatedAt)[0]?.id;
+        if (first) await store.openSession(first);
         else await store.newSession();
       });
     },
@@ -94,22 +148,78 @@ export function createAppStore(api: TooldeskApi): AppStore {
         setState(produce((s) => {
           applySnapshot(snapshot, s);
           s.activeSessionId = sessionId;
+          s.draft = null;
         }));
       });
     },
     async newSession() {
-      await guard(async () => {
-        const info = await api.createSession({});
-        setState(produce((s) => {
-          if (!s.sessions.some((x) => x.id === info.id)) s.sessions.unshift(info);
-        }));
-        await store.openSession(info.id);
+      batch(() => {
+        setState('activeSessionId', null);
+        setState('draft', { chat: {} });
       });
     },
-    async send(text) {
+    sendState: () => ui.sendState,
+    async send(text, attachments) {
+      if (!text.trim() && !attachments?.length) return false;
+      const messageId = clientId();
+      try {
+        await retrying(async () => {
+          let sessionId = state.activeSessionId;
+          if (!sessionId) {
+            if (!state.draft) throw new Error('Open or start a chat first.');
+            const chat = state.draft.chat;
+            const info = await api.createSession(Object.keys(chat).length ? { chat } : {});
+            sessionId = info.id;
+            const snapshot = await api.openSession({ sessionId });
+            setState(produce((s) => {
+              applySnapshot(snapshot, s);
+              s.activeSessionId = info.id;
+              s.draft = null;
+            }));
+          }
+          return api.sendMessage({ sessionId, text, messageId, ...(attachments?.length ? { attachments } : {}) });
+        });
+        return true;
+      } catch (error) {
+        setUi('error', error instanceof Error ? error.message : String(error));
+        return false;
+      } finally {
+        setUi('sendState', 'idle');
+      }
+    },
+    async edit(messageId, text) {
       const sessionId = state.activeSessionId;
-      if (!sessionId || !text.trim()) return;
-      await guard(() => api.sendMessage({ sessionId, text }));
+      if (!sessionId) return;
+      await guard(() => api.editMessage({ sessionId, messageId, text }));
+    },
+    async regenerate(messageId) {
+      const sessionId = state.activeSessionId;
+      if (!sessionId) return;
+      await guard(() => api.regenerate({ sessionId, messageId }));
+    },
+    async switchBranch(messageId) {
+      const sessionId = state.activeSessionId;
+      if (!sessionId) return;
+      await guard(() => api.switchBranch({ sessionId, messageId }));
+    },
+    async deleteMessage(messageId) {
+      const sessionId = state.activeSessionId;
+      if (!sessionId) return;
+      await guard(() => api.deleteMessage({ sessionId, messageId }));
+    },
+    async setChatSettings(chat) {
+      const sessionId = state.activeSessionId;
+      if (!sessionId) {
+        if (state.draft) setState('draft', { chat: { ...chat } });
+        return;
+      }
+      const saved = await guard(() => api.setChatSettings({ sessionId, chat }));
+      if (saved) store.apply({ type: 'session.settings', sessionId, chat: saved });
+    },
+    async exportSession(format) {
+      const sessionId = state.activeSessionId;
+      if (!sessionId) return undefined;
+      return guard(() => api.exportSession({ sessionId, format }));
     },
     async abort() {
       const sessionId = state.activeSessionId;

@@ -15,8 +15,10 @@ export interface AppServer {
   stop(): Promise<void>;
 }
 
-export async function startAppServer(options: { home: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<AppServer> {
-  const child = spawn(process.execPath, [`${root}electron/cli/bin.mjs`, 'serve', '--port', String(options.port ?? 0), '--no-build'], {
+/** `port: 'remembered'`: no --port, so the server takes the port (and token) of its last start. */
+export async function startAppServer(options: { home: string; port?: number | 'remembered'; env?: NodeJS.ProcessEnv }): Promise<AppServer> {
+  const portArgs = options.port === 'remembered' ? [] : ['--port', String(options.port ?? 0)];
+  const child = spawn(process.execPath, [`${root}electron/cli/bin.mjs`, 'serve', ...portArgs, '--no-build'], {
     cwd: root,
     env: { ...process.env, ...options.env, TOOLDESK_HOME: options.home },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,10 +12,10 @@ export async function send(page: Page, text: string): Promise<void> {
   await box.press('Enter');
 }
 
+/** "+ New chat": a draft, stored (and listed) once its first message is sent. */
 export async function newChat(page: Page): Promise<void> {
-  const before = await page.getByTestId('session-item').count();
   await page.getByTestId('new-session').click();
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="session-item"]').length > n, before);
+  await page.getByTestId('chat-draft').waitFor();
   await page.getByTestId('composer').waitFor();
 }
 

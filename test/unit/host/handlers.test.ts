@@ -45,6 +45,12 @@ function scriptedSessions() {
       listeners.forEach((l) => l({ type: 'session.message', sessionId: id, message }));
       return { turnId: 't1' };
     },
+    edit: async () => ({ turnId: 't2' }),
+    regenerate: async () => ({ turnId: 't3' }),
+    switchBranch: async () => {},
+    deleteMessage: async () => {},
+    setChatSettings: async (_s, chat) => chat,
+    export: async () => ({ fileName: 'x.md', content: '# x\n' }),
     abort: async () => {},
     answerApproval: async (_s, requestId) => requestId === 'pending-1',
     cancelToolCall: async (_s, callId) => callId === 'running-1',

@@ -23,8 +23,9 @@ describe('App', () => {
     fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
     expect(calls.sendMessage).not.toHaveBeenCalled();
     fireEvent.keyDown(box, { key: 'Enter' });
-    await waitFor(() => expect(calls.sendMessage).toHaveBeenCalledWith({ sessionId: 's1', text: 'hello' }));
-    expect(box.value).toBe('');
+    await waitFor(() => expect(calls.sendMessage).toHaveBeenCalledWith({ sessionId: 's1', text: 'hello', messageId: expect.stringMatching(/^c[a-z0-9]+$/) }));
+    // Cleared once the runtime took the message.
+    await waitFor(() => expect(box.value).toBe(''));
 
     emit({ type: 'session.turn', sessionId: 's1', turnId: 't1', state: 'started' });
     await waitFor(() => expect(screen.getByTestId('abort')).toBeInTheDocument());

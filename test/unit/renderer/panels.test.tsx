@@ -29,8 +29,9 @@ describe('sessions sidebar', () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     fireEvent.click(screen.getByRole('button', { name: 'Delete First chat' }));
     await waitFor(() => expect(calls.deleteSession).toHaveBeenCalledWith({ sessionId: 's1' }));
-    // The deleted session was open: a new one takes its place.
-    await waitFor(() => expect(calls.createSession).toHaveBeenCalled());
+    // The deleted session was open: a new chat takes its place, stored only with its first message.
+    await screen.findByTestId('chat-draft');
+    expect(calls.createSession).not.toHaveBeenCalled();
     confirm.mockRestore();
   });
 });

@@ -1,0 +1,67 @@
+// Files the user attaches (button, drop, paste) → uploads for sendMessage. Bounded here so a huge
+// file is refused with its name before anything is sent; the runtime checks the type again.
+import type { AttachmentUpload } from '../../../shared/api.ts';
+
+export const ATTACH_LIMITS = {
+  /** One file, bytes (its base64 must fit the API's 4 MB request). */
+  maxFileBytes: 2 * 1024 * 1024,
+  /** All files of one message, bytes. */
+  maxTotalBytes: 2.8 * 1024 * 1024,
+  maxFiles: 10,
+} as const;
+
+export interface PendingAttachment {
+  upload: AttachmentUpload;
+  size: number;
+  kind: 'image' | 'text' | 'pdf';
+}
+
+const TEXT_NAME = /\.(txt|md|markdown|json|jsonl|ya?ml|toml|csv|tsv|xml|html?|css|js|mjs|cjs|ts|tsx|jsx|py|ps1|sh|bash|rs|go|java|kt|c|h|cpp|hpp|cs|rb|php|sql|ini|cfg|conf|log)$/i;
+
+export function kindOf(file: { name: string; type: string }): PendingAttachment['kind'] | null {
+  if (file.type.startsWith('image/')) return 'image';
+  if (file.type === 'application/pdf' || /\.pdf$/i.test(file.name)) return 'pdf';
+  if (file.type.startsWith('text/') || /^application\/(json|xml|javascript|x-yaml|yaml|toml|x-sh|sql)/.test(file.type) || TEXT_NAME.test(file.name)) return 'text';
+  return null;
+}
+
+const formatSize = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`);
+
+function toBase64(buffer: ArrayBuffer): string {
+  const bytes = new Uint8Array(buffer);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** Reads files into uploads; each refused file gets a one-line reason naming it. */
+export async function readAttachments(files: File[], already: PendingAttachment[]): Promise<{ added: PendingAttachment[]; problems: string[] }> {
+  const added: PendingAttachment[] = [];
+  const problems: string[] = [];
+  let total = already.reduce((n, a) => n + a.size, 0);
+  for (const file of files) {
+    const kind = kindOf(file);
+    if (!kind) {
+      problems.push(`${file.name}: attach images, text files or PDFs.`);
+      continue;
+    }
+    if (already.length + added.length >= ATTACH_LIMITS.maxFiles) {
+      problems.push(`${file.name}: at most ${ATTACH_LIMITS.maxFiles} files per message.`);
+      continue;
+    }
+    if (file.size > ATTACH_LIMITS.maxFileBytes) {
+      problems.push(`${file.name} is ${formatSize(file.size)}; files up to ${formatSize(ATTACH_LIMITS.maxFileBytes)} can be attached.`);
+      continue;
+    }
+    if (total + file.size > ATTACH_LIMITS.maxTotalBytes) {
+      problems.push(`${file.name}: the files of one message may add up to ${formatSize(ATTACH_LIMITS.maxTotalBytes)}.`);
+      continue;
+    }
+    total += file.size;
+    const name = file.name || (kind === 'image' ? `pasted-image.${file.type.split('/')[1] ?? 'png'}` : 'pasted.txt');
+    added.push({ kind, size: file.size, upload: { name, mediaType: file.type || (kind === 'pdf' ? 'application/pdf' : 'text/plain'), data: toBase64(await file.arrayBuffer()) } });
+  }
+  return { added, problems };
+}
+
+export { formatSize };
