@@ -243,8 +243,10 @@ async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: Ru
   // An abort while the process was being launched (a warm call's launch takes a few ms) counts.
   if (spec.signal?.aborted && !aborted) onAbort();
 
-  // A grandchild may keep our pipes open after the main process exits: give it `drainMs`,
-  // then kill the group and close the pipes ourselves so the promise settles.
+  // A grandchild may keep our pipes open after the main process exits: give it `drainMs`, then
+  // kill the group, which closes the pipes it held; what is still buffered in them is read to the
+  // end (a busy event loop may not have read the last output yet). Only pipes that stay open
+  // after that (held outside the group) are closed by us, so the promise settles.
   let drainTimer: NodeJS.Timeout | undefined;
   child.onExit((code, signal) => {
     exited = true;
@@ -252,7 +254,9 @@ async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: Ru
     exitSignal = signal;
     drainTimer = setTimeout(() => {
       if (pid !== undefined && posix) signalProcessGroup(pid, 'SIGKILL');
-      for (const stream of streams) stream.destroy();
+      drainTimer = setTimeout(() => {
+        for (const stream of streams) stream.destroy();
+      }, drainMs * 5);
     }, drainMs);
   });
 

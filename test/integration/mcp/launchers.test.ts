@@ -1,7 +1,7 @@
 // The way most users' configs start servers: `npx -y pkg` under the default sandbox (network
 // allowed, home read-only, the launcher's cache ~/.npm writable). Needs the npm registry.
 import { mkdtempSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { McpManager } from '../../../electron/runtime/sources/mcp/mcp-manager.ts';
 import { testManager } from '../../support/mcp-servers.ts';
 
@@ -25,6 +25,13 @@ describe('package launchers under the default sandbox', () => {
   }, 150_000);
 
   it('npx with another writable folder says why it fails and what to change', async () => {
+    // The home must be one the sandbox keeps read-only: a home under /tmp (as CI's test home is)
+    // disappears behind the sandbox's private /tmp, where npx could write a fresh cache.
+    const savedHome = process.env.HOME;
+    process.env.HOME = mkdtempSync('/var/tmp/td-npx-home-');
+    onTestFinished(() => {
+      process.env.HOME = savedHome;
+    });
     const other = mkdtempSync('/var/tmp/td-npx-other-');
     manager = testManager({ workingDir: mkdtempSync('/var/tmp/td-npx-'), startTimeoutMs: 120_000 });
     await manager.configure({ ev: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything', 'stdio'], writable: [other] } }, { ev: true });
