@@ -87,7 +87,16 @@ app.whenReady().then(async () => {
     settingsBackend: electronStoreBackend,
     watchSettings: true,
     sessionSecretsFallback: true,
-    tools: { watch: true, keyEndpoint: true },
+    // MCP servers that ask for OAuth sign-in open the consent page in the system browser.
+    tools: {
+      watch: true,
+      keyEndpoint: true,
+      openUrl: (url) =>
+        shell.openExternal(url).then(
+          () => true,
+          () => false,
+        ),
+    },
   });
   const starting: Promise<Host> = started.then((ready) => {
     runtime = ready;

@@ -38,7 +38,8 @@ export async function runBrowserMode(options: BrowserModeOptions, io: CliIO): Pr
     secrets: openCliSecrets(io),
     sessionSecretsFallback: true,
     watchSettings: true,
-    tools: { watch: true, keyEndpoint: true },
+    // MCP servers that ask for OAuth sign-in open the consent page in the user's browser.
+    tools: { watch: true, keyEndpoint: true, openUrl: openInBrowser },
     log: (message) => io.stderr.write(`tooldesk serve: ${message}\n`),
   });
   let server;
