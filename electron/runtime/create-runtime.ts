@@ -162,7 +162,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         runnerOptions: { resolveSecrets },
         credentials: keychainCredentialStore(secrets),
         ...(toolOptions.mcpInteractions ? { interactions: toolOptions.mcpInteractions } : {}),
-        ...(toolOptions.openUrl ? { openBrowser: toolOptions.openUrl } : {}),
+        ...(toolOptions.openUrl ? { openBrowser: webOnly(toolOptions.openUrl) } : {}),
       });
       if (toolOptions.mcp === 'start-all') {
         await mcp.startAll();
@@ -254,5 +254,18 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       })();
       return closing;
     },
+  };
+}
+
+/** A server names the sign-in page: only web pages are handed to the browser (never file:, javascript: …). */
+function webOnly(open: (url: string) => Promise<boolean>): (url: string) => Promise<boolean> {
+  return async (url) => {
+    let protocol: string;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      return false;
+    }
+    return protocol === 'https:' || protocol === 'http:' ? open(url) : false;
   };
 }
