@@ -258,7 +258,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 }
 
 /** A server names the sign-in page: only web pages are handed to the browser (never file:, javascript: …). */
-function webOnly(open: (url: string) => Promise<boolean>): (url: string) => Promise<boolean> {
+export function webOnly(open: (url: string) => Promise<boolean>): (url: string) => Promise<boolean> {
   return async (url) => {
     let protocol: string;
     try {

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRuntime } from '../../electron/runtime/create-runtime.ts';
+import { createRuntime, webOnly } from '../../electron/runtime/create-runtime.ts';
 import { scaffoldTool } from '../../electron/runtime/host/scaffold-tool.ts';
 import { SecretStore, sessionBackend } from '../../electron/runtime/store/secret-store.ts';
 
@@ -81,5 +81,16 @@ describe('createRuntime', () => {
     } finally {
       await runtime.close();
     }
+  });
+});
+
+describe('webOnly (MCP sign-in pages)', () => {
+  it('hands only http(s) URLs to the browser', async () => {
+    const opened: string[] = [];
+    const open = webOnly(async (url) => (opened.push(url), true));
+    expect(await open('https://auth.example.com/authorize?x=1')).toBe(true);
+    expect(await open('http://127.0.0.1:5555/cb')).toBe(true);
+    for (const bad of ['file:///etc/passwd', 'javascript:alert(1)', 'ms-settings:', 'not a url', 'smb://host/share']) expect(await open(bad)).toBe(false);
+    expect(opened).toEqual(['https://auth.example.com/authorize?x=1', 'http://127.0.0.1:5555/cb']);
   });
 });
