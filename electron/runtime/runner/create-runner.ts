@@ -12,6 +12,7 @@ import { explainLimitFailure, FORK_REFUSED } from './resource-limits.ts';
 import { prepareSandboxedCommand, type PreparedCommand } from './sandbox.ts';
 import { missingSecretsMessage } from './secret-resolver.ts';
 import type { RunResult, RunSpec, Runner, RunnerOptions } from './types.ts';
+import { trackGroup, untrackGroup } from './live-groups.ts';
 
 export const DEFAULT_OUTPUT_CAP_BYTES = DEFAULT_LIMITS.outputCapBytes;
 const DEFAULT_KILL_GRACE_MS = 500;
@@ -19,18 +20,6 @@ const DEFAULT_DRAIN_MS = 200;
 /** The result channel carries one JSON envelope; it may be larger than what a tool prints. */
 const CHANNEL_CAP_FACTOR = 8;
 
-/** Process groups still running, killed if the app exits first (detached children outlive us otherwise). */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function trackGroup(pid: number): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const group of liveGroups) signalProcessGroup(group, 'SIGKILL');
-    });
-  }
-  liveGroups.add(pid);
-}
 
 export function createRunner(options: RunnerOptions = {}): Runner {
   return async (spec) => {
@@ -269,7 +258,7 @@ async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: Ru
   if (pid !== undefined && posix) {
     // Nothing of this run may outlive it: background children that closed their pipes too.
     signalProcessGroup(pid, 'SIGKILL');
-    liveGroups.delete(pid);
+    untrackGroup(pid);
   }
   finished = true;
 

@@ -13,6 +13,7 @@ import { createRedactor, createStreamRedactor, type Redact } from './redact-secr
 import { prepareSandboxedCommand } from './sandbox.ts';
 import { missingSecretsMessage } from './secret-resolver.ts';
 import type { RunnerOptions, SandboxSpec } from './types.ts';
+import { trackGroup, untrackGroup } from './live-groups.ts';
 
 export interface ManagedSpec {
   command: string;
@@ -65,18 +66,6 @@ const DEFAULT_KILL_GRACE_MS = 500;
  */
 const LIFELINE = '( ( read -r _ <&3; kill -KILL 0 ) 0</dev/null >/dev/null 2>&1 & ) ; exec "$@" 3<&-';
 
-/** Live groups, killed if the app exits normally first (the lifeline covers the abnormal exits). */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function trackGroup(pid: number): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const group of liveGroups) signalProcessGroup(group, 'SIGKILL');
-    });
-  }
-  liveGroups.add(pid);
-}
 
 /** Starts the process. Never throws: a process that cannot start is `{ error }` naming why. */
 export async function spawnManaged(spec: ManagedSpec, options: RunnerOptions = {}): Promise<ManagedProcess | { error: string }> {
@@ -167,7 +156,7 @@ async function start(spec: ManagedSpec, options: RunnerOptions): Promise<Managed
       // Whatever the command left behind in its group goes with it.
       if (posix) {
         signalProcessGroup(pid, 'SIGKILL');
-        liveGroups.delete(pid);
+        untrackGroup(pid);
       }
       (child.stdio[3] as Writable | null)?.destroy();
       prepared.cleanup?.();

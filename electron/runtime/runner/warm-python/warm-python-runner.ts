@@ -18,6 +18,7 @@ import { prepareSandboxedCommand, type PreparedCommand } from '../sandbox.ts';
 import type { PythonRunHint, RunResult, RunSpec, Runner, RunnerOptions, SandboxSpec } from '../types.ts';
 import { childWithInnerPid } from './host-pid.ts';
 import { Zygote, type ZygoteRequest } from './zygote.ts';
+import { trackGroup, untrackGroup } from '../live-groups.ts';
 
 export interface WarmPythonOptions {
   /** resources/python/zygote.py (it imports run_tool.py beside it); readable inside the sandbox. */
@@ -50,18 +51,6 @@ const pool = new Map<string, PoolEntry>();
 const retired = new Set<Promise<Zygote | { error: string }>>();
 let sweeper: NodeJS.Timeout | undefined;
 
-/** Call process groups still running: killed if the app exits first (outside a sandbox nothing else would). */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function trackGroup(pid: number): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const group of liveGroups) signalProcessGroup(group, 'SIGKILL');
-    });
-  }
-  liveGroups.add(pid);
-}
 
 /** Whether this platform can serve warm runs (Linux: fork, /proc, and bubblewrap's namespaces). */
 export function warmPythonSupported(platform: NodeJS.Platform = process.platform): boolean {
@@ -361,7 +350,7 @@ async function startCall(zygote: Zygote, request: ZygoteRequest, channel: boolea
   stdin.resume();
   const exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
   const exit = call.exit.then((status) => {
-    liveGroups.delete(hostPid);
+    untrackGroup(hostPid);
     const mapped = exitStatus(status, zygote.sandboxed);
     for (const listener of exitListeners) listener(mapped.code, mapped.signal);
     return mapped;
