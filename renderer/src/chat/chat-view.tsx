@@ -3,7 +3,7 @@ import { useApp } from '../store/app-context.tsx';
 import { VirtualList } from '../ui/virtual-list.tsx';
 import type { ChatState } from '../store/app-state.ts';
 import { MessageRow } from './message-row.tsx';
-import { Composer } from './composer.tsx';
+import { Composer, NEW_CHAT_DRAFT } from './composer.tsx';
 import { FirstRunNotice } from './first-run-notice.tsx';
 import { ChatHeader, effectiveModel } from './chat-header.tsx';
 import { ToolSelectionPanel } from './tool-selection-panel.tsx';
@@ -82,6 +82,7 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
             ref={props.composerRef}
             sendState={app.sendState()}
             model={model(chat())}
+            draftKey={chat()?.sessionId ?? NEW_CHAT_DRAFT}
             tools={selectedTools(app.state.tools.groups, chat()?.toolSelection ?? null)}
             lookupVariable={lookupVariable}
             trailing={

@@ -1,4 +1,4 @@
-import { For, Show, createMemo, createSignal, type JSX } from 'solid-js';
+import { For, Show, createEffect, createMemo, createSignal, on, type JSX } from 'solid-js';
 import type { AttachmentUpload } from '../../../shared/api.ts';
 import { acceptsImages } from '../../../shared/model-facts.ts';
 import type { ToolInfo } from '../../../shared/tools.ts';
@@ -7,6 +7,9 @@ import { AttachmentChips } from './attachment-chips.tsx';
 import { createVarRefChips, VarRefChips } from './composer-var-refs.tsx';
 import { readAttachments, type PendingAttachment } from './read-attachment.ts';
 import { slashQuery, suggestTools } from './slash-suggestions.ts';
+
+/** The draft key of a chat that has no session yet. */
+export const NEW_CHAT_DRAFT = 'draft';
 
 /**
  * The message box. Enter sends, Shift+Enter starts a new line (Esc stops the turn: App's key handler).
@@ -31,6 +34,11 @@ export function Composer(props: {
   lookupVariable?: (name: string) => Promise<number | null>;
   /** Controls after the text box, before Send (the "Tools" button; after it, so Shift+Tab from the box still reaches the cards). */
   trailing?: JSX.Element;
+  /**
+   * Whose draft the box holds (the session id, or "draft" for a new chat): switching chats keeps
+   * each chat's unsent text and files, and a new chat's first send carries on what was typed after it.
+   */
+  draftKey?: string;
 }) {
   const [text, setText] = createSignal('');
   const [files, setFiles] = createSignal<PendingAttachment[]>([]);
@@ -40,6 +48,26 @@ export function Composer(props: {
   const [menuClosed, setMenuClosed] = createSignal(false);
   let area!: HTMLTextAreaElement;
   let picker!: HTMLInputElement;
+  const drafts = new Map<string, { text: string; files: PendingAttachment[] }>();
+  createEffect(
+    on(
+      () => props.draftKey,
+      (key, previous) => {
+        if (previous === undefined || key === previous) return;
+        const current = { text: text(), files: files() };
+        drafts.set(previous, current);
+        // A new chat becoming a session on its first send keeps what was typed after that send.
+        const next = drafts.get(key ?? '') ?? (previous === NEW_CHAT_DRAFT ? current : { text: '', files: [] });
+        drafts.delete(key ?? '');
+        if (previous === NEW_CHAT_DRAFT) drafts.delete(previous);
+        setText(next.text);
+        area.value = next.text;
+        setFiles(next.files);
+        setProblems([]);
+        fit();
+      },
+    ),
+  );
   const chips = createVarRefChips(text, props.lookupVariable);
   const suggestions = createMemo(() => {
     const query = slashQuery(text());
