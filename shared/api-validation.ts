@@ -80,6 +80,13 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   setSecret: obj({ name, value: str(65_536) }),
   deleteSecret: obj({ name }),
   hasSecret: obj({ name }),
+  // args and names are string arrays, checked by the handler (shapes have no arrays).
+  listMcpServers: empty,
+  addMcpServer: obj({ name, command: str(4096, 1), args: json(), url: str(4096, 1) }, ['command', 'args', 'url']),
+  removeMcpServer: obj({ name }),
+  restartMcpServer: obj({ name }),
+  previewMcpImport: empty,
+  importMcpServers: obj({ names: json() }),
   appInfo: empty,
 };
 

@@ -25,6 +25,11 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     return value;
   };
 
+  const needMcp = () => {
+    if (!services.mcp) throw apiError('UnavailableError', 'MCP servers are not available in this process');
+    return services.mcp;
+  };
+
   const resolveProvider = (request: ProviderRequest) => resolveProviderRequest(request, settings.get(), secrets);
 
   return {
@@ -144,6 +149,13 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
       return null;
     },
     hasSecret: ({ name }) => secrets.exists(name),
+
+    listMcpServers: async () => services.mcp?.list() ?? [],
+    addMcpServer: (request) => needMcp().add(request),
+    removeMcpServer: ({ name }) => needMcp().remove(name),
+    restartMcpServer: ({ name }) => needMcp().restart(name),
+    previewMcpImport: async () => needMcp().previewImport(),
+    importMcpServers: ({ names }) => needMcp().importServers(names),
 
     appInfo: () => services.appInfo(),
   };

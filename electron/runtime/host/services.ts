@@ -7,6 +7,7 @@ import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
+import type { McpService } from './mcp-service.ts';
 
 /** The chat side (the session manager behind an adapter). */
 export interface SessionService {
@@ -81,5 +82,7 @@ export interface HostServices {
   settings: SettingsService;
   providers: ProviderService;
   secrets: SecretService;
+  /** Settings → MCP servers; absent: the methods say MCP is not available here. */
+  mcp?: McpService;
   appInfo(): Promise<AppInfo>;
 }

@@ -16,6 +16,8 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
     case 'settings.changed':
       state.settings = event.settings;
       return;
+    case 'mcp.changed':
+      return; // Settings → MCP servers subscribes itself (nothing else shows server states)
   }
   const chat = state.chats[event.sessionId];
   if (!chat) return; // not open in this window: openSession() will fetch a snapshot
