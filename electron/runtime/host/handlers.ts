@@ -68,7 +68,9 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     listTools: async () => tools.state(),
     reloadTools: () => tools.reload(),
     setGroupEnabled: async ({ group, enabled }) => {
-      if (!tools.state().groups.some((g) => g.name === group)) throw notFound(`no tool group "${group}"`);
+      // A server just added has no group until the tools list catches up: its name is enough.
+      const known = tools.state().groups.some((g) => g.name === group) || (services.mcp?.list().some((s) => s.name === group && !s.problem) ?? false);
+      if (!known) throw notFound(`no tool group "${group}"`);
       settings.setGroupEnabled(group, enabled);
       return tools.state();
     },

@@ -52,7 +52,8 @@ export function createMcpService(parts: McpServiceParts): McpService {
       return {
         name: server.name,
         enabled,
-        status: state?.status ?? (enabled ? 'stopped' : 'disabled'),
+        // A switched-off server is stopped; the row says why (its switch), not just "stopped".
+        status: !enabled ? 'disabled' : (state?.status ?? 'stopped'),
         transport: server.kind,
         target: targetOf(server),
         tools: state?.tools ?? 0,
@@ -84,7 +85,10 @@ export function createMcpService(parts: McpServiceParts): McpService {
 
   const plan = () => {
     const cwd = settings.get().workingDir ?? parts.home ?? homedir();
-    const files = knownConfigFiles(parts.platform ?? process.platform, parts.home ?? homedir(), parts.env ?? process.env, cwd);
+    // The project's files are the user's own when the working folder is home: look once.
+    const files = knownConfigFiles(parts.platform ?? process.platform, parts.home ?? homedir(), parts.env ?? process.env, cwd).filter(
+      (file, i, all) => all.findIndex((f) => f.path === file.path) === i,
+    );
     return { files, plan: planImport(files, entries()) };
   };
 
