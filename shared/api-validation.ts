@@ -50,6 +50,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   sendMessage: obj({ ...sessionId, text }),
   abort: obj(sessionId),
   answerApproval: obj({ ...sessionId, requestId: id, decision }),
+  answerMcpInteraction: obj({ ...sessionId, requestId: id, answer: obj({ action: oneOf(['accept', 'decline', 'cancel']), content: record(json(), 64) }, ['content']) }),
   cancelToolCall: obj({ ...sessionId, callId: id }),
   rerunToolCall: obj({ ...sessionId, callId: id, args: record(json()) }, ['args']),
   checkToolArgs: obj({ ...sessionId, name, args: record(json()) }),

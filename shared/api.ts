@@ -7,7 +7,7 @@ import type { ProviderConfig, Settings } from './settings.ts';
 import type { ApprovalDecision, ApprovalRequest, Diagnostic, ToolExecuteResult, ToolGroupInfo } from './tools.ts';
 import type { Variable, VariableInfo, VariableType } from './variables.ts';
 import type { ChatToolSelection } from './tool-selection.ts';
-import type { McpImportPreview, McpServerView } from './mcp.ts';
+import type { McpImportPreview, McpInteractionAnswer, McpInteractionRequest, McpServerView } from './mcp.ts';
 
 export type { ErrorValue } from './chat.ts';
 
@@ -24,6 +24,8 @@ export interface SessionSnapshot {
   running: boolean;
   /** The chat's own choice of tools; null (or absent) follows the global switches. */
   toolSelection?: ChatToolSelection | null;
+  /** What MCP servers are asking the user right now (cards). */
+  pendingMcpInteractions?: McpInteractionRequest[];
 }
 
 export interface SessionSearchHit {
@@ -123,6 +125,8 @@ export interface ApiMethods {
   /** Aborts the running turn; pending approvals of the session are rejected. */
   abort: { request: { sessionId: string }; response: null };
   answerApproval: { request: { sessionId: string; requestId: string; decision: ApprovalDecision }; response: null };
+  /** Answers an MCP server's form, URL or sampling request shown as a card. */
+  answerMcpInteraction: { request: { sessionId: string; requestId: string; answer: McpInteractionAnswer }; response: null };
   /**
    * Cancels one running tool call (the callId of its `tool.started` event), from a turn or a
    * manual run: it ends with an ERROR result saying it was cancelled; the turn goes on.
@@ -212,6 +216,7 @@ export const API_METHODS = [
   'sendMessage',
   'abort',
   'answerApproval',
+  'answerMcpInteraction',
   'cancelToolCall',
   'rerunToolCall',
   'checkToolArgs',

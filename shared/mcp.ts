@@ -41,3 +41,41 @@ export interface McpImportPreview {
   /** Every file looked at (found or not), so the user knows where we looked. */
   searched: string[];
 }
+
+// ---------------------------------------------------------------------------------------------
+// What a server asks the user during a tool call (shown as a card in that chat)
+
+/** One field of a form-mode elicitation (the spec allows flat primitive fields only). */
+export interface McpFormField {
+  name: string;
+  title?: string;
+  description?: string;
+  type: 'string' | 'number' | 'integer' | 'boolean';
+  required: boolean;
+  /** Choices for a string field. */
+  options?: Array<{ value: string; label: string }>;
+  default?: string | number | boolean;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+}
+
+interface McpAskBase {
+  id: string;
+  sessionId: string;
+  /** The tool call it came during, when known. */
+  callId?: string;
+  server: string;
+}
+
+export type McpInteractionRequest =
+  | (McpAskBase & { kind: 'form'; message: string; fields: McpFormField[] })
+  /** Open `url` in the browser once the user agrees (sign-ins, payments: secrets never pass through the app). */
+  | (McpAskBase & { kind: 'url'; message: string; url: string })
+  /** The server wants the chat's model to answer `messages`; the user sees them first. */
+  | (McpAskBase & { kind: 'sampling'; messages: Array<{ role: 'user' | 'assistant'; text: string }>; systemPrompt?: string; maxTokens: number });
+
+export type McpInteractionAnswer =
+  | { action: 'accept'; content?: Record<string, string | number | boolean> }
+  | { action: 'decline' }
+  | { action: 'cancel' };

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import type { SandboxStatus } from '../../shared/sandbox.ts';
 import type { Settings } from '../../shared/settings.ts';
 import { SessionManager } from './chat/session-manager.ts';
+import { chatMcpInteractions } from './host/mcp-chat-interactions.ts';
 import { createHost, type Host, type HostOptions } from './host/create-host.ts';
 import type { ProviderResolution } from './llm/resolve-provider.ts';
 import { appPaths, type AppPaths } from './paths.ts';
@@ -164,7 +165,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         home,
         runnerOptions: { resolveSecrets },
         credentials: keychainCredentialStore(secrets),
-        ...(toolOptions.mcpInteractions ? { interactions: toolOptions.mcpInteractions } : {}),
+        // Without the CLI's terminal, a server's questions become cards in the chat of the call.
+        interactions: toolOptions.mcpInteractions ?? chatMcpInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: toolOptions.openUrl } : {}),
         ...(toolOptions.openUrl ? { openBrowser: toolOptions.openUrl } : {}),
       });
       if (toolOptions.mcp === 'start-all') {

@@ -67,6 +67,11 @@ export class SessionManager {
     return this.#attach(new ChatSession({ ...this.#sessionOptions(), file }));
   }
 
+  /** The session if it is open now (nothing is read from disk). */
+  opened(id: string): ChatSession | undefined {
+    return this.#open.get(id);
+  }
+
   /** The open session, or the one on disk replayed (variables, approvals memory included). */
   open(id: string): ChatSession {
     const open = this.#open.get(id);

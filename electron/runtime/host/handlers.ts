@@ -55,6 +55,17 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
       return null;
     },
 
+    answerMcpInteraction: async ({ sessionId, requestId, answer }) => {
+      const content = answer.action === 'accept' ? answer.content : undefined;
+      // The spec's form values are primitives; anything else is not the user's answer.
+      if (content && Object.values(content).some((v) => !['string', 'number', 'boolean'].includes(typeof v))) {
+        throw apiError('InvalidRequestError', 'answerMcpInteraction: form values must be strings, numbers or booleans');
+      }
+      if (!(await sessions.answerMcpInteraction?.(sessionId, requestId, answer))) {
+        throw notFound(`no pending MCP request "${requestId}" in session ${sessionId} (already answered, or its tool call ended)`);
+      }
+      return null;
+    },
     cancelToolCall: ({ sessionId, callId }) => sessions.cancelToolCall(sessionId, callId),
     rerunToolCall: ({ sessionId, callId, args }) => sessions.rerunToolCall(sessionId, callId, args),
     checkToolArgs: ({ sessionId, name, args }) => sessions.checkToolArgs(sessionId, name, args),

@@ -8,6 +8,7 @@ import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.
 import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { McpService } from './mcp-service.ts';
+import type { McpInteractionAnswer } from '../../../shared/mcp.ts';
 
 /** The chat side (the session manager behind an adapter). */
 export interface SessionService {
@@ -21,6 +22,8 @@ export interface SessionService {
   abort(sessionId: string): Promise<void>;
   /** False when no such request is pending. */
   answerApproval(sessionId: string, requestId: string, decision: ApprovalDecision): Promise<boolean>;
+  /** False when no such request is pending (answered, or its call ended). Absent: MCP requests are not shown here. */
+  answerMcpInteraction?(sessionId: string, requestId: string, answer: McpInteractionAnswer): Promise<boolean>;
   /** False when no such call is running. */
   cancelToolCall(sessionId: string, callId: string): Promise<boolean>;
   runTool(sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolExecuteResult>;

@@ -27,7 +27,8 @@ export function createSessionService(manager: SessionManager): SessionService {
     create: async (title) => manager.create(title === undefined ? {} : { title }).info,
     open: async (id) => {
       const s = session(id);
-      return { session: s.info, messages: s.messages(), pendingApprovals: s.pendingApprovals(), running: s.running, toolSelection: s.toolSelection() };
+      const asks = s.pendingMcpInteractions();
+      return { session: s.info, messages: s.messages(), pendingApprovals: s.pendingApprovals(), running: s.running, toolSelection: s.toolSelection(), ...(asks.length ? { pendingMcpInteractions: asks } : {}) };
     },
     rename: async (id, title) => {
       session(id);
@@ -48,6 +49,7 @@ export function createSessionService(manager: SessionManager): SessionService {
       session(id).abort();
     },
     answerApproval: async (id, requestId, decision) => session(id).answerApproval(requestId, decision),
+    answerMcpInteraction: async (id, requestId, answer) => session(id).answerMcpInteraction(requestId, answer),
     cancelToolCall: async (id, callId) => session(id).cancelToolCall(callId),
     runTool: async (id, name, args) => session(id).runTool(name, args),
     rerunToolCall: async (id, callId, args) => session(id).rerunToolCall(callId, args),
