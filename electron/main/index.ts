@@ -87,7 +87,8 @@ app.whenReady().then(async () => {
     settingsBackend: electronStoreBackend,
     watchSettings: true,
     sessionSecretsFallback: true,
-    tools: { watch: true, keyEndpoint: true },
+    // MCP: OAuth sign-in and URL-mode elicitation (after the user agreed in the chat) open the browser.
+    tools: { watch: true, keyEndpoint: true, openUrl: (url) => shell.openExternal(url).then(() => true, () => false) },
   });
   const starting: Promise<Host> = started.then((ready) => {
     runtime = ready;

@@ -34,7 +34,7 @@ export async function runBrowserMode(options: BrowserModeOptions, io: CliIO): Pr
     secrets: openCliSecrets(io),
     sessionSecretsFallback: true,
     watchSettings: true,
-    tools: { watch: true, keyEndpoint: true },
+    tools: { watch: true, keyEndpoint: true, openUrl: (url) => openInBrowser(url) },
     log: (message) => io.stderr.write(`tooldesk serve: ${message}\n`),
   });
   let server;

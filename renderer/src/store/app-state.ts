@@ -2,6 +2,7 @@
 // applyEvent / applySnapshot (pure, no I/O) inside Solid's produce(), so each change notifies
 // only the paths it touched: a streaming delta re-renders the streaming message alone.
 import type { ToolsState } from '../../../shared/api.ts';
+import type { McpInteractionRequest } from '../../../shared/mcp.ts';
 import type { ErrorValue, SessionInfo, StopReason } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
@@ -61,6 +62,8 @@ export interface ChatState {
   variablesVersion: number;
   /** The chat's own choice of tools; null follows the global switches. */
   toolSelection: ChatToolSelection | null;
+  /** What MCP servers are asking the user now (form, URL, sampling cards), in arrival order. */
+  mcpAsks: McpInteractionRequest[];
 }
 
 export interface AppState {
@@ -92,5 +95,6 @@ export function emptyChat(sessionId: string): ChatState {
     running: false,
     variablesVersion: 0,
     toolSelection: null,
+    mcpAsks: [],
   };
 }

@@ -94,6 +94,12 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
       }
       return;
     }
+    case 'mcp.interaction.requested':
+      if (!chat.mcpAsks.some((r) => r.id === event.request.id)) chat.mcpAsks.push(event.request);
+      return;
+    case 'mcp.interaction.resolved':
+      chat.mcpAsks = chat.mcpAsks.filter((r) => r.id !== event.requestId);
+      return;
     case 'variables.changed':
       chat.variablesVersion += 1;
       return;
@@ -107,6 +113,7 @@ export function applySnapshot(snapshot: SessionSnapshot, state: AppState, now = 
   for (const request of snapshot.pendingApprovals) addApproval(chat, request, now);
   chat.running = snapshot.running;
   chat.toolSelection = snapshot.toolSelection ?? null;
+  chat.mcpAsks = [...(snapshot.pendingMcpInteractions ?? [])];
   state.chats[snapshot.session.id] = chat;
   const index = state.sessions.findIndex((s) => s.id === snapshot.session.id);
   if (index >= 0) state.sessions[index] = snapshot.session;
