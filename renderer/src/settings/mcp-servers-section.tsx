@@ -112,7 +112,7 @@ function ServerRow(props: { server: McpServerView; onEnabled: (on: boolean) => v
           Remove
         </button>
       </div>
-      <code class="muted small provider-url" title={s().target}>
+      <code class="muted small mcp-target" title={s().target}>
         {s().target}
       </code>
       <Show when={s().sandbox}>
@@ -120,7 +120,8 @@ function ServerRow(props: { server: McpServerView; onEnabled: (on: boolean) => v
           {s().sandbox}
         </p>
       </Show>
-      <Show when={s().detail}>
+      {/* A ready server's detail is its sandbox note, which the line above already says better. */}
+      <Show when={s().detail && s().status !== 'ready'}>
         <pre class={`mcp-detail small ${s().status === 'failed' ? 'error' : 'muted'}`} data-testid="mcp-detail">
           {s().detail}
         </pre>
