@@ -95,6 +95,8 @@ export function createMcpService(parts: McpServiceParts): McpService {
   return {
     list,
     async add({ name, command, args, url }) {
+      // The name prefixes every tool name (NAME__tool) and names the group: keep it plain.
+      if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw invalid(`"${name}" cannot be a server name: use letters, digits, "_", "-" or "." (up to 64), starting with a letter or digit`);
       if (entries()[name]) throw invalid(`a server named "${name}" already exists: remove it first, or pick another name`);
       if ((command === undefined) === (url === undefined)) throw invalid('give either a command (a local server) or a URL (a remote server)');
       if (args !== undefined && !isStringList(args)) throw invalid('args must be a list of strings');

@@ -66,6 +66,8 @@ describe('Settings → MCP servers over the API', () => {
     const { handlers } = await openHost();
     await handlers.addMcpServer({ name: 'a', command: 'node' });
     await expect(handlers.addMcpServer({ name: 'a', command: 'node' })).rejects.toThrow(/already exists/);
+    await expect(handlers.addMcpServer({ name: '../etc', command: 'node' })).rejects.toThrow(/cannot be a server name/);
+    await expect(handlers.addMcpServer({ name: 'my server', command: 'node' })).rejects.toThrow(/cannot be a server name/);
     await expect(handlers.addMcpServer({ name: 'b' })).rejects.toThrow(/either a command .* or a URL/);
     await expect(handlers.addMcpServer({ name: 'b', command: 'x', url: 'http://h/' })).rejects.toThrow(/either/);
     await expect(handlers.addMcpServer({ name: 'b', url: 'not a url' })).rejects.toThrow(/url/i);
