@@ -70,6 +70,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   exportSession: obj({ ...sessionId, format: oneOf(['md', 'json']) }),
   abort: obj(sessionId),
   answerApproval: obj({ ...sessionId, requestId: id, decision }),
+  answerMcpInteraction: obj({ ...sessionId, requestId: id, answer: obj({ action: oneOf(['accept', 'decline', 'cancel']), content: record(json(), 64) }, ['content']) }),
   cancelToolCall: obj({ ...sessionId, callId: id }),
   rerunToolCall: obj({ ...sessionId, callId: id, args: record(json()) }, ['args']),
   checkToolArgs: obj({ ...sessionId, name, args: record(json()) }),
@@ -100,6 +101,13 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   setSecret: obj({ name, value: str(65_536) }),
   deleteSecret: obj({ name }),
   hasSecret: obj({ name }),
+  // args and names are string arrays, checked by the handler (shapes have no arrays).
+  listMcpServers: empty,
+  addMcpServer: obj({ name, command: str(4096, 1), args: json(), url: str(4096, 1) }, ['command', 'args', 'url']),
+  removeMcpServer: obj({ name }),
+  restartMcpServer: obj({ name }),
+  previewMcpImport: empty,
+  importMcpServers: obj({ names: json() }),
   appInfo: empty,
 };
 

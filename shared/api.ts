@@ -7,6 +7,7 @@ import type { ProviderConfig, Settings } from './settings.ts';
 import type { ApprovalDecision, ApprovalRequest, Diagnostic, ToolExecuteResult, ToolGroupInfo } from './tools.ts';
 import type { Variable, VariableInfo, VariableType } from './variables.ts';
 import type { ChatToolSelection } from './tool-selection.ts';
+import type { McpImportPreview, McpInteractionAnswer, McpInteractionRequest, McpServerView } from './mcp.ts';
 
 export type { ErrorValue } from './chat.ts';
 
@@ -27,6 +28,8 @@ export interface SessionSnapshot {
   branches?: Record<string, BranchInfo>;
   /** The chat's own model and settings. */
   chat?: ChatSettings;
+  /** What MCP servers are asking the user right now (cards). */
+  pendingMcpInteractions?: McpInteractionRequest[];
 }
 
 export interface SessionSearchHit {
@@ -169,6 +172,8 @@ export interface ApiMethods {
   /** Aborts the running turn; pending approvals of the session are rejected. */
   abort: { request: { sessionId: string }; response: null };
   answerApproval: { request: { sessionId: string; requestId: string; decision: ApprovalDecision }; response: null };
+  /** Answers an MCP server's form, URL or sampling request shown as a card. */
+  answerMcpInteraction: { request: { sessionId: string; requestId: string; answer: McpInteractionAnswer }; response: null };
   /**
    * Cancels one running tool call (the callId of its `tool.started` event), from a turn or a
    * manual run: it ends with an ERROR result saying it was cancelled; the turn goes on.
@@ -228,6 +233,17 @@ export interface ApiMethods {
   setSecret: { request: { name: string; value: string }; response: null };
   deleteSecret: { request: { name: string }; response: null };
   hasSecret: { request: { name: string }; response: boolean };
+  // MCP servers (their group switch is setGroupEnabled)
+  listMcpServers: { request: Empty; response: McpServerView[] };
+  /** Adds a server: `command` (+ `args`) for a local one over stdio, or `url` for a remote one. Switched off until the user turns it on. */
+  addMcpServer: { request: { name: string; command?: string; args?: string[]; url?: string }; response: McpServerView[] };
+  removeMcpServer: { request: { name: string }; response: McpServerView[] };
+  /** Stops and starts the server again (when its group is on). */
+  restartMcpServer: { request: { name: string }; response: McpServerView[] };
+  /** What an import from Claude Desktop, Cursor, LM Studio and VS Code configs would add; changes nothing. */
+  previewMcpImport: { request: Empty; response: McpImportPreview };
+  /** Imports the named servers of the preview; their literal secrets go to the keychain first. */
+  importMcpServers: { request: { names: string[] }; response: McpServerView[] };
   // app
   appInfo: { request: Empty; response: AppInfo };
 }
@@ -254,6 +270,7 @@ export const API_METHODS = [
   'exportSession',
   'abort',
   'answerApproval',
+  'answerMcpInteraction',
   'cancelToolCall',
   'rerunToolCall',
   'checkToolArgs',
@@ -280,6 +297,12 @@ export const API_METHODS = [
   'setSecret',
   'deleteSecret',
   'hasSecret',
+  'listMcpServers',
+  'addMcpServer',
+  'removeMcpServer',
+  'restartMcpServer',
+  'previewMcpImport',
+  'importMcpServers',
   'appInfo',
 ] as const satisfies readonly ApiMethodName[];
 
@@ -299,6 +322,8 @@ export type ApiEvent =
   | ChatEvent
   | { type: 'tools.changed'; tools: ToolsState }
   | { type: 'settings.changed'; settings: Settings }
+  /** An MCP server's state changed (starting, ready, failed, added, removed, switched). */
+  | { type: 'mcp.changed'; servers: McpServerView[] }
   /** The session list changed (created, renamed, deleted, new message updates ordering). */
   | { type: 'sessions.changed'; sessions: SessionInfo[] };
 
@@ -376,6 +401,7 @@ export const API_LIMITS = {
 
 // Re-exported so the renderer can import every API payload from one module.
 export type { ApprovalDecision, ApprovalRequest, ChatEvent, ChatMessage, SandboxStatus, SessionInfo, Variable, VariableInfo };
+export type { McpImportPreview, McpServerView } from './mcp.ts';
 
 // Electron IPC: one channel per method, one for events. The preload exposes a bridge whose
 // methods resolve with ApiResult values (Electron keeps only an Error's message across IPC, so

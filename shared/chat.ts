@@ -1,5 +1,6 @@
 // Payload types for chat sessions: messages and the events a session emits while it runs.
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult, ToolUpdate } from './tools.ts';
+import type { McpInteractionAnswer, McpInteractionRequest } from './mcp.ts';
 
 /** An error as a value: what crosses every boundary instead of a thrown object. */
 export interface ErrorValue {
@@ -171,6 +172,10 @@ export type ChatEvent =
   | { type: 'approval.requested'; sessionId: string; request: ApprovalRequest }
   /** `decision` is null when the request was dropped (turn aborted, session closed, no UI). */
   | { type: 'approval.resolved'; sessionId: string; requestId: string; decision: ApprovalDecision | null }
+  /** An MCP server asks the user something during a tool call (a form, a URL to open, a sampling request): a card. */
+  | { type: 'mcp.interaction.requested'; sessionId: string; request: McpInteractionRequest }
+  /** `answer` null: dropped (call or turn aborted). */
+  | { type: 'mcp.interaction.resolved'; sessionId: string; requestId: string; answer: McpInteractionAnswer | null }
   | { type: 'variables.changed'; sessionId: string }
   /** Something the user should see that is not a message: a provider retry, a repaired session file. */
   | { type: 'session.notice'; sessionId: string; level: 'info' | 'warning'; message: string };

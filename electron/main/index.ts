@@ -87,7 +87,7 @@ app.whenReady().then(async () => {
     settingsBackend: electronStoreBackend,
     watchSettings: true,
     sessionSecretsFallback: true,
-    // MCP servers that ask for OAuth sign-in open the consent page in the system browser.
+    // MCP: OAuth sign-in and URL-mode elicitation (after the user agreed in the chat) open the browser.
     tools: {
       watch: true,
       keyEndpoint: true,

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import type { SandboxStatus } from '../../shared/sandbox.ts';
 import type { Settings } from '../../shared/settings.ts';
 import { SessionManager } from './chat/session-manager.ts';
+import { chatMcpInteractions } from './host/mcp-chat-interactions.ts';
 import { createHost, type Host, type HostOptions } from './host/create-host.ts';
 import type { ProviderResolution } from './llm/resolve-provider.ts';
 import { appPaths, type AppPaths } from './paths.ts';
@@ -18,7 +19,7 @@ import { secretResolverFrom } from './runner/secret-resolver.ts';
 import { ToolRegistry } from './sources/discovery/tool-registry.ts';
 import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
 import { createSourceContext } from './sources/source-context.ts';
-import { createMcpGroupSource, keychainCredentialStore, type McpInteractions } from './sources/mcp/index.ts';
+import { createMcpGroupSource, keychainCredentialStore, type McpInteractions, type McpManager } from './sources/mcp/index.ts';
 import { mcpToolGroupSource } from './sources/mcp/tool-group-source.ts';
 import { settingsPermissionStore } from './store/permission-store.ts';
 import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
@@ -80,6 +81,8 @@ export interface RuntimeTools {
    * kept in step with both until `dispose` (the Tools panel's catalog, `tools run`).
    */
   executor(options: { sessionId: string; approve?: ApprovalCallback }): { executor: ToolExecutor; dispose(): void };
+  /** The MCP servers (absent with `mcp: false`): their states for Settings, restart. */
+  mcp?: McpManager;
 }
 
 export interface Runtime {
@@ -155,13 +158,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     // Every kind of tool source, in precedence order: tool folders, then MCP servers (one group
     // each). Combined after the first load, which the sources do not announce.
     const groupSources: ToolGroupSource[] = [registry];
+    let mcp: McpManager | undefined;
     if (toolOptions.mcp !== false) {
-      const mcp = await createMcpGroupSource(settings, {
+      mcp = await createMcpGroupSource(settings, {
         resolveSecrets,
         home,
         runnerOptions: { resolveSecrets },
         credentials: keychainCredentialStore(secrets),
-        ...(toolOptions.mcpInteractions ? { interactions: toolOptions.mcpInteractions } : {}),
+        // Without the CLI's terminal, a server's questions become cards in the chat of the call.
+        interactions: toolOptions.mcpInteractions ?? chatMcpInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {}),
         ...(toolOptions.openUrl ? { openBrowser: webOnly(toolOptions.openUrl) } : {}),
       });
       if (toolOptions.mcp === 'start-all') {
@@ -185,6 +190,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     }
     return {
       source,
+      ...(mcp ? { mcp } : {}),
       roots: () => registry.roots(),
       reloadPaths: (paths) => registry.reloadPaths(paths),
       executor({ sessionId, approve }) {

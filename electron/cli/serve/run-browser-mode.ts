@@ -38,7 +38,7 @@ export async function runBrowserMode(options: BrowserModeOptions, io: CliIO): Pr
     secrets: openCliSecrets(io),
     sessionSecretsFallback: true,
     watchSettings: true,
-    // MCP servers that ask for OAuth sign-in open the consent page in the user's browser.
+    // MCP: OAuth sign-in and URL-mode elicitation (after the user agreed in the chat) open the browser.
     tools: { watch: true, keyEndpoint: true, openUrl: openInBrowser },
     log: (message) => io.stderr.write(`tooldesk serve: ${message}\n`),
   });

@@ -13,6 +13,8 @@ import type { PermissionStore, ToolGroup } from '../tools/types.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
 import { ApprovalBroker } from './approval-broker.ts';
+import { McpInteractionBroker } from './mcp-interaction-broker.ts';
+import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
 import { applyEnableState, keepExecutorTools, type GroupsChange } from '../tools/executor-groups.ts';
 import { parseSlashCommand } from './slash-command.ts';
@@ -77,6 +79,7 @@ export class ChatSession {
   #chat: ChatSettings;
   readonly #events: Emitter<ChatEvent>;
   readonly #approvals: ApprovalBroker;
+  readonly #mcpAsks: McpInteractionBroker;
   readonly #disposers: Array<() => void> = [];
   readonly #usedCallIds = new Set<string>();
   readonly attachments: SessionAttachments;
@@ -115,6 +118,12 @@ export class ChatSession {
         this.#file.append({ t: 'approval', at: Date.now(), request, decision });
         this.#emit({ type: 'approval.resolved', sessionId: this.id, requestId: request.id, decision });
       },
+    });
+    this.#mcpAsks = new McpInteractionBroker({
+      // Like approvals: someone listening to this session or to the manager (a window, the host).
+      canAsk: () => this.#events.size > 0 || Boolean(options.hasApprover?.()),
+      requested: (request) => this.#emit({ type: 'mcp.interaction.requested', sessionId: this.id, request }),
+      resolved: (request, answer) => this.#emit({ type: 'mcp.interaction.resolved', sessionId: this.id, requestId: request.id, answer }),
     });
     this.executor = new ToolExecutor({
       sessionId: this.id,
@@ -284,6 +293,24 @@ export class ChatSession {
     if (!controller) return false;
     controller.abort(new Error('cancelled by the user'));
     return true;
+  }
+
+  /** Shows what an MCP server asks as a card; resolves with the answer (cancel when the call or turn ends first). */
+  askMcp(request: McpInteractionRequest, signal: AbortSignal): Promise<McpInteractionAnswer> {
+    return this.#mcpAsks.ask(request, signal);
+  }
+
+  answerMcpInteraction(requestId: string, answer: McpInteractionAnswer): boolean {
+    return this.#mcpAsks.answer(requestId, answer);
+  }
+
+  pendingMcpInteractions(): McpInteractionRequest[] {
+    return this.#mcpAsks.pending();
+  }
+
+  /** The provider this chat's turns use (MCP sampling answers with it). */
+  provider(): Promise<ProviderResolution> {
+    return this.#options.provider();
   }
 
   /** False when no such request is pending (already answered, or dropped). */

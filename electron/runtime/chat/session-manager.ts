@@ -79,6 +79,11 @@ export class SessionManager {
     return session;
   }
 
+  /** The session if it is open now (nothing is read from disk). */
+  opened(id: string): ChatSession | undefined {
+    return this.#open.get(id);
+  }
+
   /** The open session, or the one on disk replayed (variables, approvals memory included). */
   open(id: string): ChatSession {
     const open = this.#open.get(id);

@@ -17,6 +17,8 @@ import { createSessionService } from './session-service.ts';
 import { createSettingsService } from './settings-service.ts';
 import { createToolService, type ToolCatalogPort } from './tool-service.ts';
 import type { ApiHost } from './types.ts';
+import { createMcpService } from './mcp-service.ts';
+import type { McpManager } from '../sources/mcp/index.ts';
 
 export interface HostOptions {
   /** Reported by appInfo (the renderer talks over WebSocket). */
@@ -28,6 +30,8 @@ export interface HostOptions {
 
 /** The loaded tools as the host uses them (createRuntime's RuntimeTools). */
 export interface HostTools extends ToolCatalogPort {
+  /** The MCP servers, for Settings → MCP servers (absent: the rows show the configuration only). */
+  mcp?: McpManager;
   roots(): ToolRoot[];
   reloadPaths(paths: string[]): Promise<unknown>;
 }
@@ -76,12 +80,14 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
     changed: (paths) => parts.tools.reloadPaths(paths),
   });
   const tools = createToolService(parts.tools, store, authoring);
+  const mcp = createMcpService({ settings: store, secrets, ...(parts.tools.mcp ? { manager: parts.tools.mcp } : {}) });
   const services: HostServices = {
     sessions: createSessionService(parts.sessions),
     tools,
     settings: createSettingsService(store),
     providers: options.providers ?? createProviderService(),
     secrets,
+    mcp,
     appInfo,
   };
   // Approvals when no UI is attached (DESIGN: "no UI attached means rejected, never silently
@@ -105,6 +111,7 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
       closed = true;
       hub.dispose();
       tools.close();
+      mcp.close();
     },
   };
 }

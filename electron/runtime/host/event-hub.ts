@@ -8,7 +8,7 @@ import type { HostServices } from './services.ts';
  * The event stream of a host: session events as they are, plus tools/settings/sessions changes.
  * Returns a subscribe function and the disposer of the underlying subscriptions.
  */
-export function createEventHub(services: Pick<HostServices, 'sessions' | 'tools' | 'settings'>) {
+export function createEventHub(services: Pick<HostServices, 'sessions' | 'tools' | 'settings' | 'mcp'>) {
   // A broken subscriber must not starve the others (the Emitter's policy).
   const events = new Emitter<ApiEvent>();
   const emit: ApiEventListener = (event) => events.fire(event);
@@ -50,13 +50,14 @@ export function createEventHub(services: Pick<HostServices, 'sessions' | 'tools'
       // Enable flags in the tools list come from settings.
       emit({ type: 'tools.changed', tools: services.tools.state() });
     }),
+    services.mcp?.onChanged((servers) => emit({ type: 'mcp.changed', servers })),
   ];
   return {
     emit,
     sessionsChanged: emitSessions,
     onEvent: events.event as (listener: ApiEventListener) => Disposer,
     dispose() {
-      for (const d of disposers) d();
+      for (const d of disposers) d?.();
       events.dispose();
     },
   };

@@ -26,6 +26,11 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     return value;
   };
 
+  const needMcp = () => {
+    if (!services.mcp) throw apiError('UnavailableError', 'MCP servers are not available in this process');
+    return services.mcp;
+  };
+
   const resolveProvider = (request: ProviderRequest) => resolveProviderRequest(request, settings.get(), secrets);
 
   return {
@@ -68,6 +73,17 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
       return null;
     },
 
+    answerMcpInteraction: async ({ sessionId, requestId, answer }) => {
+      const content = answer.action === 'accept' ? answer.content : undefined;
+      // The spec's form values are primitives; anything else is not the user's answer.
+      if (content && Object.values(content).some((v) => !['string', 'number', 'boolean'].includes(typeof v))) {
+        throw apiError('InvalidRequestError', 'answerMcpInteraction: form values must be strings, numbers or booleans');
+      }
+      if (!(await sessions.answerMcpInteraction?.(sessionId, requestId, answer))) {
+        throw notFound(`no pending MCP request "${requestId}" in session ${sessionId} (already answered, or its tool call ended)`);
+      }
+      return null;
+    },
     cancelToolCall: ({ sessionId, callId }) => sessions.cancelToolCall(sessionId, callId),
     rerunToolCall: ({ sessionId, callId, args }) => sessions.rerunToolCall(sessionId, callId, args),
     checkToolArgs: ({ sessionId, name, args }) => sessions.checkToolArgs(sessionId, name, args),
@@ -81,7 +97,9 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     listTools: async () => tools.state(),
     reloadTools: () => tools.reload(),
     setGroupEnabled: async ({ group, enabled }) => {
-      if (!tools.state().groups.some((g) => g.name === group)) throw notFound(`no tool group "${group}"`);
+      // A server just added has no group until the tools list catches up: its name is enough.
+      const known = tools.state().groups.some((g) => g.name === group) || (services.mcp?.list().some((s) => s.name === group && !s.problem) ?? false);
+      if (!known) throw notFound(`no tool group "${group}"`);
       settings.setGroupEnabled(group, enabled);
       return tools.state();
     },
@@ -162,6 +180,13 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
       return null;
     },
     hasSecret: ({ name }) => secrets.exists(name),
+
+    listMcpServers: async () => services.mcp?.list() ?? [],
+    addMcpServer: (request) => needMcp().add(request),
+    removeMcpServer: ({ name }) => needMcp().remove(name),
+    restartMcpServer: ({ name }) => needMcp().restart(name),
+    previewMcpImport: async () => needMcp().previewImport(),
+    importMcpServers: ({ names }) => needMcp().importServers(names),
 
     appInfo: () => services.appInfo(),
   };

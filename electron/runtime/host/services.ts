@@ -8,6 +8,8 @@ import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
+import type { McpService } from './mcp-service.ts';
+import type { McpInteractionAnswer } from '../../../shared/mcp.ts';
 
 /** The chat side (the session manager behind an adapter). */
 export interface SessionService {
@@ -28,6 +30,8 @@ export interface SessionService {
   abort(sessionId: string): Promise<void>;
   /** False when no such request is pending. */
   answerApproval(sessionId: string, requestId: string, decision: ApprovalDecision): Promise<boolean>;
+  /** False when no such request is pending (answered, or its call ended). Absent: MCP requests are not shown here. */
+  answerMcpInteraction?(sessionId: string, requestId: string, answer: McpInteractionAnswer): Promise<boolean>;
   /** False when no such call is running. */
   cancelToolCall(sessionId: string, callId: string): Promise<boolean>;
   runTool(sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolExecuteResult>;
@@ -91,5 +95,7 @@ export interface HostServices {
   settings: SettingsService;
   providers: ProviderService;
   secrets: SecretService;
+  /** Settings → MCP servers; absent: the methods say MCP is not available here. */
+  mcp?: McpService;
   appInfo(): Promise<AppInfo>;
 }

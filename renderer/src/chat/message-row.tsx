@@ -1,4 +1,5 @@
 import { For, Match, Show, Switch, createSignal } from 'solid-js';
+import { McpInteractionCard } from '../approvals/mcp-interaction-card.tsx';
 import type { ChatState, Row } from '../store/app-state.ts';
 import { MarkdownView } from '../ui/markdown-view.tsx';
 import { useApp } from '../store/app-context.tsx';
@@ -105,9 +106,11 @@ function CallBlock(props: { chat: ChatState; callId: string }) {
     return undefined;
   };
   const sessionId = () => props.chat.sessionId;
+  const mcpAsks = () => props.chat.mcpAsks.filter((r) => r.callId === props.callId);
   return (
     <Show when={call()}>
       {(c) => (
+        <>
         <ToolCallBlock
           call={c()}
           approvals={approvals()}
@@ -120,6 +123,11 @@ function CallBlock(props: { chat: ChatState; callId: string }) {
           busy={props.chat.running}
           reruns={<For each={c().reruns}>{(id) => <CallBlock chat={props.chat} callId={id} />}</For>}
         />
+        {/* What an MCP server asks during this call (issue 12). */}
+        <For each={mcpAsks()}>
+          {(request) => <McpInteractionCard request={request} onAnswer={(answer) => void app.guard(() => app.api.answerMcpInteraction({ sessionId: sessionId(), requestId: request.id, answer }))} />}
+        </For>
+        </>
       )}
     </Show>
   );

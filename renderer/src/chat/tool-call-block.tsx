@@ -1,4 +1,5 @@
 import { For, Show, createSignal, onCleanup, createEffect, type JSX } from 'solid-js';
+import { ToolResultImages } from './tool-result-images.tsx';
 import type { ApprovalDecision, ApprovalRequest, ToolInfo } from '../../../shared/tools.ts';
 import { isReadOnlyTool } from '../../../shared/tool-selection.ts';
 import { ArgsEditor, type EditedArgs } from '../approvals/args-editor.tsx';
@@ -148,6 +149,7 @@ export function ToolCallBlock(props: {
             <Show when={result().rejectReason}>
               <div class="small error-text">Rejected: {result().rejectReason}</div>
             </Show>
+            <ToolResultImages data={result().data} toolName={props.call.toolName} />
             {/* Notes from the runtime about this call (sandbox limits, a fallback taken): for the user, not the model. */}
             <Show when={result().warnings?.length}>
               <ul class="small warn-text tool-warnings" data-testid="tool-warnings">

@@ -3,6 +3,7 @@ import { useApp } from '../store/app-context.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import { GroupsSection } from './groups-section.tsx';
 import { RuntimeSection } from './runtime-section.tsx';
+import { McpServersSection } from './mcp-servers-section.tsx';
 import './settings.css';
 
 export function SettingsPanel() {
@@ -12,6 +13,7 @@ export function SettingsPanel() {
       <Show when={app.state.settings} fallback={<p class="muted">Loading settings…</p>}>
         <ProvidersSection />
         <GroupsSection />
+        <McpServersSection />
         <RuntimeSection />
       </Show>
     </div>

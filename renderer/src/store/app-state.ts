@@ -3,6 +3,7 @@
 // only the paths it touched: a streaming delta re-renders the streaming message alone.
 import type { ToolsState } from '../../../shared/api.ts';
 import type { Attachment, BranchInfo, ChatSettings, ErrorValue, SessionInfo, StepTiming, StopReason, TokenUsage } from '../../../shared/chat.ts';
+import type { McpInteractionRequest } from '../../../shared/mcp.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
@@ -67,6 +68,8 @@ export interface ChatState {
   toolSelection: ChatToolSelection | null;
   /** The chat's own model and settings. */
   chat: ChatSettings;
+  /** What MCP servers are asking the user now (form, URL, sampling cards), in arrival order. */
+  mcpAsks: McpInteractionRequest[];
 }
 
 export interface AppState {
@@ -102,5 +105,6 @@ export function emptyChat(sessionId: string): ChatState {
     variablesVersion: 0,
     toolSelection: null,
     chat: {},
+    mcpAsks: [],
   };
 }

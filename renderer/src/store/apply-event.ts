@@ -16,6 +16,8 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
     case 'settings.changed':
       state.settings = event.settings;
       return;
+    case 'mcp.changed':
+      return; // Settings → MCP servers subscribes itself (nothing else shows server states)
   }
   const chat = state.chats[event.sessionId];
   if (!chat) return; // not open in this window: openSession() will fetch a snapshot
@@ -113,6 +115,12 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
       }
       return;
     }
+    case 'mcp.interaction.requested':
+      if (!chat.mcpAsks.some((r) => r.id === event.request.id)) chat.mcpAsks.push(event.request);
+      return;
+    case 'mcp.interaction.resolved':
+      chat.mcpAsks = chat.mcpAsks.filter((r) => r.id !== event.requestId);
+      return;
     case 'variables.changed':
       chat.variablesVersion += 1;
       return;
@@ -128,6 +136,7 @@ export function applySnapshot(snapshot: SessionSnapshot, state: AppState, now = 
   chat.chat = snapshot.chat ?? {};
   chat.running = snapshot.running;
   chat.toolSelection = snapshot.toolSelection ?? null;
+  chat.mcpAsks = [...(snapshot.pendingMcpInteractions ?? [])];
   state.chats[snapshot.session.id] = chat;
   const index = state.sessions.findIndex((s) => s.id === snapshot.session.id);
   if (index >= 0) state.sessions[index] = snapshot.session;

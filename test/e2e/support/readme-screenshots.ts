@@ -9,6 +9,7 @@ import { launchBrowser } from './browser.ts';
 import { makeHome } from './e2e-home.ts';
 import { ensureRendererBuilt } from './renderer-build.ts';
 import { openPanel, send } from './chat-page.ts';
+import { EVERYTHING } from '../../support/mcp-servers.ts';
 
 const OUT = fileURLToPath(new URL('../../../resources/screenshots/', import.meta.url));
 
@@ -17,11 +18,13 @@ const script: FakeScript = (request) => {
   const last = messages.at(-1);
   const said = String(last?.content ?? '');
   if (last?.role === 'tool' && String(last.content).startsWith('echo:')) return fakeTurn.text(`The echo tool answered: *${String(last.content).slice(6)}*`);
+  if (last?.role === 'tool' && String(last.content).includes('The sum of')) return fakeTurn.text('The **everything** server says: 20 + 22 = **42**.');
   if (last?.role === 'tool') {
     return fakeTurn.text(
       'The log has **2 000 lines**. The first ones look like this:\n\n```text\nline 1 of 2000: the quick brown fox\nline 2 of 2000: the quick brown fox\n```\n\nThe full output is in the variable named in the tool block.',
     );
   }
+  if (/add up/.test(said)) return { text: 'I will ask the `everything` MCP server.', toolCalls: [{ name: 'everything__get-sum', arguments: '{"a": 20, "b": 22}' }] };
   if (/log/.test(said)) return { text: 'Let me print the log with the `big` tool.', toolCalls: [{ name: 'script_big', arguments: '{"lines": 2000}' }] };
   if (/echo/.test(said)) return { text: 'I will ask the **echo** tool first.', toolCalls: [{ name: 'script_echo', arguments: JSON.stringify({ text: 'Hello from Tooldesk!' }) }] };
   return fakeTurn.text('Hello! Ask me to use one of your tools.');
@@ -64,6 +67,27 @@ try {
   await page.getByTestId('variable-viewer').waitFor();
   await page.getByTestId('variable-value').waitFor();
   await shot(page, 'variables-panel');
+
+  // An MCP server added in Settings, switched on, and one of its tools called from the chat.
+  await page.getByTestId('new-session').click();
+  await page.getByTestId('session-item').nth(1).waitFor();
+  await openPanel(page, 'settings');
+  const mcp = page.getByTestId('mcp-section');
+  await mcp.getByTestId('mcp-add-open').click();
+  await mcp.getByTestId('mcp-add-name').fill('everything');
+  await mcp.getByTestId('mcp-add-target').fill(`node ${EVERYTHING} stdio`);
+  await mcp.getByTestId('mcp-add-submit').click();
+  await mcp.getByTestId('mcp-toggle-everything').check();
+  await mcp.getByTestId('mcp-state').filter({ hasText: /^ready with/ }).waitFor({ timeout: 30_000 });
+  await page.locator('.panel-body').evaluate((el) => (el.scrollTop = (document.querySelector('#mcp-title') as HTMLElement).offsetTop - 60));
+  await send(page, 'Please add up 20 and 22.');
+  await page.getByTestId('execution-approval').waitFor();
+  await page.getByTestId('execution-approval').getByRole('button', { name: 'Approve once' }).click();
+  await page.locator('[data-testid="assistant-message"]', { hasText: '42' }).waitFor({ timeout: 15_000 }).catch(async (e) => { await page.screenshot({ path: '/tmp/mcp-fail.png' }); throw e; });
+  // The Variables panel of the previous chat may have complained about its variable: not part of this picture.
+  const dismiss = page.getByRole('button', { name: 'Dismiss' });
+  if (await dismiss.count()) await dismiss.click();
+  await shot(page, 'mcp-tool-call');
 } finally {
   await browser.close();
   await server.stop();

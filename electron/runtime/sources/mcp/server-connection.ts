@@ -69,6 +69,8 @@ export class McpConnection {
   #legacyIssuer = false;
   /** Secret values resolved for this server, kept out of its log. */
   #redacted: string[] = [];
+  /** Tool calls in flight, oldest first: a server's request during a call is shown in that call's chat. */
+  readonly #calls: Array<{ sessionId: string; callId: string; signal: AbortSignal }> = [];
 
   constructor(server: McpServer, deps: McpClientDeps, changed: () => void) {
     this.#server = server;
@@ -167,6 +169,8 @@ export class McpConnection {
     if (ctx.signal.aborted) return { status: 'ERROR', error: 'cancelled before the call was sent' };
     this.#samplingLeft = this.#deps.maxSamplingPerCall ?? 5;
     const timeout = this.#server.timeoutMs;
+    const inFlight = { sessionId: ctx.sessionId, callId: ctx.callId, signal: ctx.signal };
+    this.#calls.push(inFlight);
     try {
       const result = (await client.callTool(
         { name: tool, arguments: args },
@@ -181,7 +185,19 @@ export class McpConnection {
       return mapCallResult(result);
     } catch (error) {
       return { status: 'ERROR', error: this.#callError(tool, error, ctx.signal) };
+    } finally {
+      this.#calls.splice(this.#calls.indexOf(inFlight), 1);
     }
+  }
+
+  /**
+   * The call a server request belongs to (the protocol does not say: the latest one running) and
+   * a signal that also ends when that call is cancelled or its turn aborted.
+   */
+  #askContext(signal: AbortSignal): { call?: { sessionId: string; callId: string }; signal: AbortSignal } {
+    const latest = this.#calls.at(-1);
+    if (!latest) return { signal };
+    return { call: { sessionId: latest.sessionId, callId: latest.callId }, signal: AbortSignal.any([signal, latest.signal]) };
   }
 
   /** The executor's deadline for a call: a backstop above the server's own idle timeout. */
@@ -414,7 +430,8 @@ export class McpConnection {
           this.log.add(`tooldesk: refused a form elicitation asking for "${secret}": secrets are only asked for in URL mode`);
           return { action: 'decline' };
         }
-        return elicit({ server: name, params }, ctx.mcpReq.signal);
+        const { call, signal } = this.#askContext(ctx.mcpReq.signal);
+        return elicit({ server: name, params, ...(call ? { call } : {}) }, signal);
       });
     }
     if (interactions?.sample) {
@@ -425,7 +442,8 @@ export class McpConnection {
           throw new Error(`Tooldesk allows ${this.#deps.maxSamplingPerCall ?? 5} sampling requests per tool call; this one was refused`);
         }
         this.#samplingLeft--;
-        return sample({ server: name, params: request.params }, ctx.mcpReq.signal);
+        const { call, signal } = this.#askContext(ctx.mcpReq.signal);
+        return sample({ server: name, params: request.params, ...(call ? { call } : {}) }, signal);
       });
     }
   }

@@ -34,12 +34,15 @@ export interface McpServerStateInfo {
 export interface ElicitationAsk {
   server: string;
   params: ElicitRequestParams;
+  /** The tool call it arrived during (the latest one of this server still running), to show it in that chat. */
+  call?: { sessionId: string; callId: string };
 }
 
 /** A sampling request with the server it came from. */
 export interface SamplingAsk {
   server: string;
   params: CreateMessageRequestParams;
+  call?: { sessionId: string; callId: string };
 }
 
 export interface McpInteractions {

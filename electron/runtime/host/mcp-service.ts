@@ -1,0 +1,163 @@
+// Settings → MCP servers over the runtime: the configured servers with their live state, add,
+// remove, restart and import. Servers live in settings.mcpServers (the manager follows the
+// settings), so every change here is a settings write the CLI would make too.
+import { homedir } from 'node:os';
+import { apiError } from '../../../shared/api.ts';
+import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
+import { Emitter } from '../base/emitter.ts';
+import { knownConfigFiles, parseMcpServer, parseMcpServers, planImport, type McpManager, type McpServer } from '../sources/mcp/index.ts';
+import { sandboxSummary } from '../sources/mcp/sandbox-summary.ts';
+import type { SettingsStore } from '../store/settings-store.ts';
+import type { SecretService } from './services.ts';
+
+export interface McpService {
+  list(): McpServerView[];
+  add(request: { name: string; command?: string; args?: unknown; url?: string }): Promise<McpServerView[]>;
+  remove(name: string): Promise<McpServerView[]>;
+  restart(name: string): Promise<McpServerView[]>;
+  previewImport(): McpImportPreview;
+  importServers(names: unknown): Promise<McpServerView[]>;
+  onChanged(listener: (servers: McpServerView[]) => void): () => void;
+  close(): void;
+}
+
+export interface McpServiceParts {
+  settings: SettingsStore;
+  secrets: Pick<SecretService, 'set'>;
+  /** Absent when the runtime runs without MCP: rows then show the configuration only. */
+  manager?: McpManager;
+  /** Where other apps' configs are looked for (tests pass a temp home). */
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+}
+
+type Entries = Record<string, Record<string, unknown>>;
+
+const invalid = (message: string) => apiError('InvalidRequestError', message);
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+
+export function createMcpService(parts: McpServiceParts): McpService {
+  const { settings, manager } = parts;
+  const entries = (): Entries => (settings.get().mcpServers ?? {}) as unknown as Entries;
+  const write = (next: Entries) => settings.set('mcpServers', next as never);
+
+  const list = (): McpServerView[] => {
+    const current = settings.get();
+    const states = new Map((manager?.states() ?? []).map((s) => [s.name, s]));
+    const { servers, diagnostics } = parseMcpServers(current.mcpServers);
+    const rows: McpServerView[] = servers.map((server) => {
+      const state = states.get(server.name);
+      const enabled = current.groupDefaults[server.name] === true;
+      return {
+        name: server.name,
+        enabled,
+        // A switched-off server is stopped; the row says why (its switch), not just "stopped".
+        status: !enabled ? 'disabled' : (state?.status ?? 'stopped'),
+        transport: server.kind,
+        target: targetOf(server),
+        tools: state?.tools ?? 0,
+        ...(state?.detail ? { detail: state.detail } : {}),
+        sandbox: sandboxSummary(server, current.sandbox.mode, state?.sandboxed),
+        trusted: server.trust,
+        restarts: state?.restarts ?? 0,
+      };
+    });
+    // Broken entries stay visible (and removable) with what is wrong.
+    for (const d of diagnostics) {
+      const name = d.file.startsWith('mcpServers.') ? d.file.slice('mcpServers.'.length) : undefined;
+      if (!name || rows.some((r) => r.name === name)) continue;
+      rows.push({ name, enabled: false, status: 'failed', transport: 'stdio', target: '', tools: 0, sandbox: '', trusted: false, restarts: 0, problem: d.message });
+    }
+    return rows.sort((a, b) => a.name.localeCompare(b.name));
+  };
+
+  const changed = new Emitter<McpServerView[]>();
+  let lastKey = '';
+  const announce = () => {
+    const rows = list();
+    const key = JSON.stringify(rows);
+    if (key === lastKey) return;
+    lastKey = key;
+    changed.fire(rows);
+  };
+  const disposers = [manager?.onChanged(announce), settings.onDidChange(announce)];
+
+  const plan = () => {
+    const cwd = settings.get().workingDir ?? parts.home ?? homedir();
+    // The project's files are the user's own when the working folder is home: look once.
+    const files = knownConfigFiles(parts.platform ?? process.platform, parts.home ?? homedir(), parts.env ?? process.env, cwd).filter(
+      (file, i, all) => all.findIndex((f) => f.path === file.path) === i,
+    );
+    return { files, plan: planImport(files, entries()) };
+  };
+
+  return {
+    list,
+    async add({ name, command, args, url }) {
+      // The name prefixes every tool name (NAME__tool) and names the group: keep it plain.
+      if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw invalid(`"${name}" cannot be a server name: use letters, digits, "_", "-" or "." (up to 64), starting with a letter or digit`);
+      if (entries()[name]) throw invalid(`a server named "${name}" already exists: remove it first, or pick another name`);
+      if ((command === undefined) === (url === undefined)) throw invalid('give either a command (a local server) or a URL (a remote server)');
+      if (args !== undefined && !isStringList(args)) throw invalid('args must be a list of strings');
+      const entry: Record<string, unknown> = command !== undefined ? { command, ...(args?.length ? { args } : {}) } : { url };
+      const parsed = parseMcpServer(name, entry);
+      if ('error' in parsed) throw invalid(parsed.error);
+      write({ ...entries(), [name]: entry });
+      return list();
+    },
+    async remove(name) {
+      const { [name]: removed, ...rest } = entries();
+      if (!removed) throw apiError('NotFoundError', `no MCP server named "${name}"`);
+      write(rest);
+      const { groupDefaults } = settings.get();
+      if (name in groupDefaults) {
+        const { [name]: _switch, ...others } = groupDefaults;
+        settings.set('groupDefaults', others);
+      }
+      return list();
+    },
+    async restart(name) {
+      if (!entries()[name]) throw apiError('NotFoundError', `no MCP server named "${name}"`);
+      const connection = manager?.connection(name);
+      if (!connection) throw invalid('MCP servers are not running in this process');
+      if (settings.get().groupDefaults[name] !== true) throw invalid(`"${name}" is switched off: switch it on to start it`);
+      await connection.restart();
+      return list();
+    },
+    previewImport() {
+      const { files, plan: p } = plan();
+      return {
+        add: p.add.map((s) => ({ name: s.name, from: s.from, target: entryTarget(s.entry), secrets: s.secrets.map((x) => x.name) })),
+        skipped: p.skipped,
+        problems: p.problems,
+        searched: files.map((f) => `${f.app}: ${f.path}`),
+      };
+    },
+    async importServers(names) {
+      if (!isStringList(names)) throw invalid('names must be a list of server names');
+      const chosen = plan().plan.add.filter((s) => names.includes(s.name));
+      const missing = names.filter((n) => !chosen.some((s) => s.name === n));
+      if (missing.length) throw apiError('NotFoundError', `not in the import any more: ${missing.join(', ')} (look again with Import)`);
+      // Secrets first: a reference to a secret that was never stored would be worse than nothing.
+      for (const server of chosen) for (const secret of server.secrets) await parts.secrets.set(secret.name, secret.value);
+      write({ ...entries(), ...Object.fromEntries(chosen.map((s) => [s.name, s.entry])) });
+      return list();
+    },
+    onChanged: (listener) => changed.event(listener),
+    close() {
+      for (const d of disposers) d?.();
+      changed.dispose();
+    },
+  };
+}
+
+function targetOf(server: McpServer): string {
+  return server.kind === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
+}
+
+function entryTarget(entry: Record<string, unknown>): string {
+  if (typeof entry.url === 'string') return entry.url;
+  const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
+  return [String(entry.command ?? ''), ...args].join(' ');
+}

@@ -1,0 +1,248 @@
+import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
+import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
+import { useApp } from '../store/app-context.tsx';
+import { splitCommandLine } from './split-command-line.ts';
+import { Switch } from './switch.tsx';
+
+/** Settings → MCP servers: each server with its live state, its switch, Restart, add, remove, import. */
+export function McpServersSection() {
+  const app = useApp();
+  const [servers, setServers] = createSignal<McpServerView[]>([]);
+  const [adding, setAdding] = createSignal(false);
+  const [preview, setPreview] = createSignal<McpImportPreview | null>(null);
+
+  const show = (rows: McpServerView[] | null | undefined) => {
+    if (rows) setServers(rows);
+  };
+  onMount(() => {
+    void app.guard(() => app.api.listMcpServers()).then(show);
+    const off = app.api.onEvent((event) => {
+      if (event.type === 'mcp.changed') show(event.servers);
+    });
+    onCleanup(off);
+  });
+
+  const setEnabled = async (name: string, enabled: boolean) => {
+    const tools = await app.guard(() => app.api.setGroupEnabled({ group: name, enabled }));
+    if (tools) app.apply({ type: 'tools.changed', tools });
+    show(await app.guard(() => app.api.listMcpServers()));
+  };
+  const restart = async (name: string) => show(await app.guard(() => app.api.restartMcpServer({ name })));
+  const remove = async (name: string) => {
+    if (!window.confirm(`Remove the MCP server "${name}"?`)) return;
+    show(await app.guard(() => app.api.removeMcpServer({ name })));
+  };
+  const lookForImports = async () => setPreview((await app.guard(() => app.api.previewMcpImport())) ?? null);
+  const importAll = async (names: string[]) => {
+    const rows = await app.guard(() => app.api.importMcpServers({ names }));
+    if (rows) {
+      show(rows);
+      setPreview(null);
+    }
+  };
+
+  return (
+    <section class="settings-section" aria-labelledby="mcp-title" data-testid="mcp-section">
+      <h3 id="mcp-title">MCP servers</h3>
+      <p class="muted small">Each server is a tool group: switch it on to start it. Its tools go through the same approvals, variables and sandbox as every tool.</p>
+      <ul class="group-list">
+        <For each={servers()} fallback={<li class="muted small">No MCP servers. Add one, or import them from Claude Desktop, Cursor, LM Studio or VS Code.</li>}>
+          {(server) => <ServerRow server={server} onEnabled={(on) => void setEnabled(server.name, on)} onRestart={() => void restart(server.name)} onRemove={() => void remove(server.name)} />}
+        </For>
+      </ul>
+      <div class="row">
+        <button type="button" onClick={() => setAdding(!adding())} aria-expanded={adding()} data-testid="mcp-add-open">
+          Add server…
+        </button>
+        <button type="button" onClick={() => void lookForImports()} data-testid="mcp-import-open">
+          Import…
+        </button>
+      </div>
+      <Show when={adding()}>
+        <AddServerForm
+          onAdded={(rows) => {
+            show(rows);
+            setAdding(false);
+          }}
+          onCancel={() => setAdding(false)}
+        />
+      </Show>
+      <Show when={preview()}>{(p) => <ImportPreview preview={p()} onImport={(names) => void importAll(names)} onCancel={() => setPreview(null)} />}</Show>
+    </section>
+  );
+}
+
+function stateText(server: McpServerView): string {
+  if (server.problem) return `invalid entry: ${server.problem}`;
+  switch (server.status) {
+    case 'ready':
+      return `ready with ${server.tools} tool${server.tools === 1 ? '' : 's'}`;
+    case 'failed':
+      return 'failed';
+    case 'starting':
+      return 'starting…';
+    case 'stopped':
+      return 'stopped (starts when a tool is called)';
+    default:
+      return 'disabled';
+  }
+}
+
+function ServerRow(props: { server: McpServerView; onEnabled: (on: boolean) => void; onRestart: () => void; onRemove: () => void }) {
+  const s = () => props.server;
+  return (
+    <li class="group-item card mcp-server" data-testid="mcp-server" data-server={s().name} data-status={s().status}>
+      <div class="row">
+        <Switch checked={s().enabled} disabled={!!s().problem} label={`Enable MCP server ${s().name}`} onChange={props.onEnabled} testId={`mcp-toggle-${s().name}`} />
+        <strong class="grow">
+          {s().name}
+          <span class="muted small">
+            {' '}
+            · {s().transport}
+            {s().trusted ? ' · trusted' : ''}
+          </span>
+        </strong>
+        <span class={`mcp-state mcp-state-${s().status}`} data-testid="mcp-state" role="status">
+          {stateText(s())}
+        </span>
+        <button type="button" class="small" disabled={!s().enabled} onClick={props.onRestart} aria-label={`Restart ${s().name}`}>
+          Restart
+        </button>
+        <button type="button" class="link small" onClick={props.onRemove} aria-label={`Remove ${s().name}`}>
+          Remove
+        </button>
+      </div>
+      <code class="muted small mcp-target" title={s().target}>
+        {s().target}
+      </code>
+      <Show when={s().sandbox}>
+        <p class="muted small" data-testid="mcp-sandbox">
+          {s().sandbox}
+        </p>
+      </Show>
+      {/* A ready server's detail is its sandbox note, which the line above already says better. */}
+      <Show when={s().detail && s().status !== 'ready'}>
+        <pre class={`mcp-detail small ${s().status === 'failed' ? 'error' : 'muted'}`} data-testid="mcp-detail">
+          {s().detail}
+        </pre>
+      </Show>
+    </li>
+  );
+}
+
+function AddServerForm(props: { onAdded: (rows: McpServerView[]) => void; onCancel: () => void }) {
+  const app = useApp();
+  const [kind, setKind] = createSignal<'command' | 'url'>('command');
+  const [name, setName] = createSignal('');
+  const [target, setTarget] = createSignal('');
+  const [problem, setProblem] = createSignal<string | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setProblem(null);
+    if (!name().trim()) return setProblem('Give the server a name (its tools are called NAME__tool).');
+    if (!target().trim()) return setProblem(kind() === 'url' ? 'Give the server’s URL.' : 'Give the command that starts the server.');
+    let request: { name: string; command?: string; args?: string[]; url?: string };
+    if (kind() === 'url') request = { name: name().trim(), url: target().trim() };
+    else {
+      const words = splitCommandLine(target());
+      if (!words || words.length === 0) return setProblem('The command has an unclosed quote.');
+      request = { name: name().trim(), command: words[0]!, args: words.slice(1) };
+    }
+    try {
+      props.onAdded(await app.api.addMcpServer(request));
+    } catch (error) {
+      setProblem((error as Error).message);
+    }
+  };
+
+  return (
+    <form class="card stack mcp-add" onSubmit={(e) => void submit(e)} data-testid="mcp-add-form">
+      <div class="row" role="radiogroup" aria-label="Kind of server">
+        <label>
+          <input type="radio" name="mcp-kind" checked={kind() === 'command'} onChange={() => setKind('command')} /> Local (command)
+        </label>
+        <label>
+          <input type="radio" name="mcp-kind" checked={kind() === 'url'} onChange={() => setKind('url')} /> Remote (URL)
+        </label>
+      </div>
+      <label>
+        Name
+        <input type="text" value={name()} onInput={(e) => setName(e.currentTarget.value)} data-testid="mcp-add-name" placeholder="files" />
+      </label>
+      <label>
+        {kind() === 'url' ? 'URL' : 'Command and arguments'}
+        <input
+          type={kind() === 'url' ? 'url' : 'text'}
+          value={target()}
+          onInput={(e) => setTarget(e.currentTarget.value)}
+          data-testid="mcp-add-target"
+          placeholder={kind() === 'url' ? 'https://example.com/mcp' : 'npx -y @modelcontextprotocol/server-filesystem ~/Documents'}
+        />
+      </label>
+      <Show when={problem()}>
+        <p class="error small" role="alert" data-testid="mcp-add-problem">
+          {problem()}
+        </p>
+      </Show>
+      <div class="row">
+        <button type="submit" class="primary" data-testid="mcp-add-submit">
+          Add
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ImportPreview(props: { preview: McpImportPreview; onImport: (names: string[]) => void; onCancel: () => void }) {
+  const [chosen, setChosen] = createSignal<string[]>(props.preview.add.map((s) => s.name));
+  const toggle = (name: string, on: boolean) => setChosen(on ? [...chosen(), name] : chosen().filter((n) => n !== name));
+  return (
+    <div class="card stack mcp-import" data-testid="mcp-import-preview">
+      <strong>Import MCP servers</strong>
+      <Show when={props.preview.add.length > 0} fallback={<p class="muted small">Nothing new to import.</p>}>
+        <p class="muted small">These will be added, switched off. Secrets found in their settings move to the keychain.</p>
+        <ul class="group-list">
+          <For each={props.preview.add}>
+            {(server) => (
+              <li class="row" data-testid="mcp-import-candidate">
+                <input type="checkbox" checked={chosen().includes(server.name)} onChange={(e) => toggle(server.name, e.currentTarget.checked)} aria-label={`Import ${server.name}`} />
+                <span class="grow">
+                  <strong>{server.name}</strong> <span class="muted small">from {server.from}</span>
+                  <br />
+                  <code class="small">{server.target}</code>
+                  <Show when={server.secrets.length > 0}>
+                    <span class="muted small"> · to the keychain: {server.secrets.join(', ')}</span>
+                  </Show>
+                </span>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+      <For each={props.preview.skipped}>
+        {(s) => (
+          <p class="muted small" data-testid="mcp-import-skipped">
+            Skipped {s.name} ({s.from}): {s.reason}
+          </p>
+        )}
+      </For>
+      <For each={props.preview.problems}>{(p) => <p class="error small">{p}</p>}</For>
+      <details class="muted small">
+        <summary>Where we looked</summary>
+        <For each={props.preview.searched}>{(f) => <div>{f}</div>}</For>
+      </details>
+      <div class="row">
+        <button type="button" class="primary" disabled={chosen().length === 0} onClick={() => props.onImport(chosen())} data-testid="mcp-import-confirm">
+          Import {chosen().length}
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}

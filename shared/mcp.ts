@@ -1,0 +1,81 @@
+// MCP servers as the app shows them (Settings → MCP servers): one row per configured server
+// with its state, and the preview of an import from other apps' configs.
+
+export type McpServerStatus = 'disabled' | 'stopped' | 'starting' | 'ready' | 'failed';
+
+export interface McpServerView {
+  name: string;
+  /** The group switch (settings.groupDefaults): on starts the server, off stops it. */
+  enabled: boolean;
+  status: McpServerStatus;
+  transport: 'stdio' | 'http' | 'sse';
+  /** The command line, or the URL. */
+  target: string;
+  /** Tools listed by the server (when ready). */
+  tools: number;
+  /** Why it failed (with the stderr tail), or a note from the start. */
+  detail?: string;
+  /** What the sandbox lets the server do, written for the user. */
+  sandbox: string;
+  trusted: boolean;
+  restarts: number;
+  /** The entry in settings does not parse: why (the row can only be removed). */
+  problem?: string;
+}
+
+export interface McpImportCandidate {
+  name: string;
+  /** The app and file it comes from. */
+  from: string;
+  /** The command line or URL. */
+  target: string;
+  /** Secrets that will move to the keychain (their names; the values never leave the host). */
+  secrets: string[];
+}
+
+export interface McpImportPreview {
+  add: McpImportCandidate[];
+  skipped: Array<{ name: string; from: string; reason: string }>;
+  /** Files that could not be read. */
+  problems: string[];
+  /** Every file looked at (found or not), so the user knows where we looked. */
+  searched: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a server asks the user during a tool call (shown as a card in that chat)
+
+/** One field of a form-mode elicitation (the spec allows flat primitive fields only). */
+export interface McpFormField {
+  name: string;
+  title?: string;
+  description?: string;
+  type: 'string' | 'number' | 'integer' | 'boolean';
+  required: boolean;
+  /** Choices for a string field. */
+  options?: Array<{ value: string; label: string }>;
+  default?: string | number | boolean;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+}
+
+interface McpAskBase {
+  id: string;
+  sessionId: string;
+  /** The tool call it came during, when known. */
+  callId?: string;
+  server: string;
+}
+
+export type McpInteractionRequest =
+  | (McpAskBase & { kind: 'form'; message: string; fields: McpFormField[] })
+  /** Open `url` in the browser once the user agrees (sign-ins, payments: secrets never pass through the app). */
+  | (McpAskBase & { kind: 'url'; message: string; url: string })
+  /** The server wants the chat's model to answer `messages`; the user sees them first. */
+  | (McpAskBase & { kind: 'sampling'; messages: Array<{ role: 'user' | 'assistant'; text: string }>; systemPrompt?: string; maxTokens: number });
+
+export type McpInteractionAnswer =
+  | { action: 'accept'; content?: Record<string, string | number | boolean> }
+  | { action: 'decline' }
+  | { action: 'cancel' };

@@ -1,0 +1,57 @@
+// MCP servers in the app, in Chromium against the real runtime (browser mode): add the real
+// "everything" server in Settings → MCP servers, switch it on, see it ready with its tools, then
+// the fake model calls one of its tools through the approval card and gets the answer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { EVERYTHING } from '../support/mcp-servers.ts';
+import type { FakeOpenAIServer } from '../support/fake-openai-server.ts';
+import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { screenshot } from './support/screenshots.ts';
+import { FINAL_PREFIX, offeredTools, toolMessages } from './support/fake-model.ts';
+import { lastCall, openPanel, send, waitForStatus } from './support/chat-page.ts';
+
+let app: E2EApp;
+let fake: FakeOpenAIServer;
+let page: Page;
+
+beforeAll(async () => {
+  app = await startE2EApp();
+  ({ fake, page } = app);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('MCP servers', () => {
+  it('add in Settings → switch on → ready with N tools → a tool call with the approval card', async () => {
+    await openPanel(page, 'settings');
+    const section = page.getByTestId('mcp-section');
+    await section.scrollIntoViewIfNeeded();
+    await section.getByTestId('mcp-add-open').click();
+    await section.getByTestId('mcp-add-name').fill('ev');
+    await section.getByTestId('mcp-add-target').fill(`${process.execPath} ${EVERYTHING} stdio`);
+    await section.getByTestId('mcp-add-submit').click();
+    const row = section.locator('[data-testid="mcp-server"][data-server="ev"]');
+    await row.waitFor();
+    await expect(row.getByTestId('mcp-state').textContent()).resolves.toBe('disabled');
+    await expect(row.getByTestId('mcp-sandbox').textContent()).resolves.toMatch(/sandboxed: network allowed, home read-only/);
+
+    await row.getByTestId('mcp-toggle-ev').check();
+    await row.getByTestId('mcp-state').filter({ hasText: /^ready with \d+ tools$/ }).waitFor({ timeout: 30_000 });
+    const state = (await row.getByTestId('mcp-state').textContent())!;
+    expect(Number(/(\d+)/.exec(state)![1])).toBeGreaterThan(5);
+    await screenshot(page, 'e2e-mcp-settings');
+
+    await send(page, 'call ev__get-sum {"a": 20, "b": 22}');
+    const card = page.getByTestId('execution-approval');
+    await card.waitFor({ timeout: 20_000 });
+    await expect(card.textContent()).resolves.toContain('ev__get-sum');
+    expect(offeredTools(fake.chatRequests().at(-1))).toContain('ev__get-sum');
+    await card.getByRole('button', { name: 'Approve once' }).click();
+    await waitForStatus(lastCall(page), 'done');
+    await page.getByTestId('assistant-message').filter({ hasText: FINAL_PREFIX }).filter({ hasText: '42' }).last().waitFor({ timeout: 20_000 });
+    expect(toolMessages(fake.chatRequests().at(-1)).join('\n')).toContain('42');
+    await screenshot(page, 'e2e-mcp-tool-call');
+  });
+});

@@ -1,0 +1,144 @@
+// Settings → MCP servers: rows with their live state, the switch, Restart, add (command line or
+// URL), remove and the import preview, on a fake API.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
+import { McpServersSection } from '../../../renderer/src/settings/mcp-servers-section.tsx';
+import { splitCommandLine } from '../../../renderer/src/settings/split-command-line.ts';
+import { AppProvider } from '../../../renderer/src/store/app-context.tsx';
+import { createAppStore } from '../../../renderer/src/store/create-app-store.ts';
+import type { ApiMethodName, McpImportPreview, McpServerView } from '../../../shared/api.ts';
+import { fakeApi } from './fake-api.ts';
+
+const row = (over: Partial<McpServerView> = {}): McpServerView => ({
+  name: 'ev',
+  enabled: false,
+  status: 'disabled',
+  transport: 'stdio',
+  target: 'node everything.js stdio',
+  tools: 0,
+  sandbox: 'sandboxed: network allowed, home read-only, writes only to /home/u/.npm',
+  trusted: false,
+  restarts: 0,
+  ...over,
+});
+
+async function mount(overrides: Partial<Record<ApiMethodName, (req: any) => unknown>> = {}) {
+  const fake = fakeApi({ listMcpServers: () => [row()], ...overrides });
+  const store = createAppStore(fake.api);
+  await store.init();
+  render(() => (
+    <AppProvider value={{ ...store, openVariable: () => {}, insertIntoComposer: () => {}, focusComposer: () => {} }}>
+      <McpServersSection />
+    </AppProvider>
+  ));
+  await waitFor(() => expect(screen.getByTestId('mcp-server')).toBeTruthy());
+  return { ...fake, store };
+}
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe('Settings → MCP servers', () => {
+  it('shows each state as it changes: disabled, starting, ready with N tools, failed with the reason and stderr tail', async () => {
+    const fake = await mount();
+    const state = () => screen.getByTestId('mcp-state').textContent;
+    expect(state()).toBe('disabled');
+    expect(screen.getByTestId('mcp-sandbox').textContent).toContain('writes only to /home/u/.npm');
+    fake.emit({ type: 'mcp.changed', servers: [row({ enabled: true, status: 'starting' })] });
+    await waitFor(() => expect(state()).toBe('starting…'));
+    fake.emit({ type: 'mcp.changed', servers: [row({ enabled: true, status: 'ready', tools: 13 })] });
+    await waitFor(() => expect(state()).toBe('ready with 13 tools'));
+    fake.emit({ type: 'mcp.changed', servers: [row({ enabled: true, status: 'failed', detail: 'exited with code 1\nstderr: Error: Cannot find module x' })] });
+    await waitFor(() => expect(state()).toBe('failed'));
+    expect(screen.getByTestId('mcp-detail').textContent).toContain('Cannot find module x');
+  });
+
+  it('the switch is the group switch; Restart restarts that server; Remove asks first', async () => {
+    const fake = await mount({ setGroupEnabled: () => ({ groups: [], diagnostics: [] }), restartMcpServer: () => [row({ enabled: true, status: 'ready', tools: 2 })], removeMcpServer: () => [] });
+    fireEvent.click(screen.getByTestId('mcp-toggle-ev'));
+    await waitFor(() => expect(fake.calls.setGroupEnabled).toHaveBeenCalledWith({ group: 'ev', enabled: true }));
+    fake.emit({ type: 'mcp.changed', servers: [row({ enabled: true, status: 'ready', tools: 2 })] });
+    const restart = await screen.findByRole('button', { name: 'Restart ev' });
+    await waitFor(() => expect((restart as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(restart);
+    await waitFor(() => expect(fake.calls.restartMcpServer).toHaveBeenCalledWith({ name: 'ev' }));
+
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove ev' }));
+    expect(fake.calls.removeMcpServer).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove ev' }));
+    await waitFor(() => expect(fake.calls.removeMcpServer).toHaveBeenCalledWith({ name: 'ev' }));
+    await waitFor(() => expect(screen.queryByTestId('mcp-server')).toBeNull());
+    expect(confirm).toHaveBeenCalledTimes(2);
+  });
+
+  it('adds a local server from a command line with quotes, and says what is wrong instead of sending nonsense', async () => {
+    const fake = await mount({ addMcpServer: (req) => [row(), row({ name: req.name, target: [req.command, ...req.args].join(' ') })] });
+    fireEvent.click(screen.getByTestId('mcp-add-open'));
+    fireEvent.click(screen.getByTestId('mcp-add-submit'));
+    expect(screen.getByTestId('mcp-add-problem').textContent).toMatch(/name/);
+    fireEvent.input(screen.getByTestId('mcp-add-name'), { target: { value: 'files' } });
+    fireEvent.input(screen.getByTestId('mcp-add-target'), { target: { value: 'npx -y "server fs" \'/my docs' } });
+    fireEvent.click(screen.getByTestId('mcp-add-submit'));
+    expect(screen.getByTestId('mcp-add-problem').textContent).toMatch(/unclosed quote/);
+    expect(fake.calls.addMcpServer).not.toHaveBeenCalled();
+    fireEvent.input(screen.getByTestId('mcp-add-target'), { target: { value: 'npx -y "server fs" \'/my docs\'' } });
+    fireEvent.click(screen.getByTestId('mcp-add-submit'));
+    await waitFor(() => expect(fake.calls.addMcpServer).toHaveBeenCalledWith({ name: 'files', command: 'npx', args: ['-y', 'server fs', '/my docs'] }));
+    await waitFor(() => expect(screen.getAllByTestId('mcp-server')).toHaveLength(2));
+    expect(screen.queryByTestId('mcp-add-form')).toBeNull();
+  });
+
+  it('shows the host’s refusal in the form (a remote server by URL)', async () => {
+    const fake = await mount({
+      addMcpServer: () => {
+        throw new Error('a server named "ev" already exists: remove it first, or pick another name');
+      },
+    });
+    fireEvent.click(screen.getByTestId('mcp-add-open'));
+    fireEvent.click(screen.getByLabelText(/Remote/));
+    fireEvent.input(screen.getByTestId('mcp-add-name'), { target: { value: 'ev' } });
+    fireEvent.input(screen.getByTestId('mcp-add-target'), { target: { value: 'https://example.com/mcp' } });
+    fireEvent.click(screen.getByTestId('mcp-add-submit'));
+    await waitFor(() => expect(screen.getByTestId('mcp-add-problem').textContent).toContain('already exists'));
+    expect(fake.calls.addMcpServer).toHaveBeenCalledWith({ name: 'ev', url: 'https://example.com/mcp' });
+  });
+
+  it('Import shows what would be added (secret names, skipped entries, where it looked) before adding the chosen ones', async () => {
+    const preview: McpImportPreview = {
+      add: [
+        { name: 'gh', from: 'Cursor (/h/.cursor/mcp.json)', target: 'npx -y gh-mcp', secrets: ['mcp.gh.GITHUB_TOKEN'] },
+        { name: 'fs', from: 'Claude Desktop (/h/.config/Claude/claude_desktop_config.json)', target: 'npx fs', secrets: [] },
+      ],
+      skipped: [{ name: 'ev', from: 'LM Studio (/h/.lmstudio/mcp.json)', reason: 'a server of this name is already configured' }],
+      problems: [],
+      searched: ['Cursor: /h/.cursor/mcp.json'],
+    };
+    const fake = await mount({ previewMcpImport: () => preview, importMcpServers: ({ names }) => [row(), ...names.map((name: string) => row({ name }))] });
+    fireEvent.click(screen.getByTestId('mcp-import-open'));
+    const box = await screen.findByTestId('mcp-import-preview');
+    expect(within(box).getAllByTestId('mcp-import-candidate')).toHaveLength(2);
+    expect(box.textContent).toContain('to the keychain: mcp.gh.GITHUB_TOKEN');
+    expect(within(box).getByTestId('mcp-import-skipped').textContent).toContain('already configured');
+    expect(fake.calls.importMcpServers).not.toHaveBeenCalled();
+    fireEvent.click(within(box).getByLabelText('Import fs'));
+    fireEvent.click(within(box).getByTestId('mcp-import-confirm'));
+    await waitFor(() => expect(fake.calls.importMcpServers).toHaveBeenCalledWith({ names: ['gh'] }));
+    await waitFor(() => expect(screen.queryByTestId('mcp-import-preview')).toBeNull());
+    expect(screen.getAllByTestId('mcp-server').map((li) => li.dataset.server)).toEqual(['ev', 'gh']);
+  });
+});
+
+describe('splitCommandLine', () => {
+  it.each([
+    ['npx -y pkg', ['npx', '-y', 'pkg']],
+    ['  a   b ', ['a', 'b']],
+    ['a "b c" \'d e\'', ['a', 'b c', 'd e']],
+    ['a b\\ c ""', ['a', 'b c', '']],
+    ['"a \\" b"', ['a " b']],
+    ['', []],
+  ])('%j', (line, words) => expect(splitCommandLine(line)).toEqual(words));
+  it('an open quote is an error, not a guess', () => expect(splitCommandLine('a "b')).toBeNull());
+});
