@@ -17,7 +17,9 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
   const send = (text: string, attachments: Parameters<typeof app.send>[1]) => app.send(text, attachments);
   const model = (c?: ChatState) => effectiveModel(c?.chat ?? app.state.draft?.chat ?? {}, app.state.settings).model;
   const [choosing, setChoosing] = createSignal(false);
-  const selectedCount = (c: ChatState) => effectiveSelection(app.state.tools.groups, c.toolSelection).tools.length;
+  /** The open chat's choice of tools, or the new chat's (kept until its session is stored). */
+  const selection = () => (chat() ? chat()!.toolSelection : (app.state.draft?.toolSelection ?? null));
+  const selectedCount = () => effectiveSelection(app.state.tools.groups, selection()).tools.length;
   const lookupVariable = async (name: string) => {
     const id = chat()?.sessionId;
     if (!id) return null;
@@ -65,15 +67,13 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
       {/* One box for every chat: a reconnect that reloads the chat does not lose what it holds. */}
       <Show when={chat() || app.state.draft}>
         <div class="composer-anchor">
-          <Show when={choosing() && chat()}>
-            {(c) => (
-              <ToolSelectionPanel
-                groups={app.state.tools.groups}
-                selection={c().toolSelection}
-                onChange={(selection) => void app.setToolSelection(c().sessionId, selection)}
-                onClose={() => setChoosing(false)}
-              />
-            )}
+          <Show when={choosing()}>
+            <ToolSelectionPanel
+              groups={app.state.tools.groups}
+              selection={selection()}
+              onChange={(next) => void app.setToolSelection(chat()?.sessionId ?? null, next)}
+              onClose={() => setChoosing(false)}
+            />
           </Show>
           <Composer
             running={chat()?.running ?? false}
@@ -83,24 +83,20 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
             sendState={app.sendState()}
             model={model(chat())}
             draftKey={chat()?.sessionId ?? NEW_CHAT_DRAFT}
-            tools={selectedTools(app.state.tools.groups, chat()?.toolSelection ?? null)}
+            tools={selectedTools(app.state.tools.groups, selection())}
             lookupVariable={lookupVariable}
             trailing={
-              <Show when={chat()}>
-                {(c) => (
-                  <button
-                    type="button"
-                    class="tools-button"
-                    aria-expanded={choosing()}
-                    aria-label="Tools"
-                    title="Choose the tools this chat may use"
-                    data-testid="tools-button"
-                    onClick={() => setChoosing(!choosing())}
-                  >
-                    Tools · {selectedCount(c())}
-                  </button>
-                )}
-              </Show>
+              <button
+                type="button"
+                class="tools-button"
+                aria-expanded={choosing()}
+                aria-label="Tools"
+                title="Choose the tools this chat may use"
+                data-testid="tools-button"
+                onClick={() => setChoosing(!choosing())}
+              >
+                Tools · {selectedCount()}
+              </button>
             }
           />
         </div>

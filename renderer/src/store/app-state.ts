@@ -76,7 +76,8 @@ export interface AppState {
   sessions: SessionInfo[];
   activeSessionId: string | null;
   /** "+ New chat" before its first message: nothing is stored yet (activeSessionId is null). */
-  draft: { chat: ChatSettings } | null;
+  /** "+ New chat" before its first message: its settings and tool choice, stored with the session when it is created. */
+  draft: { chat: ChatSettings; toolSelection?: ChatToolSelection | null } | null;
   chats: Record<string, ChatState>;
   tools: ToolsState;
   settings: Settings | null;

@@ -46,7 +46,10 @@ export interface AppStore {
   /** Stops one running tool call; the turn it belongs to goes on (the model gets a "cancelled" result). */
   cancelToolCall(sessionId: string, callId: string): Promise<void>;
   /** Stores the chat's choice of tools (null: back to the global switches). */
-  setToolSelection(sessionId: string, selection: ChatToolSelection | null): Promise<void>;
+  /** The open chat's choice of tools (a draft keeps it until its session is created). */
+  setToolSelection(sessionId: string | null, selection: ChatToolSelection | null): Promise<void>;
+  /** The open chat's session id, creating the draft's session first (a run from the Tools panel). */
+  ensureSession(): Promise<string | null>;
   /** "Run again" of a finished call; its new result arrives as events, under the first call. */
   rerunToolCall(sessionId: string, callId: string, args?: Record<string, unknown>): Promise<void>;
   /** Applies a state the server returned (e.g. setSettings' answer) exactly like its event. */
@@ -121,6 +124,22 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
     }
   };
 
+  /** The open chat's session, storing the draft's first (with its settings and tool choice). */
+  const createDraftSession = async (): Promise<string | undefined> => {
+    if (state.activeSessionId) return state.activeSessionId;
+    if (!state.draft) return undefined;
+    const { chat, toolSelection } = state.draft;
+    const info = await api.createSession(Object.keys(chat).length ? { chat } : {});
+    if (toolSelection) await api.setToolSelection({ sessionId: info.id, selection: toolSelection });
+    const snapshot = await api.openSession({ sessionId: info.id });
+    setState(produce((s) => {
+      applySnapshot(snapshot, s);
+      s.activeSessionId = info.id;
+      s.draft = null;
+    }));
+    return info.id;
+  };
+
   const store: AppStore = {
     state,
     api,
@@ -164,19 +183,8 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
       const messageId = clientId();
       try {
         await retrying(async () => {
-          let sessionId = state.activeSessionId;
-          if (!sessionId) {
-            if (!state.draft) throw new Error('Open or start a chat first.');
-            const chat = state.draft.chat;
-            const info = await api.createSession(Object.keys(chat).length ? { chat } : {});
-            sessionId = info.id;
-            const snapshot = await api.openSession({ sessionId });
-            setState(produce((s) => {
-              applySnapshot(snapshot, s);
-              s.activeSessionId = info.id;
-              s.draft = null;
-            }));
-          }
+          const sessionId = await createDraftSession();
+          if (!sessionId) throw new Error('Open or start a chat first.');
           return api.sendMessage({ sessionId, text, messageId, ...(attachments?.length ? { attachments } : {}) });
         });
         return true;
@@ -233,7 +241,12 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
       // False means it finished in the meantime: its tool.finished event updates the block.
       await guard(() => api.cancelToolCall({ sessionId, callId }));
     },
+    ensureSession: () => guard(createDraftSession).then((id) => id ?? null),
     async setToolSelection(sessionId, selection) {
+      if (!sessionId) {
+        if (state.draft) setState('draft', 'toolSelection', selection);
+        return;
+      }
       const saved = await guard(() => api.setToolSelection({ sessionId, selection }));
       if (saved === undefined) return;
       setState(produce((s) => {

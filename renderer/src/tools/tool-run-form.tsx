@@ -19,8 +19,9 @@ export function ToolRunForm(props: { tool: ToolInfo; groupEnabled?: boolean }) {
   };
 
   const run = async (args: Record<string, unknown>) => {
-    const sessionId = app.state.activeSessionId;
-    if (!sessionId) return app.setError('Open a session first: the run goes into its history.');
+    // A new chat is stored now: the run goes into its history.
+    const sessionId = await app.ensureSession();
+    if (!sessionId) return app.setError('Open or start a chat first: the run goes into its history.');
     runSession = sessionId;
     callsBefore = new Set(Object.keys(app.state.chats[sessionId]?.toolCalls ?? {}));
     setBusy(true);
