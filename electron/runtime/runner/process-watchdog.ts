@@ -27,11 +27,15 @@ export interface WatchOptions {
   onExceeded: (count: number) => void;
 }
 
+/** However quiet the machine-wide hint, the tree is counted at least this often. */
+const FULL_COUNT_MS = 100;
+
 export function watchProcessTree(rootPid: number, options: WatchOptions): ProcessWatchdog {
   const interval = options.intervalMs ?? 20;
   let baseline = totalTasks();
   let exceeded = false;
   let lastUserCheck = 0;
+  let lastFullCount = 0;
   const fire = (count: number) => {
     exceeded = true;
     clearInterval(timer);
@@ -41,14 +45,19 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
     if (exceeded) return;
     if (options.pidsEventsFile && forksRefused(options.pidsEventsFile)) return fire(countTree(rootPid));
     const total = totalTasks();
-    // Half the bound: a tree whose processes die as fast as they fork is caught near its peak.
-    if (total !== undefined && baseline !== undefined && total - baseline <= options.maxProcesses / 2) return;
+    // The machine-wide task count is a cheap hint that the tree may have grown (half the bound: a
+    // tree whose processes die as fast as they fork is caught near its peak). Other programs
+    // ending at the same time can hide that growth from it, so the tree is counted anyway at
+    // least every FULL_COUNT_MS.
+    const now = Date.now();
+    const hinted = total === undefined || baseline === undefined || total - baseline > options.maxProcesses / 2;
+    if (!hinted && now - lastFullCount < FULL_COUNT_MS) return;
+    lastFullCount = now;
     const count = countTree(rootPid);
     if (count > options.maxProcesses) return fire(count);
     const limit = options.userLimit;
     // -1: a tree held at the limit forks again as soon as one of its processes exits. At most
     // every 100 ms: it stats every process, and a tree held at the limit stays there.
-    const now = Date.now();
     if (limit && now - lastUserCheck >= 100) {
       lastUserCheck = now;
       if (userTaskCount(limit.uid, now, 0) >= limit.tasks - 1) return fire(count);

@@ -68,3 +68,27 @@ describe('resource limits', () => {
     expect(existsSync(real.dir)).toBe(false);
   });
 });
+
+describe('watchProcessTree on a busy machine', () => {
+  it('still stops a growing tree while other programs end at the same time (the task-count hint hides the growth)', async () => {
+    // Other programs: 30 sleepers that end just as the watched tree grows, so the machine's task
+    // count falls while the tree gets bigger than its bound.
+    const others = spawn('sh', ['-c', 'for i in $(seq 30); do sleep 0.4 & done; wait'], { stdio: 'ignore', detached: true });
+    await new Promise((r) => setTimeout(r, 150));
+    const child = spawn('sh', ['-c', 'sleep 0.3; for i in 1 2 3 4 5 6 7 8; do sleep 3 & done; wait'], { stdio: 'ignore', detached: true });
+    let fired = 0;
+    const dog = watchProcessTree(child.pid!, { maxProcesses: 4, intervalMs: 10, onExceeded: (n) => { fired = n; process.kill(-child.pid!, 'SIGKILL'); } });
+    try {
+      await new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    } finally {
+      dog.stop();
+      try {
+        process.kill(-others.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    expect(dog.exceeded).toBe(true);
+    expect(fired).toBeGreaterThan(4);
+  });
+});
