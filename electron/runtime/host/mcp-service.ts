@@ -3,23 +3,14 @@
 // settings), so every change here is a settings write the CLI would make too.
 import { homedir } from 'node:os';
 import { apiError } from '../../../shared/api.ts';
-import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
+import type { McpServerView } from '../../../shared/mcp.ts';
 import { Emitter } from '../base/emitter.ts';
 import { knownConfigFiles, parseMcpServer, parseMcpServers, planImport, type McpManager, type McpServer } from '../sources/mcp/index.ts';
 import { sandboxSummary } from '../sources/mcp/sandbox-summary.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
-import type { SecretService } from './services.ts';
+import type { McpService, SecretService } from './services.ts';
 
-export interface McpService {
-  list(): McpServerView[];
-  add(request: { name: string; command?: string; args?: unknown; url?: string }): Promise<McpServerView[]>;
-  remove(name: string): Promise<McpServerView[]>;
-  restart(name: string): Promise<McpServerView[]>;
-  previewImport(): McpImportPreview;
-  importServers(names: unknown): Promise<McpServerView[]>;
-  onChanged(listener: (servers: McpServerView[]) => void): () => void;
-  close(): void;
-}
+export type { McpService } from './services.ts';
 
 export interface McpServiceParts {
   settings: SettingsStore;

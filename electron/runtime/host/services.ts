@@ -8,7 +8,7 @@ import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
-import type { McpService } from './mcp-service.ts';
+import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
 import type { McpInteractionAnswer } from '../../../shared/mcp.ts';
 
 /** The chat side (the session manager behind an adapter). */
@@ -80,6 +80,18 @@ export interface ProviderService {
   test(provider: ProviderConfig, apiKey: string | null): Promise<ProviderTestResult>;
   listModels(provider: ProviderConfig, apiKey: string | null): Promise<string[]>;
   detectLocal(): Promise<DetectedProvider[]>;
+}
+
+/** Settings → MCP servers (see mcp-service.ts). */
+export interface McpService {
+  list(): McpServerView[];
+  add(request: { name: string; command?: string; args?: unknown; url?: string }): Promise<McpServerView[]>;
+  remove(name: string): Promise<McpServerView[]>;
+  restart(name: string): Promise<McpServerView[]>;
+  previewImport(): McpImportPreview;
+  importServers(names: unknown): Promise<McpServerView[]>;
+  onChanged(listener: (servers: McpServerView[]) => void): () => void;
+  close(): void;
 }
 
 export interface SecretService {

@@ -5,7 +5,7 @@ import { runWarnings } from '../../runner/run-warnings.ts';
 import { sandboxSpecFor } from '../process/sandbox-spec-for.ts';
 import type { SourceContext } from '../types.ts';
 import type { ExecReply, ExecRequest } from './host-protocol.ts';
-import type { LoadRecord } from './tool-host.ts';
+import type { LoadRecord } from './load-record.ts';
 
 /** Never throws; a refused or failed start is code 127 with the reason in stderr. */
 export async function runModuleExec(ctx: SourceContext, record: LoadRecord, request: ExecRequest, signal: AbortSignal): Promise<ExecReply> {

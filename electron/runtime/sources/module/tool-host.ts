@@ -8,6 +8,9 @@ import type { SessionEvent, ToolContext, ToolRunResult } from '../../tools/types
 import type { SourceContext, SourceEntry } from '../types.ts';
 import { hostLaunch } from './host-launch.ts';
 import { runModuleExec } from './module-exec.ts';
+import type { LoadRecord } from './load-record.ts';
+
+export type { LoadRecord } from './load-record.ts';
 import { storeTransformed } from './transform-store.ts';
 import { checkedResult, isObject, lastLines, parse, readLines, validDiagnostic, validToolInfo } from './host-messages.ts';
 import { MAX_LINE_BYTES, type ExecRequest, type FromHost, type HostToolInfo, type ToHost } from './host-protocol.ts';
@@ -23,17 +26,6 @@ export const CANCEL_GRACE_MS = 2_000;
 const SESSION_TIMEOUT_MS = FACTORY_TIMEOUT_MS;
 /** A host may hand the app this much transpiled code to cache, per start. */
 const MAX_CACHE_BYTES = 256 * 1024 * 1024;
-
-/** One `load` of one module entry, as the app remembers it (to reload it after a restart). */
-export interface LoadRecord {
-  loadId: number;
-  entry: SourceEntry;
-  /** The entry's group name: the sandbox of the processes its exec() starts is chosen by it. */
-  label: string;
-  toolDir: string;
-  /** Secret names its tools declared: exec() may ask for these and no others. */
-  secrets: Set<string>;
-}
 
 export interface HostConfig {
   /** The newest context with these settings (see useContext). */
