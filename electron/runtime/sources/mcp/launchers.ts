@@ -1,7 +1,8 @@
 // How users' configs start servers — `npx -y pkg`, `uvx pkg`, `bunx`, `docker run -i` — and
 // what each needs under the default sandbox: its package cache writable, or the sandbox off.
-import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import type { StdioServer } from './server-config.ts';
 
 /** Package launchers and the cache each one writes to. */
@@ -27,4 +28,26 @@ export function launcherHint(server: StdioServer): string | undefined {
   const cache = LAUNCHER_CACHES[launcher];
   if (!cache || server.writable.length === 0) return undefined;
   return `hint: ${launcher} writes to ${cache}, read-only under the sandbox unless it is the "writable" folder: put it first there, or set "sandbox": "off" for this server`;
+}
+
+/**
+ * Folders under the temp folder that a server's command line names (`node /tmp/x/server.js`, a
+ * checkout or an unpacked package there): the sandbox's private /tmp would hide them, so the top
+ * folder of each stays readable (its node_modules next to the script included).
+ */
+export function tempFoldersNamed(command: string, args: readonly string[], temp = tmpdir()): string[] {
+  let root: string;
+  try {
+    root = realpathSync(temp);
+  } catch {
+    return [];
+  }
+  const folders = new Set<string>();
+  for (const word of [command, ...args]) {
+    if (!isAbsolute(word) || !existsSync(word)) continue;
+    const rel = relative(root, realpathSync(word));
+    if (!rel || rel.startsWith('..') || isAbsolute(rel)) continue;
+    folders.add(join(root, rel.split(sep)[0]!));
+  }
+  return [...folders];
 }

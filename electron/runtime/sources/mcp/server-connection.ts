@@ -24,7 +24,7 @@ import { cappedFetch } from './capped-fetch.ts';
 import { changedDescriptions, descriptionSnapshotFile } from './description-watch.ts';
 import { asksForSecret } from './elicitation-policy.ts';
 import { machineGrantProvider, type MachineGrantProvider } from './machine-grants.ts';
-import { expandHome, launcherHint, writableFolders } from './launchers.ts';
+import { expandHome, launcherHint, tempFoldersNamed, writableFolders } from './launchers.ts';
 import { mapCallResult } from './map-result.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
@@ -358,6 +358,7 @@ export class McpConnection {
               network: true,
               allowHomeWrite: false,
               ...(writable[0] ? { workDir: writable[0] } : {}),
+              readOnlyPaths: tempFoldersNamed(server.command, server.args),
             },
           });
           if (!('error' in child)) {
