@@ -87,7 +87,7 @@ function describeOffer(opened: OpenedToolFeed, say: (text: string) => void): voi
   for (const name of opened.feed.onlyGroups) {
     const group = groups.find((g) => g.name === name);
     if (!group) say(`tooldesk mcp serve: warning: --group ${name}: no such group in ${opened.roots.join(', ')}`);
-    else if (!opened.feed.settings().groupDefaults[name]) say(`tooldesk mcp serve: warning: group ${name} is disabled in Tooldesk; enable it with \`tooldesk tools enable ${name}\``);
+    else if (opened.feed.settings().groupDefaults[name] !== true) say(`tooldesk mcp serve: warning: group ${name} is disabled in Tooldesk; enable it with \`tooldesk tools enable ${name}\``);
   }
   const errors = opened.diagnostics().filter((d) => d.severity === 'error').length;
   say(

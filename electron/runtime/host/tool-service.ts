@@ -54,7 +54,7 @@ export function createToolService(tools: ToolCatalogPort, store: SettingsStore, 
     const group = registry.groups().find((g) => g.tools.some((t) => inDir(t.source?.file)));
     if (!group) return; // it did not load; its diagnostics say why
     const { groupDefaults } = store.get();
-    if (groupDefaults[group.name] === undefined) store.set('groupDefaults', { ...groupDefaults, [group.name]: true });
+    if (!Object.hasOwn(groupDefaults, group.name)) store.set('groupDefaults', { ...groupDefaults, [group.name]: true });
   };
 
   const needAuthoring = (): ToolAuthoringPort => {

@@ -47,8 +47,9 @@ export function syncExecutorGroups(executor: GroupHost, groups: ToolGroup[], cha
 /** Groups are off and tools on unless the settings say otherwise. */
 export function applyEnableState(executor: ToolExecutor, { groupDefaults, toolDefaults }: EnableState): void {
   for (const group of executor.listGroups()) {
-    executor.toggleGroupEnabled(group.name, groupDefaults[group.name] ?? false);
-    for (const tool of group.tools) executor.setToolEnabled(tool.name, toolDefaults[tool.name] ?? true);
+    // Own keys only: a group named `toString` must not read Object.prototype's function as "on".
+    executor.toggleGroupEnabled(group.name, Object.hasOwn(groupDefaults, group.name) ? groupDefaults[group.name] === true : false);
+    for (const tool of group.tools) executor.setToolEnabled(tool.name, Object.hasOwn(toolDefaults, tool.name) ? toolDefaults[tool.name] !== false : true);
   }
 }
 
