@@ -126,3 +126,23 @@ describe('templates through `tooldesk tools new` and `tools check`', () => {
     expect(JSON.parse(readFileSync(join(root, 'twice', 'definition.json'), 'utf8')).id).toBe('twice');
   });
 });
+
+describe('`tooldesk tools run` and the app\'s switches', () => {
+  it('says on stderr when the group is off, still runs the named tool, and asks nothing about sending its result to a model', async () => {
+    const h = home();
+    const overrides = { script_json_pick: { executionPolicy: 'auto', resultApprovalPolicy: 'always' } };
+    expect((await cli(['config', 'set', 'permissionOverrides', JSON.stringify(overrides)], h)).code).toBe(0);
+    const args = ['tools', 'run', 'script_json_pick', '--root', EXAMPLES, '--args', JSON.stringify({ json: '{"a": 1}', path: 'a' })];
+    // stdin is closed: a question on the terminal would be answered "no".
+    const off = await cli(args, h);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toContain('"value":1');
+    expect(off.stderr).toContain('the group "script" is switched off in Tooldesk');
+    expect(off.stderr).toContain('`tooldesk tools enable script` switches it on');
+    expect(off.stderr).not.toMatch(/to the model/);
+    expect((await cli(['config', 'set', 'groupDefaults', '{"script": true}'], h)).code).toBe(0);
+    const on = await cli(args, h);
+    expect(on.code, on.stderr).toBe(0);
+    expect(on.stderr).not.toContain('switched off');
+  });
+});

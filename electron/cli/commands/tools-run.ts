@@ -40,6 +40,9 @@ export const toolsRunCommand: Command = {
     }
     const approver = new TerminalApprover(io.stdin, io.stderr);
     const approve: ApprovalCallback = async (request) => {
+      // No model reads the result here: it is printed for the user who ran the tool, so the
+      // tool's result approval ("send it to the model?") has nothing to guard.
+      if (request.type === 'result') return { decision: 'once' };
       if (!flag(args, 'yes')) return approver.ask(request);
       io.stderr.write(`${describeRequest(request)} — approved by --yes\n`);
       return { decision: 'once' };
@@ -59,6 +62,13 @@ export const toolsRunCommand: Command = {
         io.stderr.write(`  untrusted project folder — review: ${d.file} (not loaded; \`tooldesk tools trust ${d.file}\` approves it)\n`);
       }
       return 1;
+    }
+    // The user named the tool, so it runs; but say when the app would not offer it.
+    const tool = group.tools.find((t) => t.name === name || t.modelName === name);
+    if (!group.builtin && !group.enabled) {
+      io.stderr.write(`tooldesk tools run: note: the group "${group.name}" is switched off in Tooldesk (chats are not offered its tools); running ${name} anyway because you named it. \`tooldesk tools enable ${group.name}\` switches it on.\n`);
+    } else if (tool && !tool.enabled) {
+      io.stderr.write(`tooldesk tools run: note: ${name} is switched off in Tooldesk (chats are not offered it); running it anyway because you named it. \`tooldesk tools enable ${name}\` switches it on.\n`);
     }
     executor.toggleGroupEnabled(group.name, true);
     executor.setToolEnabled(name, true);
