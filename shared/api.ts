@@ -3,7 +3,7 @@
 // the renderer client are all derived from this file; no side redeclares a payload.
 import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo } from './chat.ts';
 import type { SandboxStatus } from './sandbox.ts';
-import type { ProviderConfig, Settings } from './settings.ts';
+import type { ProviderConfig, Settings, WellKnownRoot } from './settings.ts';
 import type { ApprovalDecision, ApprovalRequest, Diagnostic, ToolExecuteResult, ToolGroupInfo } from './tools.ts';
 import type { Variable, VariableInfo, VariableType } from './variables.ts';
 import type { ChatToolSelection } from './tool-selection.ts';
@@ -132,6 +132,8 @@ export interface AppInfo {
   secrets: { backend: 'keyring' | 'session' | 'none'; detail?: string };
   /** Problems found while starting or since (a corrupt or invalid settings file replaced …). */
   warnings?: string[];
+  /** Where each well-known folder of the other projects is on this machine (project ones under the working folder). */
+  wellKnownFolders?: Partial<Record<WellKnownRoot, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The composition root: parts built on first use and once, only those asked for; the tool roots
 // from the settings or an override; the host over the same parts; one close for everything.
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime, webOnly } from '../../electron/runtime/create-runtime.ts';
@@ -92,5 +92,23 @@ describe('webOnly (MCP sign-in pages)', () => {
     expect(await open('http://127.0.0.1:5555/cb')).toBe(true);
     for (const bad of ['file:///etc/passwd', 'javascript:alert(1)', 'ms-settings:', 'not a url', 'smb://host/share']) expect(await open(bad)).toBe(false);
     expect(opened).toEqual(['https://auth.example.com/authorize?x=1', 'http://127.0.0.1:5555/cb']);
+  });
+});
+
+describe('appInfo', () => {
+  it("names the other projects' folders where they are on this machine (project ones under the working folder)", async () => {
+    const home = tmp();
+    const project = tmp();
+    const runtime = await createRuntime({ home, secrets: secrets(), tools: { cwd: project } });
+    try {
+      runtime.settings.set('workingDir', project);
+      const host = await runtime.host({ browserMode: true });
+      const info = await host.handlers.appInfo({});
+      expect(info.wellKnownFolders?.agenvoyProject).toBe(join(project, '.config', 'agenvoy', 'tools', 'script'));
+      expect(info.wellKnownFolders?.ompProject).toBe(join(project, '.omp', 'tools'));
+      expect(info.wellKnownFolders?.ompHome).toBe(join(homedir(), '.omp', 'agent', 'tools'));
+    } finally {
+      await runtime.close();
+    }
   });
 });

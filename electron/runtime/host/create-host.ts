@@ -19,6 +19,8 @@ import { createToolService, type ToolCatalogPort } from './tool-service.ts';
 import type { ApiHost } from './types.ts';
 import { createMcpService } from './mcp-service.ts';
 import type { McpManager } from '../sources/mcp/index.ts';
+import { homedir } from 'node:os';
+import { WELL_KNOWN_ROOTS } from '../sources/discovery/tool-roots.ts';
 
 export interface HostOptions {
   /** Reported by appInfo (the renderer talks over WebSocket). */
@@ -71,6 +73,7 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
       // The settings store's list grows when another process writes an invalid file. (No keyring
       // is not repeated here: Settings shows it next to the API key field.)
       warnings: [...store.warnings],
+      wellKnownFolders: wellKnownFolders(store.get().workingDir),
     };
   };
 
@@ -114,4 +117,10 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
       mcp.close();
     },
   };
+}
+
+/** The other projects' tool folders as they are on this machine (project ones under the working folder). */
+function wellKnownFolders(workingDir: string | null): AppInfo['wellKnownFolders'] {
+  const where = { userHome: homedir(), cwd: workingDir ?? homedir() };
+  return Object.fromEntries(WELL_KNOWN_ROOTS.map((spec) => [spec.key, spec.path(where)]));
 }

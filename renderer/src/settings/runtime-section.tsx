@@ -51,7 +51,7 @@ export function RuntimeSection() {
                   onChange={(on) => void save({ wellKnownRoots: { ...settings()!.wellKnownRoots, [root.key]: on } })}
                 />
                 <span>{root.label}</span>
-                <code class="muted small">{root.path}</code>
+                <code class="muted small" title={root.path}>{info()?.wellKnownFolders?.[root.key] ?? root.path}</code>
               </div>
             )}
           </For>
