@@ -138,11 +138,19 @@ export class ToolCatalog {
     return entry.groupName === VARS_GROUP && ALWAYS_OFFERED_VAR_TOOLS.includes(entry.name) && this.anyGroupEnabled();
   }
 
-  /** Why `entry` cannot run, for the model; undefined when it can. */
-  whyNotExecutable(entry: RegisteredTool): string | undefined {
+  /** Why `entry` cannot run, worded for the model and for the user; undefined when it can. */
+  whyNotExecutable(entry: RegisteredTool): { forModel: string; forUser: string } | undefined {
     if (this.isExecutable(entry)) return undefined;
-    if (!this.isToolEnabled(entry.name)) return `Tool ${entry.modelName} is disabled by the user and cannot be called.`;
-    return `Tool ${entry.modelName} cannot be called: its group "${entry.groupName}" is disabled. Ask the user to enable it if you need it.`;
+    if (!this.isToolEnabled(entry.name)) {
+      return {
+        forModel: `Tool ${entry.modelName} is disabled by the user and cannot be called.`,
+        forUser: `${entry.name} is switched off (Settings → Tool groups), so it did not run.`,
+      };
+    }
+    return {
+      forModel: `Tool ${entry.modelName} cannot be called: its group "${entry.groupName}" is disabled. Ask the user to enable it if you need it.`,
+      forUser: `The group "${entry.groupName}" is switched off (Settings → Tool groups), so ${entry.name} did not run.`,
+    };
   }
 
   executableTools(): RegisteredTool[] {

@@ -270,7 +270,7 @@ export class ToolExecutor {
       return { status: 'NOT_FOUND', error: message, finalText: message };
     }
     const refused = this.catalog.whyNotExecutable(entry);
-    if (refused) return failed(entry, refused);
+    if (refused) return failed(entry, refused.forModel, refused.forUser);
 
     const parsed = parseToolArgs(rawArgs);
     if (typeof parsed === 'string') return failed(entry, parsed);
@@ -293,7 +293,7 @@ export class ToolExecutor {
         toolName: entry.name,
         status: 'EXECUTION_REJECTED',
         rejectReason: gate.reason,
-        finalText: `The user did not allow running ${entry.modelName}: ${gate.reason} Do not retry the same call unless the user asks for it.`,
+        finalText: `The user did not allow running ${entry.modelName}.${gate.reason.trim() ? ` Their reason: ${quotedReason(gate.reason)}` : ''} Do not retry the same call unless the user asks for it.`,
         inspection: inspect(args),
       };
     }
@@ -464,8 +464,14 @@ export class ToolExecutor {
   }
 }
 
-function failed(entry: RegisteredTool, message: string): ToolExecuteResult {
-  return { toolName: entry.name, status: 'ERROR', error: message, finalText: message };
+/** `message` is what the model reads; `forUser` (when it differs) what the chat shows. */
+function failed(entry: RegisteredTool, message: string, forUser = message): ToolExecuteResult {
+  return { toolName: entry.name, status: 'ERROR', error: forUser, finalText: message };
+}
+
+/** The user's reason, word for word, as its own quoted sentence. */
+export function quotedReason(text: string): string {
+  return `"${text.trim()}".`;
 }
 
 /** A throw, a timeout, an abort, or an ERROR the tool reported itself. */

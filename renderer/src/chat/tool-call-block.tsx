@@ -76,10 +76,14 @@ export function ToolCallBlock(props: {
     const timings = props.call.result?.inspection?.timings;
     return timings ? timings.runningMs : (props.call.result?.durationMs ?? end - start);
   };
+  /** What the user reads: the result, or why there is none (the model's own wording stays in Inspect). */
   const resultText = () => {
     const r = props.call.result;
     if (!r) return '';
-    return r.formattedText ?? r.finalText ?? r.error ?? r.rejectReason ?? '';
+    if (r.status === 'SUCCESS') return r.formattedText ?? r.finalText ?? '';
+    // A rejection has its own "Rejected: reason" line; the text the model got about it is in Inspect.
+    if (r.status === 'EXECUTION_REJECTED' || r.status === 'RESULT_REJECTED') return r.formattedText ?? '';
+    return r.formattedText ?? r.error ?? r.finalText ?? '';
   };
   const args = () => props.call.summary ?? compressArgs(props.call.args);
 
