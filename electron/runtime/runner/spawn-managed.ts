@@ -182,6 +182,9 @@ async function start(spec: ManagedSpec, options: RunnerOptions): Promise<Managed
     redact,
     async kill() {
       if (!done) {
+        // Someone waits for the exit now: an unref()'d child must keep the app alive until then.
+        child.ref();
+        for (const handle of handles) handle?.ref?.();
         if (posix) killProcessGroup(pid, graceMs, () => done);
         else child.kill('SIGKILL');
       }

@@ -164,3 +164,20 @@ function childPids(pid: number): number[] {
     return [];
   }
 }
+
+describe('kill() of an unref()d child', () => {
+  it('keeps the process alive until the child has exited (an awaited kill is never cut short)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'td-kill-'));
+    const script = `import { spawnManaged } from ${JSON.stringify(join(process.cwd(), 'electron/runtime/runner/spawn-managed.ts'))};
+const child = await spawnManaged({ command: 'sleep', args: ['60'], cwd: ${JSON.stringify(dir)} });
+if ('error' in child) throw new Error(child.error);
+child.unref();
+await child.kill();
+console.log('killed');`;
+    const file = join(dir, 'parent.mts');
+    writeFileSync(file, script);
+    // Before the fix the awaited kill left nothing to keep the loop alive: exit code 13, no "killed".
+    const out = execFileSync(join(process.cwd(), 'node_modules/.bin/tsx'), [file], { encoding: 'utf8', timeout: 20_000 });
+    expect(out.trim()).toBe('killed');
+  });
+});
