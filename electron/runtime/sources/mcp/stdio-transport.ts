@@ -2,22 +2,11 @@
 // sandbox, die-with-parent, bounded stderr). Unlike the SDK's own, it bounds what a server can
 // make us hold: a line longer than `maxMessageBytes` is dropped as it streams (a request waiting
 // for it gets an error instead of a hang), and lines that are not JSON-RPC go to the server's log.
-import type { Readable, Writable } from 'node:stream';
 import { deserializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { ManagedProcess } from '../../runner/spawn-managed.ts';
 
-/** What the transport needs of runner/spawn-managed.ts's ManagedProcess. */
-export interface ManagedChild {
-  pid: number;
-  stdin: Writable;
-  stdout: Readable;
-  onStderr(listener: (text: string) => void): () => void;
-  stderrTail(): string;
-  exited: Promise<{ code: number | null; signal: string | null }>;
-  sandboxed: boolean;
-  note?: string;
-  warnings: string[];
-  kill(): Promise<void>;
-}
+/** What the transport needs of runner/spawn-managed.ts's ManagedProcess (tests pass fakes). */
+export type ManagedChild = Pick<ManagedProcess, 'pid' | 'stdin' | 'stdout' | 'onStderr' | 'stderrTail' | 'exited' | 'sandboxed' | 'note' | 'warnings' | 'kill'>;
 
 export type StartChild = () => Promise<ManagedChild | { error: string }>;
 
