@@ -5,16 +5,19 @@ still imports the user's code anew (an edited module is seen, nothing leaks betw
 Usage: python [-u] zygote.py SOCKET [--private-tmp]   (started by the app; never by hand)
 
 Requests come as JSON lines on stdin; events go out as JSON lines on stdout:
-  {"ready": true, "pid": N}       once, when it can take calls
-  {"id": I, "pid": N}             a call's process was forked (its pid as seen here)
-  {"id": I, "code": C, "signal": S}   that process ended
-Per call the forked process (the call's supervisor) starts its own session, connects to SOCKET
-once per stream (stdin, stdout, stderr, the fd 3 result channel) and waits for the app's go, a
-byte ahead of stdin (sent once the app can kill its group and has bounded it). It then
-forks the tool process, which runs exactly what a cold run would run (run_tool.py's main for a
-module function, a script as __main__, code read as from stdin). The supervisor is a subreaper:
-whatever the tool starts stays below it, and when the tool ends it kills all of it, as the end of
-a cold run's sandbox would, and ends with the tool's own status.
+  in  {"id": I, "token": T}           fork a call's process ahead of its call (a "spare")
+  in  {"go": I, ...the call}          run that call in spare I
+  out {"ready": true, "pid": N}       once, when it can take calls
+  out {"id": I, "pid": N}             a spare was forked (its pid as seen here)
+  out {"id": I, "code": C, "signal": S}   that process ended
+A spare (the call's supervisor) starts its own session, connects to SOCKET once per stream
+(stdin, stdout, stderr, the fd 3 result channel) and waits. The app meanwhile finds its pid,
+tracks its group and puts it in its own pids cgroup: joining a cgroup costs the kernel an RCU
+grace period (5-30 ms), which a spare pays before its call exists. The go brings the call; the
+supervisor then forks the tool process, which runs exactly what a cold run would run
+(run_tool.py's main for a module function, a script as __main__, code read as from stdin). The
+supervisor is a subreaper: whatever the tool starts stays below it, and when the tool ends it
+kills all of it, as the end of a cold run's sandbox would, and ends with the tool's own status.
 """
 import os
 import sys
@@ -134,7 +137,9 @@ def serve(socket_path, private_tmp):
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
-    calls = {}
+    calls = {}   # pid -> id, every forked supervisor (spare or running)
+    spares = {}  # id -> (pid, write end of its pipe), forked but not yet given a call
+    running = set()  # ids of spares that got their call
     send({'ready': True, 'pid': os.getpid()})
     pending = b''
     while True:
@@ -145,7 +150,7 @@ def serve(socket_path, private_tmp):
                     pass
             except BlockingIOError:
                 pass
-            reap(calls)
+            reap(calls, spares, running)
         if REQUESTS in ready:
             data = os.read(REQUESTS, 1 << 16)
             if not data:
@@ -158,15 +163,20 @@ def serve(socket_path, private_tmp):
             pending += data
             while b'\n' in pending:
                 line, pending = pending.split(b'\n', 1)
-                if line.strip():
-                    # A cold sandboxed run gets an empty /tmp; here the sandbox's /tmp lives on,
-                    # so it is emptied whenever no call is running (concurrent calls share it).
-                    if private_tmp is not None and not calls:
-                        wipe('/tmp', private_tmp)
-                    start(json.loads(line), socket_path, calls, (wake_r, wake_w))
+                if not line.strip():
+                    continue
+                request = json.loads(line)
+                if 'go' not in request:
+                    prepare(request, socket_path, calls, spares, (wake_r, wake_w))
+                    continue
+                # A cold sandboxed run gets an empty /tmp; here the sandbox's /tmp lives on,
+                # so it is emptied whenever no call is running (concurrent calls share it).
+                if private_tmp is not None and not running:
+                    wipe('/tmp', private_tmp)
+                go(request, spares, running)
 
 
-def reap(calls):
+def reap(calls, spares, running):
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -176,6 +186,10 @@ def reap(calls):
             break
         call = calls.pop(pid, None)
         if call is not None:
+            running.discard(call)
+            spare = spares.pop(call, None)
+            if spare is not None:
+                os.close(spare[1])
             code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
             sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
             send({'id': call, 'code': code, 'signal': sig})
@@ -184,24 +198,47 @@ def reap(calls):
             kill(pid)
 
 
-def start(request, socket_path, calls, wake):
+def prepare(request, socket_path, calls, spares, wake):
+    read_end, write_end = os.pipe()
     try:
         pid = os.fork()
     except OSError as error:
+        os.close(read_end)
+        os.close(write_end)
         send({'id': request['id'], 'error': 'fork failed: %s' % error})
         return
     if pid == 0:
         try:
-            supervise(request, socket_path, wake)
+            # Nothing of the zygote's channels stays open in a call's process.
+            os.close(write_end)
+            for _, fd in spares.values():
+                os.close(fd)
+            supervise(request, socket_path, wake, read_end)
         finally:
             os._exit(70)
+    os.close(read_end)
     calls[pid] = request['id']
+    spares[request['id']] = (pid, write_end)
     send({'id': request['id'], 'pid': pid})
+
+
+def go(request, spares, running):
+    spare = spares.pop(request['go'], None)
+    if spare is None:
+        return  # it died meanwhile: its exit event tells the app
+    running.add(request['go'])
+    data = (json.dumps(request) + '\n').encode()
+    try:
+        while data:
+            data = data[os.write(spare[1], data):]
+    except OSError:
+        pass  # it died meanwhile: its exit event tells the app
+    os.close(spare[1])
 
 
 # ---- a call's supervisor ----------------------------------------------------------------
 
-def supervise(request, socket_path, wake):
+def supervise(request, socket_path, wake, calls_in):
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     for fd in (REQUESTS, EVENTS) + wake:
@@ -211,7 +248,7 @@ def supervise(request, socket_path, wake):
     # A SIGTERM to the group is for the tool; this process stays to clean up after it.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     token = request['token'].encode()
-    tags = ['0', '1', '2'] + (['3'] if request.get('channel') else [])
+    tags = ['0', '1', '2', '3']  # fd 3 is closed below when the call has no result channel
     moved = {}
     for tag in tags:
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -223,12 +260,23 @@ def supervise(request, socket_path, wake):
         high = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
         os.close(fd)
         moved[tag] = high
+    high = fcntl.fcntl(calls_in, fcntl.F_DUPFD, 10)
+    os.close(calls_in)
+    calls_in = high
     for tag, fd in moved.items():
         os.dup2(fd, int(tag))
         os.close(fd)
-    # The app's go comes as one byte ahead of the tool's stdin (its stdin proper follows).
-    if os.read(0, 1) != b'g':
-        os._exit(0)
+    # Wait for the call. The pipe closing without one: the zygote ended or let this spare go.
+    pending = b''
+    while b'\n' not in pending:
+        data = os.read(calls_in, 1 << 16)
+        if not data:
+            os._exit(0)
+        pending += data
+    os.close(calls_in)
+    request = json.loads(pending.split(b'\n', 1)[0])
+    if not request.get('channel'):
+        os.close(3)  # a cold run without a result channel has no fd 3
     if request.get('dataLimit'):
         resource.setrlimit(resource.RLIMIT_DATA, (request['dataLimit'], request['dataLimit']))
     if request.get('nproc'):

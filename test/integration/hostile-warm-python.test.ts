@@ -92,8 +92,9 @@ function call(tool: Tool, args: Record<string, unknown> = {}, signal: AbortSigna
 }
 
 /** The zygotes' children now alive (zombies count as dead): each is a call still running. */
-function liveCallProcesses(zygotes: Array<{ hostPid: number }>): number[] {
-  return zygotes.flatMap((z) => childPids(z.hostPid)).filter(isAlive);
+/** The zygotes' live children but their spares (forked ahead of a call; no tool code ran there). */
+function liveCallProcesses(zygotes: Array<{ hostPid: number; spares: number[] }>): number[] {
+  return zygotes.flatMap((z) => childPids(z.hostPid).filter((pid) => !z.spares.includes(pid))).filter(isAlive);
 }
 
 describe.skipIf(!realPython() || process.platform !== 'linux')('hostile Python tools on the warm fork-server', () => {
@@ -147,8 +148,8 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('hostile Python t
     expect(r.status).toBe('ERROR');
     expect(`${r.error}\n${r.logs}`).toMatch(/limited to 64|more than 64 processes/);
     const deadline = Date.now() + 3000;
-    while (liveCallProcesses(zygotes).length > 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
-    expect(liveCallProcesses(zygotes)).toEqual([]);
+    while (liveCallProcesses(await warmPythonZygotes()).length > 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+    expect(liveCallProcesses(await warmPythonZygotes())).toEqual([]);
     const next = await call(tools.get('escapes_and_returns')!);
     expect(next.status).toBe('SUCCESS');
     expect((await warmPythonZygotes()).map((z) => z.hostPid)).toEqual(zygotes.map((z) => z.hostPid));

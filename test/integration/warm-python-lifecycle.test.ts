@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWarmPythonRunner, stopWarmPython, warmPythonCounts, warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
-import { childPids } from '../../electron/runtime/runner/warm-python/host-pid.ts';
+import { childPids, innermostPid } from '../../electron/runtime/runner/warm-python/host-pid.ts';
 import type { RunSpec, SandboxSpec } from '../../electron/runtime/runner/types.ts';
 import { helperDirs, helperScript } from '../../electron/runtime/sources/process/helper-scripts.ts';
 import { loadPythonModules } from '../../electron/runtime/sources/python/index.ts';
@@ -53,7 +53,44 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python 
     expect(result.channel).toContain('"result": 7');
     const [zygote] = await warmPythonZygotes();
     expect(zygote && isAlive(zygote.hostPid)).toBe(true);
-    expect(await waitFor(async () => (await warmPythonZygotes()).length === 0 && !isAlive(zygote!.hostPid), 5000)).toBe(true);
+    // The next call's process is forked ahead (a spare) and goes with its zygote.
+    expect(zygote!.spares).toHaveLength(1);
+    expect(await waitFor(async () => (await warmPythonZygotes()).length === 0 && !isAlive(zygote!.hostPid) && !isAlive(zygote!.spares[0]!), 5000)).toBe(true);
+  });
+
+  it('runs each call in the spare forked ahead, and a fresh process when that spare was killed', async () => {
+    const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote() });
+    const folder = moduleFolder();
+    writeFileSync(join(folder, 'm.py'), 'import os\n\ndef f() -> int:\n    """f"""\n    return os.getppid()\n');
+    await runner(spec(folder));
+    const [before] = await warmPythonZygotes();
+    const spare = before!.spares[0]!;
+    const spareInside = innermostPid(spare);
+    expect(spareInside).toBeGreaterThan(0);
+    const served = await runner(spec(folder));
+    // The tool process is the spare's child: its parent pid (inside the sandbox) is the spare's.
+    expect(JSON.parse(served.channel!).result).toBe(spareInside);
+    const [after] = await warmPythonZygotes();
+    expect(after!.spares).toHaveLength(1);
+    expect(after!.spares[0]).not.toBe(spare);
+    process.kill(after!.spares[0]!, 'SIGKILL');
+    expect(await waitFor(() => !isAlive(after!.spares[0]!), 2000)).toBe(true);
+    const countsBefore = warmPythonCounts();
+    const again = await runner(spec(folder));
+    expect(again.channel).toContain('"result"');
+    expect(warmPythonCounts().warm).toBe(countsBefore.warm + 1);
+  });
+
+  it('gives a call without a result channel no fd 3, as a cold run has none', async () => {
+    const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote() });
+    const folder = moduleFolder();
+    const script = join(folder, 'script.py');
+    writeFileSync(script, 'import os\ntry:\n    os.fstat(3)\n    print("fd3 open")\nexcept OSError:\n    print("fd3 closed")\n');
+    const run = (): Promise<{ stdout: string }> =>
+      runner({ command: realPython()!, args: [script], cwd: folder, stdin: '', timeoutMs: 10_000, sandbox: { mode: 'auto', toolDir: folder, network: true }, python: { kind: 'script', file: script } });
+    expect((await run()).stdout.trim()).toBe('fd3 closed');
+    expect((await run()).stdout.trim()).toBe('fd3 closed');
+    expect(warmPythonCounts().warm).toBeGreaterThan(0);
   });
 
   it('serves calls with the same sandbox from one zygote, and a changed sandbox from another', async () => {

@@ -12,11 +12,14 @@ export interface PidsCgroup {
   dir: string;
   /** `sh -c 'echo $$ > DIR/cgroup.procs && exec "$@"' …`: the run joins the cgroup before its command starts. */
   prefix: string[];
+  /** Sets the bound (undefined: none); returns this cgroup. */
+  setMax(maxProcesses: number | undefined): PidsCgroup;
   /** Removes the cgroup once its processes are gone (retries briefly; an empty leftover is harmless). */
   dispose(): void;
 }
 
-export function createPidsCgroup(maxProcesses: number, uid: number = process.getuid?.() ?? -1, root: string = PIDS_ROOT): PidsCgroup | undefined {
+/** maxProcesses undefined: a cgroup without a bound yet (`setMax` gives it one). */
+export function createPidsCgroup(maxProcesses: number | undefined, uid: number = process.getuid?.() ?? -1, root: string = PIDS_ROOT): PidsCgroup | undefined {
   if (uid !== 0 || process.platform !== 'linux') return undefined;
   try {
     accessSync(join(root, 'cgroup.procs'), constants.W_OK);
@@ -27,16 +30,26 @@ export function createPidsCgroup(maxProcesses: number, uid: number = process.get
   const dir = join(root, 'tooldesk', `run-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     mkdirSync(dir, { recursive: true });
-    // +1: the joining shell itself, which execs into the command.
-    writeFileSync(join(dir, 'pids.max'), String(Math.max(1, Math.floor(maxProcesses)) + 1));
+    writeMax(dir, maxProcesses);
   } catch {
     return undefined;
   }
-  return {
+  const cgroup: PidsCgroup = {
     dir,
+    setMax(max) {
+      writeMax(dir, max);
+      return cgroup;
+    },
     prefix: ['/bin/sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir],
     dispose: () => removeWhenEmpty(dir, 20),
   };
+  return cgroup;
+}
+
+function writeMax(dir: string, maxProcesses: number | undefined): void {
+  // +1: the process that joins (the cold path's shell, which execs into the command; a warm
+  // call's supervisor).
+  writeFileSync(join(dir, 'pids.max'), maxProcesses === undefined ? 'max' : String(Math.max(1, Math.floor(maxProcesses)) + 1));
 }
 
 let swept = false;

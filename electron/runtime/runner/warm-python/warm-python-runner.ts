@@ -11,7 +11,7 @@ import { basename, isAbsolute } from 'node:path';
 import type { Socket } from 'node:net';
 import { createRunner, runLaunched, type Launch, type LaunchedProcess } from '../create-runner.ts';
 import { signalProcessGroup } from '../kill-process-group.ts';
-import { createPidsCgroup } from '../pids-cgroup.ts';
+import { createPidsCgroup, type PidsCgroup } from '../pids-cgroup.ts';
 import { nprocLimit } from '../resource-limits.ts';
 import { detectSandbox } from '../sandbox-detect.ts';
 import { prepareSandboxedCommand, type PreparedCommand } from '../sandbox.ts';
@@ -96,12 +96,17 @@ export async function stopWarmPython(): Promise<void> {
   }));
 }
 
-/** How many zygotes are alive now (tests and the benchmark count them). */
-export async function warmPythonZygotes(): Promise<Array<{ hostPid: number; busy: number }>> {
-  const out: Array<{ hostPid: number; busy: number }> = [];
+/**
+ * The zygotes alive now, with the pid of the spare each holds ready (a forked process waiting for
+ * its call: no tool code has run in it). Tests and the benchmark count them.
+ */
+export async function warmPythonZygotes(): Promise<Array<{ hostPid: number; busy: number; spares: number[] }>> {
+  const out: Array<{ hostPid: number; busy: number; spares: number[] }> = [];
   for (const entry of [...pool.values()]) {
     const zygote = await entry.zygote;
-    if (!('error' in zygote) && !zygote.dead) out.push({ hostPid: zygote.hostPid, busy: zygote.busy });
+    if ('error' in zygote || zygote.dead) continue;
+    const spare = await spares.get(zygote);
+    out.push({ hostPid: zygote.hostPid, busy: zygote.busy, spares: spare && !('error' in spare) ? [spare.hostPid] : [] });
   }
   return out;
 }
@@ -248,54 +253,63 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
   if (!acquired) return undefined;
   const { zygote, entry } = acquired;
   const limits = { maxProcesses: spec.sandbox?.maxProcesses, maxMemoryBytes: spec.sandbox?.maxMemoryBytes };
-  // The bounds the cold path's `prlimit` and pids cgroup apply, here applied by the call itself.
-  const detection = detectSandbox();
-  const uid = process.getuid?.() ?? -1;
-  const nproc = detection.prlimit ? nprocLimit(limits, uid) : undefined;
-  const dataLimit = detection.prlimit && limits.maxMemoryBytes && limits.maxMemoryBytes > 0 ? Math.floor(limits.maxMemoryBytes) : undefined;
   const bounded = !!limits.maxProcesses && limits.maxProcesses > 0;
-  const cgroup = bounded ? createPidsCgroup(limits.maxProcesses!) : undefined;
-  const prepared: PreparedCommand = {
-    command: spec.command,
-    args: spec.args,
-    ...entry.sandbox,
-    ...(entry.sandbox.warnings ? { warnings: [...entry.sandbox.warnings] } : {}),
-    limits,
-    ...(bounded
-      ? {
-          watch: {
-            maxProcesses: limits.maxProcesses!,
-            ...(cgroup ? { pidsEventsFile: `${cgroup.dir}/pids.events` } : {}),
-            // Inside bwrap the kernel counts RLIMIT_NPROC per namespace: only the tree count is exact there.
-            ...(nproc !== undefined && !zygote.sandboxed ? { userLimit: { uid, tasks: nproc } } : {}),
-          },
-        }
-      : {}),
-    ...(cgroup ? { cleanup: cgroup.dispose } : {}),
-  };
-  let notStarted: string | undefined;
-  const launch: Launch = async (env) => {
-    const request: ZygoteRequest = {
-      ...hintFields(plan.hint),
-      env,
-      cwd: real(spec.cwd),
-      fallbackCwd: real(plan.toolDir),
-      channel: !!spec.resultChannel,
-      pwd: zygote.sandboxed,
-      ...(dataLimit ? { dataLimit } : {}),
-      ...(nproc ? { nproc } : {}),
+  const spare = await takeSpare(zygote, bounded ? limits.maxProcesses : undefined);
+  if ('error' in spare) return undefined;
+  let launchedInSpare = false;
+  try {
+    // The bounds the cold path's `prlimit` and pids cgroup apply, here applied by the call itself.
+    const detection = detectSandbox();
+    const uid = process.getuid?.() ?? -1;
+    const nproc = detection.prlimit ? nprocLimit(limits, uid) : undefined;
+    const dataLimit = detection.prlimit && limits.maxMemoryBytes && limits.maxMemoryBytes > 0 ? Math.floor(limits.maxMemoryBytes) : undefined;
+    const cgroup = bounded ? await boundSpare(spare, limits.maxProcesses!) : spare.cgroup?.setMax(undefined);
+    if (typeof cgroup === 'string') return undefined;
+    const prepared: PreparedCommand = {
+      command: spec.command,
+      args: spec.args,
+      ...entry.sandbox,
+      ...(entry.sandbox.warnings ? { warnings: [...entry.sandbox.warnings] } : {}),
+      limits,
+      ...(bounded
+        ? {
+            watch: {
+              maxProcesses: limits.maxProcesses!,
+              ...(cgroup ? { pidsEventsFile: `${cgroup.dir}/pids.events` } : {}),
+              // Inside bwrap the kernel counts RLIMIT_NPROC per namespace: only the tree count is exact there.
+              ...(nproc !== undefined && !zygote.sandboxed ? { userLimit: { uid, tasks: nproc } } : {}),
+            },
+          }
+        : {}),
     };
-    const launched = await startCall(zygote, request, !!spec.resultChannel, cgroup?.dir);
-    if ('error' in launched) {
-      notStarted = launched.error;
-      return notLaunched(launched.error);
-    }
-    return launched;
-  };
-  // Three-layer code came on stdin in a cold run; the call gets it in its request, and an empty stdin.
-  const runSpec: RunSpec = plan.hint.kind === 'code' ? { ...spec, stdin: '' } : spec;
-  const result = await runLaunched(runSpec, prepared, options, launch);
-  return notStarted === undefined ? result : undefined;
+    let notStarted: string | undefined;
+    const launch: Launch = async (env) => {
+      const request: ZygoteRequest = {
+        ...hintFields(plan.hint),
+        env,
+        cwd: real(spec.cwd),
+        fallbackCwd: real(plan.toolDir),
+        channel: !!spec.resultChannel,
+        pwd: zygote.sandboxed,
+        ...(dataLimit ? { dataLimit } : {}),
+        ...(nproc ? { nproc } : {}),
+      };
+      launchedInSpare = true;
+      const launched = startInSpare(zygote, spare, request);
+      if ('error' in launched) {
+        notStarted = launched.error;
+        return notLaunched(launched.error);
+      }
+      return launched;
+    };
+    // Three-layer code came on stdin in a cold run; the call gets it in its request, and an empty stdin.
+    const runSpec: RunSpec = plan.hint.kind === 'code' ? { ...spec, stdin: '' } : spec;
+    const result = await runLaunched(runSpec, prepared, options, launch);
+    return notStarted === undefined ? result : undefined;
+  } finally {
+    // A run that ended before its launch (a missing secret…) lets its spare go.
+    if (!launchedInSpare) discardSpare(spare);
+  }
 }
 
 function hintFields(hint: PythonRunHint): Pick<ZygoteRequest, 'kind' | 'file' | 'function' | 'marker' | 'code'> {
@@ -309,57 +323,133 @@ function notLaunched(why: string): LaunchedProcess {
 }
 
 /**
- * Forks the call's process, waits for its streams, finds its pid on this machine, puts it in the
- * run's pids cgroup and tells it to go. Until the go nothing of the tool has run, so any failure
- * here leaves the call free to run cold.
+ * A call's process forked ahead of its call: its streams connected, its group tracked, its pids
+ * cgroup joined. Joining a cgroup waits for an RCU grace period (5-30 ms when joins are not
+ * back to back), so each zygote keeps one spare ready and a call only hands it its request.
  */
-async function startCall(zygote: Zygote, request: ZygoteRequest, channel: boolean, cgroupDir: string | undefined): Promise<LaunchedProcess | { error: string }> {
-  const token = randomBytes(16).toString('hex');
-  const tags = ['0', '1', '2', ...(channel ? ['3'] : [])];
-  const wait = zygote.server.expect(token, tags);
-  const call = zygote.call(request, token);
-  const forked = await call.pid;
-  if ('error' in forked) {
-    wait.cancel();
-    return forked;
+interface Spare {
+  id: number;
+  hostPid: number;
+  sockets: Map<string, Socket>;
+  cgroup: PidsCgroup | undefined;
+  exit: Promise<{ code: number | null; signal: number | null } | null>;
+  /** Given its call (its streams are then the call's). */
+  used: boolean;
+  ended: boolean;
+}
+
+const spares = new WeakMap<Zygote, Promise<Spare | { error: string }>>();
+
+/** The zygote's ready spare (or one made now when none is), while the next one is prepared. */
+async function takeSpare(zygote: Zygote, maxProcesses: number | undefined): Promise<Spare | { error: string }> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const taken = spares.get(zygote) ?? prepareSpare(zygote, maxProcesses);
+    spares.set(zygote, prepareSpare(zygote, maxProcesses));
+    const spare = await taken;
+    if ('error' in spare || !spare.ended) return spare;
   }
-  const hostPid = childWithInnerPid(zygote.hostPid, forked.pid);
-  // Joining a cgroup takes the kernel a grace period (ms): done while the streams connect.
-  const joined = hostPid !== undefined && cgroupDir
-    ? writeFile(`${cgroupDir}/cgroup.procs`, String(hostPid)).then(() => undefined, (error: Error) => `the call could not join its pids cgroup: ${error.message}`)
-    : Promise.resolve(undefined);
+  return { error: 'the prepared call processes ended before their call' };
+}
+
+/**
+ * Forks a spare on `zygote`. Until its call's request reaches it nothing of the tool has run, so
+ * any failure here (and a spare that is never used) costs nothing but a process.
+ */
+async function prepareSpare(zygote: Zygote, maxProcesses: number | undefined): Promise<Spare | { error: string }> {
+  // The zygote's pipes do not keep the app alive: while a spare is being made, this does.
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  try {
+    return await forkSpare(zygote, maxProcesses);
+  } finally {
+    clearInterval(keepAlive);
+  }
+}
+
+async function forkSpare(zygote: Zygote, maxProcesses: number | undefined): Promise<Spare | { error: string }> {
+  const token = randomBytes(16).toString('hex');
+  const wait = zygote.server.expect(token, ['0', '1', '2', '3']);
+  const forked = zygote.prepare(token);
+  const pid = await forked.pid;
+  if ('error' in pid) {
+    wait.cancel();
+    return pid;
+  }
+  const hostPid = childWithInnerPid(zygote.hostPid, pid.pid);
+  const cgroup = hostPid !== undefined ? createPidsCgroup(maxProcesses) : undefined;
+  const joined = hostPid !== undefined && cgroup ? joinCgroup(cgroup, hostPid) : Promise.resolve(undefined);
   const timer = setTimeout(() => wait.cancel(), CONNECT_TIMEOUT_MS);
-  const sockets = await Promise.race([wait.sockets, call.exit.then(() => new Map<string, Socket>())]);
+  const sockets = await Promise.race([wait.sockets, forked.exit.then(() => new Map<string, Socket>())]);
   clearTimeout(timer);
   const notJoined = await joined;
   const abandon = (why: string) => {
     wait.cancel();
     for (const socket of sockets.values()) socket.destroy();
     if (hostPid !== undefined) signalProcessGroup(hostPid, 'SIGKILL');
+    cgroup?.dispose();
     return { error: why };
   };
   if (hostPid === undefined) return abandon('the call process was not found in /proc');
-  if (sockets.size !== tags.length) return abandon('the call process did not connect its streams');
+  if (sockets.size !== 4) return abandon('the call process did not connect its streams');
   if (notJoined) return abandon(notJoined);
   trackGroup(hostPid);
-  // The go: one byte ahead of the tool's stdin, read by the call's process before the tool starts.
-  const stdin = sockets.get('0')!;
-  stdin.write('g');
+  // A spare waiting for its call does not keep the app alive (its call will, once it runs).
+  for (const socket of sockets.values()) socket.unref();
+  const spare: Spare = { id: forked.id, hostPid, sockets, cgroup, exit: forked.exit, used: false, ended: false };
+  void forked.exit.then(() => {
+    spare.ended = true;
+    untrackGroup(hostPid);
+    // A call's streams close by themselves once read to the end; an unused spare's are dropped.
+    if (!spare.used) for (const socket of sockets.values()) socket.destroy();
+    spare.cgroup?.dispose();
+  });
+  return spare;
+}
+
+function joinCgroup(cgroup: PidsCgroup, pid: number): Promise<string | undefined> {
+  return writeFile(`${cgroup.dir}/cgroup.procs`, String(pid)).then(() => undefined, (error: Error) => `the call could not join its pids cgroup: ${error.message}`);
+}
+
+/** The spare's cgroup bound to the call's process count (joined now if the spare had none). */
+async function boundSpare(spare: Spare, maxProcesses: number): Promise<PidsCgroup | undefined | string> {
+  if (spare.cgroup) return spare.cgroup.setMax(maxProcesses);
+  const cgroup = createPidsCgroup(maxProcesses);
+  if (!cgroup) return undefined;
+  const notJoined = await joinCgroup(cgroup, spare.hostPid);
+  if (notJoined) {
+    cgroup.dispose();
+    return notJoined;
+  }
+  // Disposed with the spare's end (prepareSpare).
+  spare.cgroup = cgroup;
+  return cgroup;
+}
+
+function discardSpare(spare: Spare): void {
+  signalProcessGroup(spare.hostPid, 'SIGKILL');
+}
+
+/** Hands the call to its spare: from here on the tool runs. */
+function startInSpare(zygote: Zygote, spare: Spare, request: ZygoteRequest): LaunchedProcess | { error: string } {
+  const { hostPid, sockets } = spare;
+  if (spare.ended || !zygote.go(spare.id, request)) return { error: 'the prepared call process has exited' };
+  spare.used = true;
+  for (const socket of sockets.values()) socket.ref();
+  if (!request.channel) sockets.get('3')?.destroy();
   // What the tool writes to its stdin is dropped (as into a pipe's write end nobody reads); reading
   // lets the socket see the end and close.
+  const stdin = sockets.get('0')!;
   stdin.resume();
   const exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
-  const exit = call.exit.then((status) => {
-    untrackGroup(hostPid);
+  const exit = spare.exit.then((status) => {
     const mapped = exitStatus(status, zygote.sandboxed);
     for (const listener of exitListeners) listener(mapped.code, mapped.signal);
     return mapped;
   });
   const closed = (socket: Socket | undefined) => new Promise<void>((resolve) => (!socket || socket.destroyed ? resolve() : socket.once('close', () => resolve())));
-  const out = [sockets.get('1'), sockets.get('2'), sockets.get('3')];
+  const out = [sockets.get('1'), sockets.get('2'), request.channel ? sockets.get('3') : undefined];
   return {
     pid: hostPid,
-    stdin: sockets.get('0'),
+    stdin,
     stdout: out[0],
     stderr: out[1],
     channel: out[2],

@@ -26,7 +26,8 @@ export interface ZygoteRequest {
   nproc?: number;
 }
 
-export interface ZygoteCall {
+export interface ZygoteSpare {
+  id: number;
   /** The call's process (its supervisor) as the zygote sees it, or why it could not fork. */
   pid: Promise<{ pid: number } | { error: string }>;
   /** Its exit status (signal by number), once the zygote reaped it; null when the zygote died first. */
@@ -34,12 +35,13 @@ export interface ZygoteCall {
 }
 
 export class Zygote {
-  /** In-flight calls. */
+  /** Calls running (spares waiting for a call do not count). */
   busy = 0;
   lastUsed = Date.now();
   dead = false;
   private nextId = 1;
   private readonly calls = new Map<number, { pid: (v: { pid: number } | { error: string }) => void; exit: (v: { code: number | null; signal: number | null } | null) => void }>();
+  private readonly spareExits = new Map<number, ZygoteSpare['exit']>();
 
   private constructor(
     readonly process: ManagedProcess,
@@ -95,29 +97,42 @@ export class Zygote {
     return this.process.sandboxed;
   }
 
-  /** Asks for a call's process. The caller then waits for its streams on `server` with `token`. */
-  call(request: ZygoteRequest, token: string): ZygoteCall {
+  /**
+   * Forks a call's process ahead of its call: it connects its streams to `server` with `token`
+   * and waits for `go`. It does not keep the app alive until then.
+   */
+  prepare(token: string): ZygoteSpare {
     const id = this.nextId++;
-    let pid!: ZygoteCall['pid'] extends Promise<infer T> ? (v: T) => void : never;
-    let exit!: ZygoteCall['exit'] extends Promise<infer T> ? (v: T) => void : never;
-    const call: ZygoteCall = { pid: new Promise((r) => (pid = r)), exit: new Promise((r) => (exit = r)) };
+    let pid!: ZygoteSpare['pid'] extends Promise<infer T> ? (v: T) => void : never;
+    let exit!: ZygoteSpare['exit'] extends Promise<infer T> ? (v: T) => void : never;
+    const spare: ZygoteSpare = { id, pid: new Promise((r) => (pid = r)), exit: new Promise((r) => (exit = r)) };
     if (this.dead) {
       pid({ error: 'the Python fork-server has exited' });
       exit(null);
-      return call;
+      return spare;
     }
     this.calls.set(id, { pid, exit });
+    this.spareExits.set(id, spare.exit);
+    this.process.stdin.write(`${JSON.stringify({ id, token })}\n`);
+    return spare;
+  }
+
+  /** Runs `request` in spare `id`; false when that spare has ended (or was never prepared here). */
+  go(id: number, request: ZygoteRequest): boolean {
+    const exit = this.spareExits.get(id);
+    if (!exit || this.dead) return false;
+    this.spareExits.delete(id);
     this.busy++;
     this.lastUsed = Date.now();
     // The zygote's pipes do not keep the app alive (see start): a call in flight does.
     const keepAlive = setInterval(() => {}, 1 << 30);
-    void call.exit.then(() => {
+    void exit.then(() => {
       clearInterval(keepAlive);
       this.busy--;
       this.lastUsed = Date.now();
     });
-    this.process.stdin.write(`${JSON.stringify({ ...request, id, token })}\n`);
-    return call;
+    this.process.stdin.write(`${JSON.stringify({ ...request, go: id })}\n`);
+    return true;
   }
 
   async kill(): Promise<void> {
@@ -139,11 +154,13 @@ export class Zygote {
       call.pid({ error: event.error });
       call.exit(null);
       this.calls.delete(event.id!);
+      this.spareExits.delete(event.id!);
     } else if (event.pid !== undefined) {
       call.pid({ pid: event.pid });
     } else {
       call.exit({ code: event.code ?? null, signal: event.signal ?? null });
       this.calls.delete(event.id!);
+      this.spareExits.delete(event.id!);
     }
   }
 
@@ -155,6 +172,7 @@ export class Zygote {
       call.exit(null);
     }
     this.calls.clear();
+    this.spareExits.clear();
     this.server.close();
   }
 }
