@@ -81,6 +81,25 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python 
     expect(warmPythonCounts().warm).toBe(countsBefore.warm + 1);
   });
 
+  it('never lets a call read the secrets of another call running at the same time', async () => {
+    const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote(), resolveSecrets: async () => ({ values: { API_TOKEN: 'sekrit-4711' }, missing: [] }) });
+    const folder = moduleFolder();
+    const holder = join(folder, 'holder.py');
+    const snoop = join(folder, 'snoop.py');
+    // The secret is in the environment of whatever the tool starts (here `sleep`).
+    writeFileSync(holder, 'import subprocess\nsubprocess.run(["sleep", "1.5"])\nprint("held")\n');
+    // What a hostile tool of the same folder would try: every environment it can read in /proc.
+    writeFileSync(snoop, 'import os\nfound = []\nfor p in os.listdir("/proc"):\n    try:\n        if b"sekrit-4711" in open("/proc/%s/environ" % p, "rb").read():\n            found.append(p)\n    except OSError:\n        pass\nprint("found" if found else "not found")\n');
+    const script = (file: string, secrets?: string[]): RunSpec => ({ command: realPython()!, args: [file], cwd: folder, stdin: '', timeoutMs: 10_000, ...(secrets ? { secrets } : {}), sandbox: { mode: 'auto', toolDir: folder, network: true }, python: { kind: 'script', file } });
+    await runner(script(snoop)); // both zygotes warm, so the two calls below overlap for sure
+    await runner(script(holder, ['API_TOKEN']));
+    const held = runner(script(holder, ['API_TOKEN']));
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await runner(script(snoop))).stdout.trim()).toBe('not found');
+    expect((await held).stdout.trim()).toBe('held');
+    expect(await warmPythonZygotes()).toHaveLength(2);
+  });
+
   it('gives a call without a result channel no fd 3, as a cold run has none', async () => {
     const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote() });
     const folder = moduleFolder();

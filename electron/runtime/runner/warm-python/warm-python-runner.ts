@@ -133,7 +133,11 @@ function warmPlan(spec: RunSpec, options: RunnerOptions & WarmPythonOptions): Wa
     const { maxProcesses: _p, maxMemoryBytes: _m, ...box } = spec.sandbox;
     sandbox = box;
   }
-  const key = JSON.stringify([spec.command, flags, toolDir, sandbox ?? null, spec.env ?? {}, options.baseEnv ?? null]);
+  // Calls running at once on one zygote share its PID namespace, where one can read another's
+  // environment in /proc (a process it started holds the secrets it was given): only calls
+  // entitled to the same secrets may share one.
+  const secrets = [...new Set(spec.secrets ?? [])].sort();
+  const key = JSON.stringify([spec.command, flags, toolDir, sandbox ?? null, spec.env ?? {}, options.baseEnv ?? null, secrets]);
   return { hint, key, flags, toolDir, ...(sandbox ? { sandbox } : {}) };
 }
 
