@@ -5,6 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SessionEvent, ToolContext } from '../../tools/types.ts';
 import type { ExecReply, ExecRequest } from './host-protocol.ts';
 import { shimValues } from './shim/shim-bridges.ts';
+import { Emitter, type Disposer } from '../../base/emitter.ts';
 
 /** What the host gives a module: its working folder and the app's exec (runner, sandbox, secrets). */
 export interface HostEnv {
@@ -78,26 +79,20 @@ export function noUI(): Record<string, unknown> {
 
 /**
  * pi-mono's `pi.events`: a bus shared by all extensions of the process (one extension emits,
- * another listens). A listener that throws is dropped from that delivery, never crashes the host.
+ * another listens). A listener that throws or rejects is left out of that delivery, never
+ * crashes the host or stops the other listeners.
  */
 export const moduleEvents = (() => {
-  const listeners = new Map<string, Set<(data: unknown) => unknown>>();
+  const channels = new Map<string, Emitter<unknown>>();
   return {
-    on(channel: string, handler: (data: unknown) => unknown): () => void {
+    on(channel: string, handler: (data: unknown) => unknown): Disposer {
       if (typeof handler !== 'function') return () => {};
-      const set = listeners.get(channel) ?? new Set();
-      set.add(handler);
-      listeners.set(channel, set);
-      return () => void set.delete(handler);
+      let emitter = channels.get(channel);
+      if (!emitter) channels.set(channel, (emitter = new Emitter<unknown>()));
+      return emitter.event((data) => void Promise.resolve(handler(data)).catch(() => {}));
     },
     emit(channel: string, data?: unknown): void {
-      for (const handler of [...(listeners.get(channel) ?? [])]) {
-        try {
-          void Promise.resolve(handler(data)).catch(() => {});
-        } catch {
-          // a failing listener must not stop the others or the emitter
-        }
-      }
+      channels.get(channel)?.fire(data);
     },
   };
 })();
