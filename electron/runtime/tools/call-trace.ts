@@ -45,6 +45,11 @@ function boundText(text: string): { text: string; cut: number } {
   return text.length > TRACE_OUTPUT_MAX_CHARS ? { text: text.slice(0, TRACE_OUTPUT_MAX_CHARS), cut: text.length - TRACE_OUTPUT_MAX_CHARS } : { text, cut: 0 };
 }
 
+/** The current call's trace, to run work that a call asked for elsewhere (a module's exec) inside it. */
+export function currentCallTrace(): CallTrace | undefined {
+  return storage.getStore();
+}
+
 /** Adds a process to the current call's trace; nothing happens outside a call (discovery, parsing). */
 export function traceProcess(process: ToolProcessTrace): void {
   const trace = storage.getStore();
