@@ -8,7 +8,7 @@ import type { ToolUpdate } from '../../../shared/tools.ts';
 import type { McpManager } from '../../../electron/runtime/sources/mcp/mcp-manager.ts';
 import { MAX_CALL_LOG_LINES } from '../../../electron/runtime/sources/mcp/call-recorder.ts';
 import { ToolExecutor } from '../../../electron/runtime/tools/tool-executor.ts';
-import { EVERYTHING, fixture, testManager } from '../../support/mcp-servers.ts';
+import { EVERYTHING, fixture, startEverythingHttp, testManager } from '../../support/mcp-servers.ts';
 
 let manager: McpManager | undefined;
 afterEach(async () => {
@@ -139,5 +139,23 @@ describe('Inspect of an MCP tool call', () => {
     expect(request).toMatchObject({ method: 'tools/call', params: { name: 'get-sum', arguments: { a: 2, b: 40 } } });
     expect(result.inspection!.mcp!.isError).toBe(false);
     expect(result.inspection!.mcp!.response).toContain('42');
+  });
+
+  it('over Streamable HTTP too: the request as sent and the answer as received', async () => {
+    const http = await startEverythingHttp();
+    try {
+      const executor = await executorFor({ web: { url: http.url } });
+      const result = await executor.execute('web__get-sum', { a: 1, b: 2 });
+      expect(result.status).toBe('SUCCESS');
+      const mcp = result.inspection!.mcp!;
+      expect(mcp).toMatchObject({ server: 'web', transport: 'http', isError: false });
+      expect(mcp.pid).toBeUndefined();
+      expect(sent(mcp)).toMatchObject({ method: 'tools/call', params: { name: 'get-sum', arguments: { a: 1, b: 2 } } });
+      expect(JSON.parse(mcp.response!).id).toBe(mcp.requestId);
+    } finally {
+      await manager?.close();
+      manager = undefined;
+      await http.stop();
+    }
   });
 });

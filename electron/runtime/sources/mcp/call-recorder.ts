@@ -9,8 +9,9 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { McpCallTrace, McpLogLine } from '../../../../shared/tool-inspection.ts';
 import { progressText } from './progress-text.ts';
 
-/** Lines kept per call; the rest are counted in `logCut`. */
+/** Lines kept per call, and their characters in all; the rest are counted in `logCut`. */
 export const MAX_CALL_LOG_LINES = 200;
+export const MAX_CALL_LOG_CHARS = 64 * 1024;
 /** Characters kept of one request or answer's JSON text. */
 export const MAX_CALL_JSON_CHARS = 64 * 1024;
 
@@ -21,6 +22,7 @@ export interface RecordedCall {
   readonly began: number;
   sentAt?: number;
   readonly ids: Set<RequestId>;
+  logChars: number;
 }
 
 export class McpCallRecorder {
@@ -29,7 +31,7 @@ export class McpCallRecorder {
 
   /** Opens the record of one call; from now on the server's log lines reach it. */
   begin(base: Pick<McpCallTrace, 'server' | 'transport'>): RecordedCall {
-    const call: RecordedCall = { trace: { ...base, requests: [], log: [], startMs: 0, roundTripMs: 0 }, began: performance.now(), ids: new Set() };
+    const call: RecordedCall = { trace: { ...base, requests: [], log: [], startMs: 0, roundTripMs: 0 }, began: performance.now(), ids: new Set(), logChars: 0 };
     this.#open.add(call);
     return call;
   }
@@ -104,10 +106,11 @@ export class McpCallRecorder {
 
   #add(call: RecordedCall, line: Omit<McpLogLine, 'atMs'>): void {
     const trace = call.trace;
-    if (trace.log.length >= MAX_CALL_LOG_LINES) {
+    if (trace.log.length >= MAX_CALL_LOG_LINES || call.logChars + line.text.length > MAX_CALL_LOG_CHARS) {
       trace.logCut = (trace.logCut ?? 0) + 1;
       return;
     }
+    call.logChars += line.text.length;
     trace.log.push({ atMs: Math.round(performance.now() - call.began), ...line });
   }
 }
