@@ -3,7 +3,7 @@
 // the fake model calls one of its tools through the approval card and gets the answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { EVERYTHING } from '../support/mcp-servers.ts';
+import { EVERYTHING, fixture } from '../support/mcp-servers.ts';
 import type { FakeOpenAIServer } from '../support/fake-openai-server.ts';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
@@ -53,5 +53,43 @@ describe('MCP servers', () => {
     await page.getByTestId('assistant-message').filter({ hasText: FINAL_PREFIX }).filter({ hasText: '42' }).last().waitFor({ timeout: 20_000 });
     expect(toolMessages(fake.chatRequests().at(-1)).join('\n')).toContain('42');
     await screenshot(page, 'e2e-mcp-tool-call');
+  });
+
+  it('Inspect on an MCP call shows the tools/call request as sent, the answer and the server log lines of the call', async () => {
+    await openPanel(page, 'settings');
+    const section = page.getByTestId('mcp-section');
+    await section.scrollIntoViewIfNeeded();
+    await section.getByTestId('mcp-add-open').click();
+    await section.getByTestId('mcp-add-name').fill('logs');
+    await section.getByTestId('mcp-add-target').fill(`${process.execPath} ${fixture('log-server.mjs')}`);
+    await section.getByTestId('mcp-add-submit').click();
+    const row = section.locator('[data-testid="mcp-server"][data-server="logs"]');
+    await row.getByTestId('mcp-toggle-logs').check();
+    await row.getByTestId('mcp-state').filter({ hasText: 'ready with 1 tool' }).waitFor({ timeout: 30_000 });
+
+    await send(page, 'call logs__work {"label": "from e2e", "ms": 100}');
+    const card = page.getByTestId('execution-approval');
+    await card.waitFor({ timeout: 20_000 });
+    await card.getByRole('button', { name: 'Approve once' }).click();
+    const call = lastCall(page);
+    await waitForStatus(call, 'done');
+    await call.getByRole('button', { name: 'Inspect' }).click();
+    const panel = call.getByTestId('inspect-panel');
+    await panel.waitFor();
+    const request = (await panel.getByTestId('inspect-mcp-request').textContent())!;
+    expect(request).toContain('"method": "tools/call"');
+    expect(request).toContain('"name": "work"');
+    expect(request).toMatch(/"arguments": \{\s*"label": "from e2e",\s*"ms": 100\s*\}/);
+    expect(request).toMatch(/"id": \d+/);
+    await expect(panel.getByTestId('inspect-mcp-answer').textContent()).resolves.toMatch(/isError: false[\s\S]*worked from e2e/);
+    const log = (await panel.getByTestId('inspect-mcp-log').textContent())!;
+    expect(log).toContain('[info] work: log from e2e');
+    expect(log).toContain('stderr from e2e');
+    expect(log).toContain('progress  half from e2e (1/2)');
+    await expect(panel.getByTestId('inspect-mcp-server').textContent()).resolves.toMatch(/logs \(stdio, pid \d+\) · request id \d+ · starting the server .* · round trip/);
+    await expect(panel.getByTestId('inspect-durations').textContent()).resolves.toMatch(/running .* \(starting the server .*, MCP round trip .*\)/);
+    await expect(panel.getByTestId('inspect-model-text').textContent()).resolves.toContain('worked from e2e');
+    // The Copy button copies exactly the request's text.
+    await expect(panel.getByRole('button', { name: 'Copy mcp request' }).isVisible()).resolves.toBe(true);
   });
 });

@@ -12,6 +12,7 @@ import { formatDiagnostic } from '../tools-load.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
 import { TerminalApprover } from '../terminal-approver.ts';
 import { humanPrinter } from '../chat-printer.ts';
+import { formatCalls, parseCliChatCommand, sessionCalls } from '../chat-calls.ts';
 
 interface ChatFlags {
   baseURL?: string;
@@ -82,8 +83,15 @@ export const chatCommand: Command = {
     '  --yes                 approve every tool call (once) without asking',
     '  --json                print the session events as JSON lines on stdout instead',
     '',
-    'Approvals are asked on the terminal: y(es once), s(ession), a(lways), n(o) — "n: reason" tells the',
-    'model why. Without a system keyring the provider\'s API key is asked too, for this run only.',
+    'With --session ID, "/calls" lists the session\'s tool calls, numbered, and "/again [N]" runs the',
+    'last one (or number N) again with the arguments it ran with, approval as usual; the model sees the',
+    'new result on its next turn.',
+    '',
+    'Approvals are asked on the terminal: y(es once), s(ession), a(lways), e(dit arguments), n(o) —',
+    '"n: reason" tells the model why. "e" opens $VISUAL/$EDITOR on the arguments when stdin is a',
+    'terminal, else reads one line of JSON; they are checked against the tool\'s schema (asked again',
+    'when invalid), the call runs with them and the model is told they changed.',
+    'Without a system keyring the provider\'s API key is asked too, for this run only.',
     'Exit status: 0 when the model answered, 1 on an error, an abort or the step limit.',
   ].join('\n'),
   async run(argv, io) {
@@ -112,7 +120,10 @@ export const chatCommand: Command = {
     }
     const diagnostics = (await runtime.tools()).source.diagnostics();
     for (const d of diagnostics.filter((d) => d.severity === 'error')) io.stderr.write(`tooldesk: ${formatDiagnostic(d)}\n`);
-    const approver = new TerminalApprover(io.stdin, io.stderr);
+    const approver = new TerminalApprover(io.stdin, io.stderr, {
+      env: io.env,
+      checkArgs: (tool, toolArgs) => session?.checkToolArgs(tool, toolArgs) ?? { ok: true },
+    });
     const printer = humanPrinter(io);
     const onSigint = () => session?.abort();
     const onStdoutError = (error: NodeJS.ErrnoException) => {
@@ -123,6 +134,15 @@ export const chatCommand: Command = {
       const keyName = parseSlashCommand(text) ? undefined : neededKeySecret(flags, settings.get());
       if (keyName && !(await offerKeyForThisRun(keyName, secrets, approver, io))) return 1;
       const id = option(args, 'session');
+      const local = parseCliChatCommand(text);
+      if (local?.kind === 'error') {
+        io.stderr.write(`tooldesk chat: ${local.message}\n`);
+        return 1;
+      }
+      if (local && !id) {
+        io.stderr.write(`tooldesk chat: /${local.kind} needs --session ID: the session whose tool calls to ${local.kind === 'calls' ? 'list' : 'run again'} (see \`tooldesk sessions list\`)\n`);
+        return 1;
+      }
       if (id && !manager.exists(id)) {
         io.stderr.write(`tooldesk chat: no session "${id}" (see \`tooldesk sessions list\`)\n`);
         return 1;
@@ -141,6 +161,27 @@ export const chatCommand: Command = {
       process.once('SIGINT', onSigint);
       // `tooldesk chat … | head`: the reader went away; stop the turn instead of crashing.
       io.stdout.on('error', onStdoutError);
+      if (local) {
+        const calls = sessionCalls(current.messages());
+        if (local.kind === 'calls') {
+          if (json) for (const [i, c] of calls.entries()) io.stdout.write(`${JSON.stringify({ n: i + 1, callId: c.callId, toolName: c.toolName, args: c.result.editedArgs ?? c.args ?? {}, status: c.result.status, ...(c.rerunOf ? { rerunOf: c.rerunOf } : {}) })}\n`);
+          else if (calls.length) io.stdout.write(`${formatCalls(calls)}\n`);
+          else io.stderr.write(`tooldesk chat: session ${current.id} has no tool calls yet\n`);
+          return 0;
+        }
+        const chosen = local.n === undefined ? calls.at(-1) : calls[local.n - 1];
+        if (!chosen) {
+          io.stderr.write(`tooldesk chat: ${calls.length === 0 ? `session ${current.id} has no tool calls to run again` : `no call #${local.n}: /calls lists ${calls.length}`}\n`);
+          return 1;
+        }
+        const result = await current.rerunToolCall(chosen.callId);
+        if (!json) {
+          printer.finish();
+          if (result.status === 'SUCCESS') io.stdout.write(`${result.finalText ?? ''}\n`);
+          io.stderr.write(`session ${current.id}\n`);
+        }
+        return result.status === 'SUCCESS' ? 0 : 1;
+      }
       const sent = current.send(text);
       if (!sent.ok) {
         io.stderr.write(`tooldesk chat: ${sent.error.message}\n`);

@@ -38,7 +38,8 @@ export const toolsRunCommand: Command = {
       }
       if (typeof toolArgs !== 'object' || toolArgs === null || Array.isArray(toolArgs)) throw new UsageError('--args must be a JSON object');
     }
-    const approver = new TerminalApprover(io.stdin, io.stderr);
+    let checkArgs: ((tool: string, args: Record<string, unknown>) => { ok: boolean; message?: string }) | undefined;
+    const approver = new TerminalApprover(io.stdin, io.stderr, { env: io.env, checkArgs: (tool, args) => checkArgs?.(tool, args) ?? { ok: true } });
     const approve: ApprovalCallback = async (request) => {
       // No model reads the result here: it is printed for the user who ran the tool, so the
       // tool's result approval ("send it to the model?") has nothing to guard.
@@ -50,6 +51,7 @@ export const toolsRunCommand: Command = {
     const elicit = terminalElicitation(approver, io.stderr, flag(args, 'yes'));
     const loaded = await loadCliTools(args, io, { approve, keyEndpoint: true, interactions: { elicit } });
     const { executor } = loaded;
+    checkArgs = (tool, toolArgs) => executor.checkArgs(tool, toolArgs);
     const group = executor.listGroups().find((g) => g.tools.some((t) => t.name === name || t.modelName === name));
     if (!group) {
       approver.close();

@@ -287,7 +287,14 @@ export class ToolExecutor {
     const gate = await this.gate.execution(subject, permission.executionPolicy, signal);
     const approved = performance.now();
     const timings = { queuedMs: asking - arrived, approvalMs: approved - asking, runningMs: 0, formattingMs: 0, resultApprovalMs: 0 };
-    const inspect = (resolvedArgs: Args, processes: CallTrace['processes'] = []): ToolCallInspection => ({ resolvedArgs, varRefs, processes, timings });
+    const inspect = (resolvedArgs: Args, trace?: CallTrace): ToolCallInspection => ({
+      resolvedArgs,
+      varRefs,
+      processes: trace?.processes ?? [],
+      ...(trace?.mcp ? { mcp: trace.mcp } : {}),
+      ...(trace?.toolHost ? { toolHost: trace.toolHost } : {}),
+      timings,
+    });
     if (!gate.allowed) {
       return {
         toolName: entry.name,
@@ -335,7 +342,7 @@ export class ToolExecutor {
       result.editedArgs = editedArgs;
       result.finalText = editedNote + (result.finalText ?? '');
     }
-    result.inspection = inspect(args, trace.processes);
+    result.inspection = inspect(args, trace);
 
     const check = { status: result.status, text: result.finalText ?? '' };
     const askingResult = performance.now();

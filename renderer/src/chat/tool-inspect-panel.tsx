@@ -3,6 +3,7 @@ import type { ToolExecuteResult } from '../../../shared/tools.ts';
 import { copyText } from '../ui/copy-text.ts';
 import { formatDuration } from '../ui/format.ts';
 import { commandLine } from './command-line.ts';
+import { mcpAnswerText, mcpLogText, mcpRequestText, mcpServerText } from './inspect-mcp-text.ts';
 
 /** One part of the panel: a heading, its text, and a Copy button for exactly that text. */
 function Part(props: { title: string; text: string; testId: string; children?: JSX.Element }) {
@@ -24,21 +25,26 @@ function Part(props: { title: string; text: string; testId: string; children?: J
   );
 }
 
+/** Bounded output with what was not kept said at its end. */
+const withCut = (text: string, cut: number | undefined) => text + (cut ? `\n… [${cut} more characters not kept]` : '');
+
 /**
  * "Inspect": what was sent and received, exactly. The resolved arguments, each process's command
- * line, working folder, exit code and output, the time each phase took, the text the model got
- * and the variables the call read and wrote. Copy buttons per part.
+ * line, working folder, exit code and output (an MCP call's request, answer and server log lines;
+ * a module tool's host and output), the time each phase took, the text the model got and the
+ * variables the call read and wrote. Copy buttons per part.
  */
 export function ToolInspectPanel(props: { args: Record<string, unknown>; result: ToolExecuteResult }) {
   const inspection = () => props.result.inspection;
   const resolved = () => JSON.stringify(inspection()?.resolvedArgs ?? props.result.editedArgs ?? props.args, null, 2);
   const timings = () => {
     const t = inspection()?.timings;
+    const mcp = inspection()?.mcp;
     if (!t) return props.result.durationMs !== undefined ? `total ${formatDuration(props.result.durationMs)}` : 'not recorded';
     return [
       `queued ${formatDuration(t.queuedMs)}`,
       `waiting for approval ${formatDuration(t.approvalMs)}`,
-      `running ${formatDuration(t.runningMs)}`,
+      `running ${formatDuration(t.runningMs)}${mcp ? ` (starting the server ${formatDuration(mcp.startMs)}, MCP round trip ${formatDuration(mcp.roundTripMs)})` : ''}`,
       `formatting ${formatDuration(t.formattingMs)}`,
       ...(t.resultApprovalMs > 0.5 ? [`waiting for result approval ${formatDuration(t.resultApprovalMs)}`] : []),
     ].join(' · ');
@@ -71,13 +77,35 @@ export function ToolInspectPanel(props: { args: Record<string, unknown>; result:
               text={`${p.exitCode === null ? 'none' : p.exitCode}${p.signal ? ` (signal ${p.signal})` : ''}${p.timedOut ? ' · timed out' : ''}${p.aborted ? ' · stopped' : ''} · ${p.sandboxed ? 'sandboxed' : 'not sandboxed'} · ${formatDuration(p.durationMs)}`}
               testId="inspect-exit"
             />
-            <Part title="Standard output" text={p.stdout + (p.cut?.stdout ? `\n… [${p.cut.stdout} more characters not kept]` : '')} testId="inspect-stdout" />
+            <Part title="Standard output" text={withCut(p.stdout, p.cut?.stdout)} testId="inspect-stdout" />
             <Show when={p.stderr}>
-              <Part title="Standard error" text={p.stderr + (p.cut?.stderr ? `\n… [${p.cut.stderr} more characters not kept]` : '')} testId="inspect-stderr" />
+              <Part title="Standard error" text={withCut(p.stderr, p.cut?.stderr)} testId="inspect-stderr" />
             </Show>
           </>
         )}
       </For>
+      <Show when={inspection()?.mcp}>
+        {(mcp) => (
+          <>
+            <Part title="MCP request" text={mcpRequestText(mcp())} testId="inspect-mcp-request" />
+            <Part title="MCP answer" text={mcpAnswerText(mcp())} testId="inspect-mcp-answer" />
+            <Part title="MCP server" text={mcpServerText(mcp())} testId="inspect-mcp-server" />
+            <Part title="Server log lines" text={mcpLogText(mcp())} testId="inspect-mcp-log" />
+          </>
+        )}
+      </Show>
+      <Show when={inspection()?.toolHost}>
+        {(host) => (
+          <>
+            <Part title="Tool host" text={`pid ${host().pid} · ${host().sandboxed ? 'sandboxed' : 'not sandboxed'}\n${commandLine(host().command, host().args)}`} testId="inspect-host" />
+            <Part title="Tool host working folder" text={host().cwd} testId="inspect-host-cwd" />
+            <Part title="Module output" text={withCut(host().stdout, host().cut?.stdout) || 'Nothing printed during this call.'} testId="inspect-host-stdout" />
+            <Show when={host().stderr}>
+              <Part title="Module error output" text={withCut(host().stderr, host().cut?.stderr)} testId="inspect-host-stderr" />
+            </Show>
+          </>
+        )}
+      </Show>
       <Show when={(inspection()?.processes.length ?? 0) === 0}>
         <Part title="Outcome" text={outcome()} testId="inspect-outcome" />
         <Show when={props.result.logs}>

@@ -19,13 +19,16 @@ import {
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import { stableHash } from '../../tools/model-name.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
+import { traceMcpCall } from '../../tools/call-trace.ts';
 import { boundTools } from './bound-tools.ts';
+import { McpCallRecorder } from './call-recorder.ts';
 import { cappedFetch } from './capped-fetch.ts';
 import { changedDescriptions, descriptionSnapshotFile } from './description-watch.ts';
 import { asksForSecret } from './elicitation-policy.ts';
 import { machineGrantProvider, type MachineGrantProvider } from './machine-grants.ts';
 import { expandHome, launcherHint, tempFoldersNamed, writableFolders } from './launchers.ts';
 import { mapCallResult } from './map-result.ts';
+import { progressText } from './progress-text.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
 import { serverFile, type McpServer } from './server-config.ts';
@@ -71,6 +74,8 @@ export class McpConnection {
   #redacted: string[] = [];
   /** Tool calls in flight, oldest first: a server's request during a call is shown in that call's chat. */
   readonly #calls: Array<{ sessionId: string; callId: string; signal: AbortSignal }> = [];
+  /** Each call's request, answer and log lines, for its Inspect panel. */
+  readonly #recorder = new McpCallRecorder();
 
   constructor(server: McpServer, deps: McpClientDeps, changed: () => void) {
     this.#server = server;
@@ -79,6 +84,7 @@ export class McpConnection {
     this.#samplingLeft = deps.maxSamplingPerCall ?? 5;
     this.log = new ServerLog(deps.logDir ? { file: serverLogFile(deps.logDir, server.name) } : {});
     if (!server.enabled) this.#status = 'disabled';
+    this.log.onLine((line, source) => this.#recorder.line(line, source));
   }
 
   get name(): string {
@@ -164,9 +170,22 @@ export class McpConnection {
   }
 
   async callTool(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolRunResult> {
-    const client = await this.ensureStarted();
-    if ('error' in client) return { status: 'ERROR', error: client.error };
-    if (ctx.signal.aborted) return { status: 'ERROR', error: 'cancelled before the call was sent' };
+    const record = this.#recorder.begin({ server: this.name, transport: this.#server.kind });
+    traceMcpCall(record.trace);
+    try {
+      const client = await this.ensureStarted();
+      record.trace.startMs = performance.now() - record.began;
+      const pid = this.processId();
+      if (pid !== undefined) record.trace.pid = pid;
+      if ('error' in client) return { status: 'ERROR', error: client.error };
+      if (ctx.signal.aborted) return { status: 'ERROR', error: 'cancelled before the call was sent' };
+      return await this.#recorder.run(record, () => this.#send(client, tool, args, ctx));
+    } finally {
+      this.#recorder.end(record);
+    }
+  }
+
+  async #send(client: Client, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolRunResult> {
     this.#samplingLeft = this.#deps.maxSamplingPerCall ?? 5;
     const timeout = this.#server.timeoutMs;
     const inFlight = { sessionId: ctx.sessionId, callId: ctx.callId, signal: ctx.signal };
@@ -228,6 +247,7 @@ export class McpConnection {
     if ('error' in built) return this.#fail(built.error);
     const transport = built.transport;
     this.#transport = transport;
+    this.#recorder.watch(transport);
     const client = new Client(CLIENT_INFO, {
       capabilities: this.#capabilities(),
       versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } },
@@ -420,7 +440,7 @@ export class McpConnection {
     }));
     client.setNotificationHandler('notifications/message', (n) => {
       const { level, logger, data } = n.params;
-      this.log.add(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}`);
+      this.log.add(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}`, 'log');
     });
     if (interactions?.elicit) {
       const elicit = interactions.elicit;
@@ -514,9 +534,4 @@ export function serverLogFile(dir: string, name: string): string {
 
 function maxTotalMs(timeoutMs: number): number {
   return Math.max(timeoutMs * 10, 10 * 60_000);
-}
-
-function progressText(p: { progress: number; total?: number; message?: string }): string {
-  const amount = p.total ? `${p.progress}/${p.total}` : `${p.progress}`;
-  return p.message ? `${p.message} (${amount})` : `progress ${amount}`;
 }

@@ -3,6 +3,9 @@
 // the bounded log is also written there (debounced), so `tooldesk mcp logs` can read it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { McpLogLine } from '../../../../shared/tool-inspection.ts';
+
+export type LogSource = Exclude<McpLogLine['source'], 'progress'>;
 
 export interface ServerLogOptions {
   maxLines?: number;
@@ -23,6 +26,7 @@ export class ServerLog {
   #secrets: string[] = [];
   readonly #file: string | undefined;
   #flushTimer: NodeJS.Timeout | undefined;
+  readonly #listeners = new Set<(line: string, source: LogSource) => void>();
 
   constructor(options: ServerLogOptions = {}) {
     this.#maxLines = options.maxLines ?? 2000;
@@ -49,11 +53,18 @@ export class ServerLog {
     this.#secrets = values.filter((v) => v.length >= 4);
   }
 
-  /** A whole line (a note, a log notification). */
-  add(line: string): void {
+  /** Each line as it is kept (bounded, redacted), with where it came from. Returns a disposer. */
+  onLine(listener: (line: string, source: LogSource) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** A whole line (a note of ours, or a log notification). */
+  add(line: string, source: LogSource = 'note'): void {
     let text = line.length > this.#maxLineChars ? `${line.slice(0, this.#maxLineChars)}… (${line.length - this.#maxLineChars} more characters)` : line;
     for (const secret of this.#secrets) text = text.split(secret).join('***');
     this.#lines.push(text);
+    for (const listener of this.#listeners) listener(text, source);
     this.#bytes += text.length;
     while (this.#lines.length > this.#maxLines || (this.#bytes > this.#maxBytes && this.#lines.length > 1)) {
       this.#bytes -= this.#lines.shift()!.length;
@@ -65,15 +76,15 @@ export class ServerLog {
     }
   }
 
-  /** A chunk of a stream (stderr): split into lines, the unfinished one held back. */
-  write(chunk: string, prefix = ''): void {
+  /** A chunk of the server's stderr: split into lines, the unfinished one held back. */
+  write(chunk: string): void {
     const parts = (this.#partial + chunk).split('\n');
     this.#partial = parts.pop() ?? '';
     if (this.#partial.length > this.#maxLineChars) {
       parts.push(this.#partial);
       this.#partial = '';
     }
-    for (const part of parts) this.add(prefix + part.replace(/\r$/, ''));
+    for (const part of parts) this.add(part.replace(/\r$/, ''), 'stderr');
   }
 
   lines(): string[] {

@@ -50,9 +50,15 @@ export type FromHost =
   | { t: 'update'; id: number; update: ToolUpdate }
   | { t: 'result'; id: number; result: ToolRunResult }
   | { t: 'done'; id: number; error?: string }
-  | { t: 'exec'; id: number; loadId: number; request: ExecRequest }
+  /** `executeId`: the call whose async context asked (its Inspect panel lists the process). */
+  | { t: 'exec'; id: number; loadId: number; request: ExecRequest; executeId?: number }
+  /** What a module printed in a call's async context; `cut`: characters past the host's bound, not sent. */
+  | { t: 'output'; id: number; stream: 'stdout' | 'stderr'; text: string; cut?: number }
   | { t: 'exec-cancel'; id: number }
   | { t: 'cache-put'; key: string; code: string };
+
+/** Characters of one call's stdout (and of its stderr) the host forwards for its Inspect panel. */
+export const MAX_CALL_OUTPUT_CHARS = 64 * 1024;
 
 /** Longest line either side accepts (a result bigger than this is refused, not buffered). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;

@@ -4,6 +4,7 @@
 import type { Diagnostic, ToolUpdate } from '../../../../shared/tools.ts';
 import { spawnManaged, type ManagedProcess } from '../../runner/spawn-managed.ts';
 import type { SandboxSpec } from '../../runner/types.ts';
+import { currentCallTrace, traceToolHost, withCallTrace, type CallTrace } from '../../tools/call-trace.ts';
 import type { SessionEvent, ToolContext, ToolRunResult } from '../../tools/types.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
 import { hostLaunch } from './host-launch.ts';
@@ -13,7 +14,7 @@ import type { LoadRecord } from './load-record.ts';
 export type { LoadRecord } from './load-record.ts';
 import { storeTransformed } from './transform-store.ts';
 import { checkedResult, isObject, lastLines, parse, readLines, validDiagnostic, validToolInfo } from './host-messages.ts';
-import { MAX_LINE_BYTES, type ExecRequest, type FromHost, type HostToolInfo, type ToHost } from './host-protocol.ts';
+import { MAX_CALL_OUTPUT_CHARS, MAX_LINE_BYTES, type ExecRequest, type FromHost, type HostToolInfo, type ToHost } from './host-protocol.ts';
 import type { BridgeName } from './shim/bridge-files.ts';
 
 /** A module's factory may take this long; the whole load of one entry gets a little more. */
@@ -55,17 +56,26 @@ export interface LoadOutcome {
 
 type Pending =
   | { kind: 'load'; resolve: (answer: LoadAnswer | Failure) => void }
-  | { kind: 'execute'; resolve: (answer: ToolRunResult | Failure) => void; onUpdate: (update: ToolUpdate) => void }
+  | { kind: 'execute'; resolve: (answer: ToolRunResult | Failure) => void; onUpdate: (update: ToolUpdate) => void; output: CallOutput; trace: CallTrace | undefined }
   | { kind: 'session'; resolve: (answer: { error?: string } | Failure) => void };
 
 interface Failure {
   failure: string;
 }
 
+/** What the module printed during one call, as the host attributed it (bounded by the host too). */
+interface CallOutput {
+  stdout: string;
+  stderr: string;
+  cut: { stdout?: number; stderr?: number };
+}
+
 /** One running host process. */
 interface Incarnation {
   process: ManagedProcess;
   pid: number;
+  /** How it was started, for the Inspect panel of the calls it ran. */
+  launch: { command: string; args: string[]; cwd: string };
   pending: Map<number, Pending>;
   loaded: Set<number>;
   execs: Map<number, AbortController>;
@@ -190,8 +200,9 @@ export class ToolHost {
     const id = this.nextId++;
     let cancelled = false;
     let killTimer: NodeJS.Timeout | undefined;
+    const output: CallOutput = { stdout: '', stderr: '', cut: {} };
     const answer = await new Promise<ToolRunResult | Failure>((resolve) => {
-      inc.pending.set(id, { kind: 'execute', resolve, onUpdate: toolCtx.onUpdate });
+      inc.pending.set(id, { kind: 'execute', resolve, onUpdate: toolCtx.onUpdate, output, trace: currentCallTrace() });
       this.busy(inc);
       const onAbort = () => {
         cancelled = true;
@@ -206,6 +217,7 @@ export class ToolHost {
       inc.pending.delete(id);
       this.idle(inc);
     });
+    traceToolHost({ pid: inc.process.pid, ...inc.launch, sandboxed: inc.process.sandboxed, stdout: output.stdout, stderr: output.stderr, ...(output.cut.stdout || output.cut.stderr ? { cut: output.cut } : {}) });
     if ('failure' in answer) return { status: 'ERROR', error: cancelled ? `cancelled: ${answer.failure}` : answer.failure };
     return answer;
   }
@@ -296,15 +308,16 @@ export class ToolHost {
     const launch = await hostLaunch(ctx.cacheDir);
     if ('error' in launch) return { failure: launch.error };
     this.starts++;
+    const hostArgs = [...launch.args, JSON.stringify({ cacheDir: transformCacheDir, bridges })];
     const managed = await spawnManaged({
       command: launch.command,
-      args: [...launch.args, JSON.stringify({ cacheDir: transformCacheDir, bridges })],
+      args: hostArgs,
       cwd: root,
       env: { ...ctx.env, ...launch.env },
       sandbox: { ...sandbox, readOnlyPaths: [...(sandbox.readOnlyPaths ?? []), ...launch.readOnlyPaths, ...readOnlyPaths, bridgesDir, ...(transformCacheDir ? [transformCacheDir] : [])] },
     });
     if ('error' in managed) return { failure: `the module tool host could not start: ${managed.error}` };
-    const inc: Incarnation = { process: managed, pid: managed.pid, pending: new Map(), loaded: new Set(), execs: new Map(), dead: false, exitNote: '', cacheBytes: 0 };
+    const inc: Incarnation = { process: managed, pid: managed.pid, launch: { command: launch.command, args: hostArgs, cwd: root }, pending: new Map(), loaded: new Set(), execs: new Map(), dead: false, exitNote: '', cacheBytes: 0 };
     const ready = new Promise<number | Failure>((resolve) => {
       const timer = setTimeout(() => resolve({ failure: `the module tool host did not start within ${START_TIMEOUT_MS / 1000} s` }), START_TIMEOUT_MS);
       readLines(managed.stdout, (line) => {
@@ -364,9 +377,26 @@ export class ToolHost {
         if (pending?.kind === 'session') pending.resolve(typeof message.error === 'string' ? { error: message.error } : {});
         return;
       }
-      case 'exec':
-        void this.runExec(inc, message.id, message.loadId, message.request);
+      case 'exec': {
+        // Run inside the trace of the call that asked, so its Inspect panel lists the process.
+        const pending = typeof message.executeId === 'number' ? inc.pending.get(message.executeId) : undefined;
+        const run = () => this.runExec(inc, message.id, message.loadId, message.request);
+        void (pending?.kind === 'execute' && pending.trace ? withCallTrace(pending.trace, run) : run());
         return;
+      }
+      case 'output': {
+        const pending = inc.pending.get(message.id);
+        if (pending?.kind !== 'execute' || (message.stream !== 'stdout' && message.stream !== 'stderr')) return;
+        const { output } = pending;
+        const stream = message.stream;
+        // The host bounds what it sends; a host that does not is cut here all the same.
+        const text = typeof message.text === 'string' ? message.text : '';
+        const room = Math.max(0, MAX_CALL_OUTPUT_CHARS - output[stream].length);
+        output[stream] += text.slice(0, room);
+        const cut = Math.max(0, text.length - room) + (typeof message.cut === 'number' && message.cut > 0 ? message.cut : 0);
+        if (cut > 0) output.cut[stream] = (output.cut[stream] ?? 0) + cut;
+        return;
+      }
       case 'exec-cancel':
         inc.execs.get(message.id)?.abort();
         return;

@@ -3,13 +3,14 @@
 // never in the app. It speaks the JSON-lines protocol of host-protocol.ts on stdin/stdout; what
 // modules print (console.log, process.stdout) goes to stderr so it cannot break the protocol.
 // argv[2]: JSON { cacheDir: string | null, bridges: Record<BridgeName, string> }.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ToolUpdate } from '../../../../../shared/tools.ts';
 import type { Tool, ToolRunResult } from '../../../tools/types.ts';
 import type { HostEnv } from '../host-api.ts';
-import { MAX_LINE_BYTES, type ExecReply, type FromHost, type HostToolInfo, type ToHost } from '../host-protocol.ts';
+import { MAX_CALL_OUTPUT_CHARS, MAX_LINE_BYTES, type ExecReply, type FromHost, type HostToolInfo, type ToHost } from '../host-protocol.ts';
 import { shimValues, type BridgeName } from '../shim/shim-bridges.ts';
 import { fastModuleTransform } from '../transform.ts';
 import { loadModuleEntry } from './load-entry.ts';
@@ -18,8 +19,37 @@ import { cachedTransform } from './transform-cache.ts';
 const config = JSON.parse(process.argv[2] ?? '{}') as { cacheDir?: string | null; bridges: Record<BridgeName, string> };
 
 // The protocol owns the real stdout; everything else written there goes to stderr instead.
+// What is written in a call's async context is also sent to the app for that call's Inspect panel.
 const protocolWrite = process.stdout.write.bind(process.stdout);
-process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+const stderrWrite = process.stderr.write.bind(process.stderr);
+
+interface CallOutput {
+  id: number;
+  sent: { stdout: number; stderr: number };
+  cut: { stdout: number; stderr: number };
+}
+const callOutput = new AsyncLocalStorage<CallOutput>();
+
+function capture(stream: 'stdout' | 'stderr', chunk: unknown): void {
+  const call = callOutput.getStore();
+  if (!call) return;
+  const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : String(chunk);
+  const room = MAX_CALL_OUTPUT_CHARS - call.sent[stream];
+  if (room > 0) {
+    send({ t: 'output', id: call.id, stream, text: text.slice(0, room) });
+    call.sent[stream] += Math.min(room, text.length);
+  }
+  if (text.length > room) call.cut[stream] += text.length - Math.max(room, 0);
+}
+
+process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+  capture('stdout', chunk);
+  return (stderrWrite as (...a: unknown[]) => boolean)(chunk, ...rest);
+}) as typeof process.stdout.write;
+process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
+  capture('stderr', chunk);
+  return (stderrWrite as (...a: unknown[]) => boolean)(chunk, ...rest);
+}) as typeof process.stderr.write;
 
 function send(message: FromHost): void {
   let line = safeStringify(message);
@@ -54,7 +84,8 @@ function hostEnv(workingDir: string, loadId: number): HostEnv {
           resolve(reply);
         });
         signal?.addEventListener('abort', onAbort, { once: true });
-        send({ t: 'exec', id, loadId, request });
+        const call = callOutput.getStore();
+        send({ t: 'exec', id, loadId, request, ...(call ? { executeId: call.id } : {}) });
         if (signal?.aborted) onAbort();
       });
     },
@@ -94,18 +125,24 @@ async function handle(message: ToHost): Promise<void> {
       }
       const controller = new AbortController();
       running.set(message.id, controller);
+      const output: CallOutput = { id: message.id, sent: { stdout: 0, stderr: 0 }, cut: { stdout: 0, stderr: 0 } };
       let result: ToolRunResult;
       try {
-        result = await tool.execute(message.args ?? {}, {
-          callId: message.callId,
-          sessionId: message.sessionId,
-          signal: controller.signal,
-          onUpdate: (update: ToolUpdate) => send({ t: 'update', id: message.id, update }),
-        });
+        result = await callOutput.run(output, () =>
+          tool.execute(message.args ?? {}, {
+            callId: message.callId,
+            sessionId: message.sessionId,
+            signal: controller.signal,
+            onUpdate: (update: ToolUpdate) => send({ t: 'update', id: message.id, update }),
+          }),
+        );
       } catch (error) {
         result = { status: 'ERROR', error: describe(error) };
       } finally {
         running.delete(message.id);
+      }
+      for (const stream of ['stdout', 'stderr'] as const) {
+        if (output.cut[stream] > 0) send({ t: 'output', id: message.id, stream, text: '', cut: output.cut[stream] });
       }
       send({ t: 'result', id: message.id, result });
       return;
