@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../electron/cli/main.ts';
-import { TEMPLATE_FORMATS } from '../../electron/runtime/sources/authoring/templates-dir.ts';
+import { NEW_TOOL_FORMATS } from '../../shared/new-tool-formats.ts';
 import { commandExists } from '../../electron/runtime/sources/discovery/missing-interpreter.ts';
 
 const home = () => mkdtempSync(join(tmpdir(), 'td-'));
@@ -84,7 +84,7 @@ describe('examples through `tooldesk tools run`', () => {
 });
 
 describe('templates through `tooldesk tools new` and `tools check`', () => {
-  it.each(TEMPLATE_FORMATS)('template %s passes `tools check` as shipped and when scaffolded', async (format) => {
+  it.each(NEW_TOOL_FORMATS)('template %s passes `tools check` as shipped and when scaffolded', async (format) => {
     const shipped = await cli(['tools', 'check', '--root', join(TEMPLATES, format)], home());
     expect(shipped.code, shipped.stdout).toBe(0);
     // The only warning a template may get: PowerShell is not installed (as on this machine).

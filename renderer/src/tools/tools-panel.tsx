@@ -1,5 +1,5 @@
 import { For, Show, createMemo, createSignal } from 'solid-js';
-import type { ToolFiles } from '../../../shared/api.ts';
+import type { CreatedTool, ToolFiles } from '../../../shared/api.ts';
 import { UNTRUSTED_FOLDER_CODE, type ToolInfo } from '../../../shared/tools.ts';
 import { useApp } from '../store/app-context.tsx';
 import { DiagnosticsList } from './diagnostics-list.tsx';
@@ -18,6 +18,8 @@ export function ToolsPanel() {
   const [filter, setFilter] = createSignal('');
   const [creating, setCreating] = createSignal(false);
   const [editing, setEditing] = createSignal<ToolFiles | null>(null);
+  /** A new tool the app cannot edit (module, Python, PowerShell): where it is, and that it loaded. */
+  const [created, setCreated] = createSignal<CreatedTool | null>(null);
   const [reloading, setReloading] = createSignal(false);
 
   const tools = createMemo(() => app.state.tools.groups.flatMap((g) => g.tools));
@@ -59,11 +61,33 @@ export function ToolsPanel() {
       <Show when={creating()}>
         <NewToolForm
           onCancel={() => setCreating(false)}
-          onCreated={(files) => {
+          onCreated={(tool) => {
             setCreating(false);
-            setEditing(files);
+            if (tool.files) setEditing(tool.files);
+            else {
+              setCreated(tool);
+              setFilter('');
+              if (tool.tools[0]) setSelected(tool.tools[0]);
+            }
           }}
         />
+      </Show>
+      <Show when={created()}>
+        {(tool) => (
+          <div class="card stack small" role="status" data-testid="tool-created">
+            <div class="row">
+              <span class="grow">
+                Created <code>{tool().paths.join(', ')}</code>. Edit it in your editor: it reloads when you save.
+              </span>
+              <button type="button" onClick={() => setCreated(null)}>
+                Close
+              </button>
+            </div>
+            <Show when={tool().tools.length === 0}>
+              <span class="error-text">It did not load; the problems are listed below.</span>
+            </Show>
+          </div>
+        )}
       </Show>
       <Show when={editing()} keyed>
         {(files) => <ToolEditor tool={files} onClose={() => setEditing(null)} />}
