@@ -125,6 +125,26 @@ describe('templates through `tooldesk tools new` and `tools check`', () => {
     expect(existsSync(join(h, 'evil'))).toBe(false);
     expect(JSON.parse(readFileSync(join(root, 'twice', 'definition.json'), 'utf8')).id).toBe('twice');
   });
+
+  it('refuses a name a loaded tool already has (the README example beside the examples), as the app does', async () => {
+    const h = home();
+    const root = join(h, 'tools');
+    cpSync(join(EXAMPLES, 'text_stats.py'), join(root, 'text_stats.py'));
+    // text_stats.py defines word_count: a three-layer word_count would be the one not loaded.
+    const clash = await cli(['tools', 'new', 'three-layer', 'word_count'], h);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain(`tooldesk tools new: a tool named "word_count" already exists (${join(root, 'text_stats.py')}); choose another name`);
+    expect(existsSync(join(root, 'word_count'))).toBe(false);
+    // The README's example name is free beside every example.
+    cpSync(EXAMPLES, root, { recursive: true });
+    const made = await cli(['tools', 'new', 'three-layer', 'repeat_text'], h);
+    expect(made.code, made.stderr).toBe(0);
+    const checked = await cli(['tools', 'check'], h);
+    expect(checked.stdout).not.toContain('[name-conflict]');
+    const ran = await cli(['tools', 'run', 'repeat_text', '--args', '{"text": "hi", "repeat": 2}', '--yes'], h);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toContain('[repeat_text] hi hi');
+  });
 });
 
 describe('`tooldesk tools run` and the app\'s switches', () => {

@@ -1,11 +1,10 @@
 // `tooldesk tools new <format> <name>`: scaffolds a tool from resources/templates/<format>/ into
 // a tools root (default: the first configured root, else TOOLDESK_HOME/tools).
-import { resolve } from 'node:path';
 import type { Command } from '../command.ts';
 import { UsageError } from '../command.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
-import { option, parseArgs } from '../parse-args.ts';
-import { AuthoringError, newTool } from '../../runtime/host/scaffold-tool.ts';
+import { parseArgs } from '../parse-args.ts';
+import { AuthoringError, loadedToolFile, newTool } from '../../runtime/host/scaffold-tool.ts';
 import { NEW_TOOL_FORMATS, newToolNameProblem, type NewToolFormat } from '../../../shared/new-tool-formats.ts';
 
 const ALIASES: Record<string, NewToolFormat> = {
@@ -40,17 +39,20 @@ export const toolsNewCommand: Command = {
     if (!format) throw new UsageError(`unknown format "${formatArg}"; choose one of ${NEW_TOOL_FORMATS.join(', ')}`);
     const problem = newToolNameProblem(format, name);
     if (problem) throw new UsageError(problem);
-    const given = option(args, 'root');
+    // The tools the app would load (with --root: that folder's), so a name already taken is
+    // refused here as in the app, not found later as a clash.
+    const runtime = await openCliRuntime(io, { tools: { args } });
     let root: string;
-    if (given) root = resolve(given);
-    else {
-      const runtime = await openCliRuntime(io, { tools: {} });
-      // The first user root, resolved as `tools list` resolves it (~ expanded), so the tool shows up there.
+    let loadedTool: (toolName: string) => string | null;
+    try {
+      // The first root, resolved as `tools list` resolves it (~ expanded), so the tool shows up there.
       root = runtime.toolRoots()[0]!.path;
+      loadedTool = loadedToolFile((await runtime.tools()).source.groups());
+    } finally {
       await runtime.close();
     }
     try {
-      const created = await newTool(root, format, name);
+      const created = await newTool(root, format, name, { loadedTool });
       for (const file of created.paths) io.stdout.write(`created ${file}\n`);
       io.stdout.write(`Edit it, then check it: tooldesk tools check --root ${root}\n`);
       return 0;

@@ -3,8 +3,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { apiError } from '../../../shared/api.ts';
-import { newToolRegisteredName } from '../../../shared/new-tool-formats.ts';
-import { newTool } from '../sources/authoring/new-tool.ts';
+import { loadedToolFile, newTool } from '../sources/authoring/new-tool.ts';
 import { deleteTool, formatOfFolder, readTool, updateTool } from '../sources/authoring/tool-authoring.ts';
 import type { ToolRoot } from '../sources/discovery/tool-roots.ts';
 import type { ToolGroup } from '../tools/types.ts';
@@ -53,11 +52,7 @@ export function createAuthoringService(options: AuthoringServiceOptions): ToolAu
     async create(format, name, files) {
       const root = userRoots()[0];
       if (!root) throw apiError('AuthoringError', 'no tools folder is configured (Settings → Tool roots)');
-      // A clash would load only one of the two (the earlier root's): say so before writing anything.
-      const registered = newToolRegisteredName(format, name);
-      const owner = options.groups().flatMap((g) => g.tools).find((t) => t.definition.function.name === registered);
-      if (owner) throw apiError('AuthoringError', `a tool named "${registered}" already exists${owner.source ? ` (${owner.source.file})` : ''}; choose another name`);
-      const tool = await newTool(root, format, name, files ?? {});
+      const tool = await newTool(root, format, name, { files: files ?? {}, loadedTool: loadedToolFile(options.groups()) });
       await options.changed([tool.entry]);
       return { entry: tool.entry, paths: tool.paths, ...(tool.editable ? { files: tool.editable } : {}) };
     },

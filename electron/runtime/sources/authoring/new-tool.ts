@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NEW_TOOL_FORMAT_INFO, newToolNameProblem, newToolRegisteredName, type NewToolFormat } from '../../../../shared/new-tool-formats.ts';
 import { BUILTIN_TOOL_NAMES } from '../discovery/reserved-tool-names.ts';
+import type { ToolGroup } from '../../tools/types.ts';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { templatesDir } from './templates-dir.ts';
 import { AuthoringError, createTool, templateFiles, type AuthoredTool, type NewFolderFormat } from './tool-authoring.ts';
@@ -38,17 +39,38 @@ function takenBy(root: string, name: string): string | null {
   return null;
 }
 
+/** NewToolOptions.loadedTool over the registry's groups. */
+export function loadedToolFile(groups: readonly ToolGroup[]): (toolName: string) => string | null {
+  return (toolName) => {
+    for (const group of groups) for (const tool of group.tools) if (tool.definition.function.name === toolName) return tool.source?.file ?? `group ${group.name}`;
+    return null;
+  };
+}
+
+export interface NewToolOptions {
+  /** Replaces template files of script and three-layer tools (other formats take none). */
+  files?: Record<string, string>;
+  /**
+   * Contract: the file of a loaded tool already registered under `toolName`, else null. A clash
+   * would load only one of the two, so the new tool is refused before anything is written.
+   */
+  loadedTool?: (toolName: string) => string | null;
+}
+
 /**
- * Writes the template of `format` named `name` into `root`. `files` replaces template files of
- * script and three-layer tools (other formats take none). Throws AuthoringError, naming the
+ * Writes the template of `format` named `name` into `root`. Throws AuthoringError, naming the
  * name or file and what to do.
  */
-export async function newTool(root: string, format: NewToolFormat, name: string, files: Record<string, string> = {}): Promise<NewTool> {
+export async function newTool(root: string, format: NewToolFormat, name: string, options: NewToolOptions = {}): Promise<NewTool> {
+  const files = options.files ?? {};
   const info = NEW_TOOL_FORMAT_INFO[format];
   if (!info) throw new AuthoringError(`unknown format "${String(format)}"`);
   const problem = newToolNameProblem(format, name);
   if (problem) throw new AuthoringError(problem);
-  if (BUILTIN_TOOL_NAMES.includes(newToolRegisteredName(format, name))) throw new AuthoringError(`"${name}" is the name of a built-in tool; choose another name`);
+  const registered = newToolRegisteredName(format, name);
+  if (BUILTIN_TOOL_NAMES.includes(registered)) throw new AuthoringError(`"${name}" is the name of a built-in tool; choose another name`);
+  const owner = options.loadedTool?.(registered);
+  if (owner) throw new AuthoringError(`a tool named "${registered}" already exists (${owner}); choose another name`);
   const taken = takenBy(root, name);
   if (taken) throw new AuthoringError(`${taken} already exists in this tools folder; choose another name`);
   if (!info.extension) {
