@@ -2,6 +2,7 @@
 // before a handler runs (a renderer — or a page that stole a socket — cannot send anything else).
 import { API_ERRORS, API_LIMITS, isApiMethod, type ApiMethodName, type ErrorValue } from './api.ts';
 import { bool, checkShape, json, list, nullable, num, obj, oneOf, record, str, type Shape } from './api-shape.ts';
+import { NEW_TOOL_FORMATS } from './new-tool-formats.ts';
 import { defaultSettings, type ProviderConfig } from './settings.ts';
 import { VARIABLE_TYPES } from './variables.ts';
 
@@ -80,7 +81,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   reloadTools: empty,
   setGroupEnabled: obj({ group: name, enabled: bool() }),
   setToolEnabled: obj({ tool: name, enabled: bool() }),
-  createTool: obj({ format: oneOf(['script', 'three-layer']), name, files }, ['files']),
+  createTool: obj({ format: oneOf(NEW_TOOL_FORMATS), name, files }, ['files']),
   readTool: obj({ name }),
   updateTool: obj({ name, files }),
   deleteTool: obj({ name }),

@@ -8,6 +8,7 @@ import type { ApprovalDecision, ApprovalRequest, Diagnostic, ToolExecuteResult, 
 import type { Variable, VariableInfo, VariableType } from './variables.ts';
 import type { ChatToolSelection } from './tool-selection.ts';
 import type { McpImportPreview, McpInteractionAnswer, McpInteractionRequest, McpServerView } from './mcp.ts';
+import type { NewToolFormat } from './new-tool-formats.ts';
 
 export type { ErrorValue } from './chat.ts';
 
@@ -69,7 +70,7 @@ export interface ToolsState {
   diagnostics: Diagnostic[];
 }
 
-/** The formats the UI can create and edit (tool authoring). */
+/** The formats the UI can edit (tool authoring); new tools come in every NewToolFormat. */
 export type AuthoringFormat = 'script' | 'three-layer';
 
 /** A user tool's files, as the editor shows them. */
@@ -83,6 +84,20 @@ export interface ToolFiles {
   files: Record<string, string>;
   /** Problems found in the files after writing them (the tool may not load). */
   diagnostics?: Diagnostic[];
+}
+
+/** What createTool made. */
+export interface CreatedTool {
+  format: NewToolFormat;
+  name: string;
+  /** Every file written, absolute. */
+  paths: string[];
+  /** The names its tools are listed under now (empty when it did not load: see `diagnostics`). */
+  tools: string[];
+  /** Problems the tools list has about the new tool (e.g. a missing interpreter). */
+  diagnostics: Diagnostic[];
+  /** Script-folder and three-layer tools: their files, for the editor (other formats are edited in the user's editor). */
+  files?: ToolFiles;
 }
 
 export interface VariableSlice {
@@ -199,8 +214,12 @@ export interface ApiMethods {
   setGroupEnabled: { request: { group: string; enabled: boolean }; response: ToolsState };
   /** Persists the tool's enable state (settings.toolDefaults) and applies it to every session. */
   setToolEnabled: { request: { tool: string; enabled: boolean }; response: ToolsState };
-  /** Creates a tool from its format's template; `files` overrides template files. */
-  createTool: { request: { format: AuthoringFormat; name: string; files?: Record<string, string> }; response: ToolFiles };
+  /**
+   * Creates a tool from its format's template in the first tools folder and loads it; its group is
+   * switched on unless the user switched it off. `files` overrides template files (script and
+   * three-layer tools only).
+   */
+  createTool: { request: { format: NewToolFormat; name: string; files?: Record<string, string> }; response: CreatedTool };
   /** `name` is the registered tool name or the folder name. */
   readTool: { request: { name: string }; response: ToolFiles };
   updateTool: { request: { name: string; files: Record<string, string> }; response: ToolFiles };

@@ -46,7 +46,26 @@ describe('first run without a provider', () => {
     await editor.getByLabel('Base URL').fill(fake.url);
     await editor.getByLabel('API key').fill('sk-e2e-key');
     await editor.getByRole('button', { name: 'Load models' }).click();
-    await editor.getByLabel('Pick a model').selectOption('other-model');
+    // After Load models the model is chosen in one control: the Model field, its list open under it.
+    const model = editor.getByRole('combobox', { name: 'Model' });
+    await expect.poll(() => model.getAttribute('aria-expanded')).toBe('true');
+    await expect(model.inputValue()).resolves.toBe('fake-model');
+    await expect(editor.getByRole('option').allTextContents()).resolves.toEqual(['fake-model', 'other-model']);
+    expect(await editor.locator('select').count()).toBe(0);
+    expect(await editor.getByRole('combobox').count()).toBe(1);
+    expect(await editor.getByRole('textbox', { name: /model/i }).count()).toBe(0);
+    await model.press('ArrowDown');
+    await model.press('Enter');
+    await expect(model.inputValue()).resolves.toBe('other-model');
+    await expect.poll(() => model.getAttribute('aria-expanded')).toBe('false');
+    // Typing filters the same list; a click picks.
+    await model.fill('fake');
+    await expect(editor.getByRole('option').allTextContents()).resolves.toEqual(['fake-model']);
+    await editor.getByRole('option', { name: 'fake-model' }).click();
+    await expect(model.inputValue()).resolves.toBe('fake-model');
+    await model.fill('other');
+    await editor.getByRole('option', { name: 'other-model' }).click();
+    await expect(model.inputValue()).resolves.toBe('other-model');
     await editor.getByRole('button', { name: 'Test' }).click();
     await editor.getByText(/^OK$/).waitFor();
     await editor.getByRole('button', { name: 'Save' }).click();

@@ -1,6 +1,10 @@
 // The Tools panel in Chromium against the real runtime: a Run form generated from the tool's
-// schema runs through the session's executor, and a three-layer tool created in the UI is called.
+// schema runs through the session's executor, a three-layer tool created in the UI is called, and
+// "New tool" makes Python and module tools (every format `tooldesk tools new` offers) that run.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NEW_TOOL_FORMATS } from '../../shared/new-tool-formats.ts';
 import type { Page } from 'playwright-core';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
@@ -108,4 +112,62 @@ describe('the Tools panel', () => {
     await expect(answer.textContent()).resolves.toContain('HELLO THERE!');
     await screenshot(page, 'e2e-three-layer-called');
   });
+
+  it('"New tool" offers every format of `tooldesk tools new` and names a bad name before anything is sent', async () => {
+    await openPanel(page, 'tools');
+    await page.getByTestId('new-tool').click();
+    const form = page.getByTestId('new-tool-form');
+    const offered = await form.getByLabel('Format').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).toEqual([...NEW_TOOL_FORMATS]);
+    await form.getByLabel('Format').selectOption('python');
+    await form.getByLabel('Tool name').fill('Not-Snake');
+    await expect(form.getByTestId('new-tool-name-rule').textContent()).resolves.toContain('"Not-Snake" is not a valid python tool name: use snake_case');
+    await expect(form.getByTestId('create-tool').isDisabled()).resolves.toBe(true);
+    // The same name is fine for a module tool: the rule follows the format.
+    await form.getByLabel('Format').selectOption('module-ts');
+    await expect(form.getByTestId('create-tool').isDisabled()).resolves.toBe(false);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  for (const [format, name] of [
+    ['python', 'py_from_form'],
+    ['module-ts', 'module_from_form'],
+  ] as const) {
+    it(`creates a ${format} tool from the form: it is listed, selected, and runs from its Run form`, async () => {
+      await openPanel(page, 'tools');
+      await page.getByTestId('new-tool').click();
+      const form = page.getByTestId('new-tool-form');
+      await form.getByLabel('Format').selectOption(format);
+      await form.getByLabel('Tool name').fill(name);
+      await form.getByTestId('create-tool').click();
+      const notice = page.getByTestId('tool-created');
+      await notice.waitFor();
+      const file = join(app.home, 'tools', `${name}.${format === 'python' ? 'py' : 'ts'}`);
+      await expect(notice.textContent()).resolves.toContain(file);
+      expect(existsSync(file)).toBe(true);
+
+      const item = page.locator(`[data-testid="tool-item"][data-tool="${name}"]`);
+      await item.getByTestId('schema-form').waitFor({ timeout: 20_000 });
+      await expect(item.locator('.badge').first().textContent()).resolves.toBe(format === 'python' ? 'python' : 'module');
+      // Its group (the file's name) came on: a tool the user just made is meant to be used.
+      expect(await item.getByTestId('run-refused-note').count()).toBe(0);
+      const run = item.getByTestId('schema-form');
+      await run.locator('[name="text"]').fill('made here');
+      await run.locator('[name="repeat"]').fill('2');
+      // A tools list that changes meanwhile (here: Reload) keeps what was typed in the Run form.
+      await page.getByTestId('reload-tools').click();
+      await page.getByTestId('reload-tools').getByText('Reload', { exact: true }).waitFor();
+      await expect(run.locator('[name="text"]').inputValue()).resolves.toBe('made here');
+      await run.getByTestId('run-tool').click();
+      const result = item.getByTestId('run-result');
+      const card = page.getByTestId('execution-approval');
+      await Promise.race([result.waitFor({ timeout: 20_000 }), card.waitFor({ timeout: 20_000 })]);
+      if (await card.isVisible()) await card.getByRole('button', { name: 'Approve once' }).click();
+      await result.waitFor({ timeout: 20_000 });
+      await expect(result.textContent()).resolves.toContain('SUCCESS');
+      await expect(result.textContent()).resolves.toContain('made here made here');
+      await screenshot(page, `e2e-new-tool-${format}`);
+      await notice.getByRole('button', { name: 'Close' }).click();
+    });
+  }
 });

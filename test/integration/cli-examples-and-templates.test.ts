@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../electron/cli/main.ts';
-import { TEMPLATE_FORMATS } from '../../electron/runtime/sources/authoring/templates-dir.ts';
+import { NEW_TOOL_FORMATS } from '../../shared/new-tool-formats.ts';
 import { commandExists } from '../../electron/runtime/sources/discovery/missing-interpreter.ts';
 
 const home = () => mkdtempSync(join(tmpdir(), 'td-'));
@@ -84,7 +84,7 @@ describe('examples through `tooldesk tools run`', () => {
 });
 
 describe('templates through `tooldesk tools new` and `tools check`', () => {
-  it.each(TEMPLATE_FORMATS)('template %s passes `tools check` as shipped and when scaffolded', async (format) => {
+  it.each(NEW_TOOL_FORMATS)('template %s passes `tools check` as shipped and when scaffolded', async (format) => {
     const shipped = await cli(['tools', 'check', '--root', join(TEMPLATES, format)], home());
     expect(shipped.code, shipped.stdout).toBe(0);
     // The only warning a template may get: PowerShell is not installed (as on this machine).
@@ -124,6 +124,26 @@ describe('templates through `tooldesk tools new` and `tools check`', () => {
     expect(again.stderr).toContain('already exists');
     expect(existsSync(join(h, 'evil'))).toBe(false);
     expect(JSON.parse(readFileSync(join(root, 'twice', 'definition.json'), 'utf8')).id).toBe('twice');
+  });
+
+  it('refuses a name a loaded tool already has (the README example beside the examples), as the app does', async () => {
+    const h = home();
+    const root = join(h, 'tools');
+    cpSync(join(EXAMPLES, 'text_stats.py'), join(root, 'text_stats.py'));
+    // text_stats.py defines word_count: a three-layer word_count would be the one not loaded.
+    const clash = await cli(['tools', 'new', 'three-layer', 'word_count'], h);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain(`tooldesk tools new: a tool named "word_count" already exists (${join(root, 'text_stats.py')}); choose another name`);
+    expect(existsSync(join(root, 'word_count'))).toBe(false);
+    // The README's example name is free beside every example.
+    cpSync(EXAMPLES, root, { recursive: true });
+    const made = await cli(['tools', 'new', 'three-layer', 'repeat_text'], h);
+    expect(made.code, made.stderr).toBe(0);
+    const checked = await cli(['tools', 'check'], h);
+    expect(checked.stdout).not.toContain('[name-conflict]');
+    const ran = await cli(['tools', 'run', 'repeat_text', '--args', '{"text": "hi", "repeat": 2}', '--yes'], h);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toContain('[repeat_text] hi hi');
   });
 });
 

@@ -5,7 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime, webOnly } from '../../electron/runtime/create-runtime.ts';
-import { scaffoldTool } from '../../electron/runtime/host/scaffold-tool.ts';
+import { newTool } from '../../electron/runtime/host/scaffold-tool.ts';
 import { SecretStore, sessionBackend } from '../../electron/runtime/store/secret-store.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'td-'));
@@ -29,7 +29,7 @@ describe('createRuntime', () => {
   it('loads the tools once from the given roots, into sessions, executors and the host alike', async () => {
     const home = tmp();
     const root = join(tmp(), 'tools');
-    await scaffoldTool('script-py', 'hello', root);
+    await newTool(root, 'script-py', 'hello');
     const runtime = await createRuntime({ home, secrets: secrets(), tools: { roots: [root] } });
     try {
       expect(runtime.toolRoots()).toEqual([{ path: root, kind: 'user' }]);
@@ -65,8 +65,8 @@ describe('createRuntime', () => {
     const home = tmp();
     const first = join(tmp(), 'first');
     const second = join(tmp(), 'second');
-    await scaffoldTool('script-py', 'one', first);
-    await scaffoldTool('script-py', 'two', second);
+    await newTool(first, 'script-py', 'one');
+    await newTool(second, 'script-py', 'two');
     const runtime = await createRuntime({ home, secrets: secrets(), tools: { cwd: home } });
     try {
       runtime.settings.set('toolRoots', [first]);

@@ -1,55 +1,59 @@
 // `tooldesk tools new <format> <name>`: scaffolds a tool from resources/templates/<format>/ into
 // a tools root (default: the first configured root, else TOOLDESK_HOME/tools).
-import { resolve } from 'node:path';
 import type { Command } from '../command.ts';
 import { UsageError } from '../command.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
-import { option, parseArgs } from '../parse-args.ts';
-import { AuthoringError, scaffoldTool, TEMPLATE_FORMATS, validateToolName, type TemplateFormat } from '../../runtime/host/scaffold-tool.ts';
+import { parseArgs } from '../parse-args.ts';
+import { AuthoringError, loadedToolFile, newTool } from '../../runtime/host/scaffold-tool.ts';
+import { NEW_TOOL_FORMATS, newToolNameProblem, type NewToolFormat } from '../../../shared/new-tool-formats.ts';
 
-const ALIASES: Record<string, TemplateFormat> = {
+const ALIASES: Record<string, NewToolFormat> = {
   script: 'script-py',
   'script.py': 'script-py',
   'script.js': 'script-js',
   astrion: 'three-layer',
   module: 'module-ts',
   ts: 'module-ts',
+  js: 'module-js',
   py: 'python',
   ps1: 'powershell',
 };
 
 export const toolsNewCommand: Command = {
   name: 'new',
-  summary: 'Create a tool from a template (script-py, script-js, three-layer, module-ts, python, powershell)',
+  summary: `Create a tool from a template (${NEW_TOOL_FORMATS.join(', ')})`,
   usage: [
     'Usage: tooldesk tools new <format> <name> [--root DIR]',
     '',
-    `Formats: ${TEMPLATE_FORMATS.join(', ')}.`,
+    `Formats: ${NEW_TOOL_FORMATS.join(', ')}.`,
     'Writes the template into DIR (default: the first tools root in settings, else TOOLDESK_HOME/tools),',
     'with the template name replaced by <name>. Script tools register as script_<name>.',
     '',
-    'Example: tooldesk tools new three-layer word_count && tooldesk tools check',
+    'Example: tooldesk tools new three-layer repeat_text && tooldesk tools check',
   ].join('\n'),
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['root'] });
     const [formatArg, name, extra] = args.positionals;
     if (!formatArg || !name || extra !== undefined) throw new UsageError('expected a format and a name');
-    const format = (TEMPLATE_FORMATS as readonly string[]).includes(formatArg) ? (formatArg as TemplateFormat) : ALIASES[formatArg];
-    if (!format) throw new UsageError(`unknown format "${formatArg}"; choose one of ${TEMPLATE_FORMATS.join(', ')}`);
-    const problem = validateToolName(format, name);
+    const format = (NEW_TOOL_FORMATS as readonly string[]).includes(formatArg) ? (formatArg as NewToolFormat) : ALIASES[formatArg];
+    if (!format) throw new UsageError(`unknown format "${formatArg}"; choose one of ${NEW_TOOL_FORMATS.join(', ')}`);
+    const problem = newToolNameProblem(format, name);
     if (problem) throw new UsageError(problem);
-    const given = option(args, 'root');
+    // The tools the app would load (with --root: that folder's), so a name already taken is
+    // refused here as in the app, not found later as a clash.
+    const runtime = await openCliRuntime(io, { tools: { args } });
     let root: string;
-    if (given) root = resolve(given);
-    else {
-      const runtime = await openCliRuntime(io, { tools: {} });
-      // The first user root, resolved as `tools list` resolves it (~ expanded), so the tool shows up there.
+    let loadedTool: (toolName: string) => string | null;
+    try {
+      // The first root, resolved as `tools list` resolves it (~ expanded), so the tool shows up there.
       root = runtime.toolRoots()[0]!.path;
+      loadedTool = loadedToolFile((await runtime.tools()).source.groups());
+    } finally {
       await runtime.close();
     }
     try {
-      const created = await scaffoldTool(format, name, root);
-      for (const file of created) io.stdout.write(`created ${file}\n`);
+      const created = await newTool(root, format, name, { loadedTool });
+      for (const file of created.paths) io.stdout.write(`created ${file}\n`);
       io.stdout.write(`Edit it, then check it: tooldesk tools check --root ${root}\n`);
       return 0;
     } catch (error) {

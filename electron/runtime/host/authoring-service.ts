@@ -3,7 +3,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { apiError } from '../../../shared/api.ts';
-import { createTool, deleteTool, formatOfFolder, readTool, updateTool } from '../sources/authoring/tool-authoring.ts';
+import { loadedToolFile, newTool } from '../sources/authoring/new-tool.ts';
+import { deleteTool, formatOfFolder, readTool, updateTool } from '../sources/authoring/tool-authoring.ts';
 import type { ToolRoot } from '../sources/discovery/tool-roots.ts';
 import type { ToolGroup } from '../tools/types.ts';
 import type { ToolAuthoringPort } from './tool-service.ts';
@@ -51,9 +52,9 @@ export function createAuthoringService(options: AuthoringServiceOptions): ToolAu
     async create(format, name, files) {
       const root = userRoots()[0];
       if (!root) throw apiError('AuthoringError', 'no tools folder is configured (Settings → Tool roots)');
-      const tool = await createTool(root, format, name, files ?? {});
-      await options.changed([tool.dir]);
-      return tool;
+      const tool = await newTool(root, format, name, { files: files ?? {}, loadedTool: loadedToolFile(options.groups()) });
+      await options.changed([tool.entry]);
+      return { entry: tool.entry, paths: tool.paths, ...(tool.editable ? { files: tool.editable } : {}) };
     },
     async read(name) {
       const { dir } = folderOf(name);

@@ -1,7 +1,8 @@
 // What the API handlers are written against: one interface per side of the runtime. The
 // adapters (session-service, tool-service, settings-service, provider-service) implement them
 // over the real parts; tests pass fakes.
-import type { AppInfo, AuthoringFormat, DetectedProvider, ProviderTestResult, SessionSearchHit, SessionSnapshot, ToolFiles, ToolsState, VariableSlice } from '../../../shared/api.ts';
+import type { NewToolFormat } from '../../../shared/new-tool-formats.ts';
+import type { AppInfo, CreatedTool, DetectedProvider, ProviderTestResult, SessionSearchHit, SessionSnapshot, ToolFiles, ToolsState, VariableSlice } from '../../../shared/api.ts';
 import type { ChatEvent, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
 import type { AttachmentUpload, ExportFormat } from '../../../shared/api.ts';
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
@@ -58,7 +59,7 @@ export interface VariableAccess {
 export interface ToolService {
   state(): ToolsState;
   reload(): Promise<ToolsState>;
-  create(format: AuthoringFormat, name: string, files?: Record<string, string>): Promise<ToolFiles>;
+  create(format: NewToolFormat, name: string, files?: Record<string, string>): Promise<CreatedTool>;
   read(name: string): Promise<ToolFiles>;
   update(name: string, files: Record<string, string>): Promise<ToolFiles>;
   delete(name: string): Promise<void>;

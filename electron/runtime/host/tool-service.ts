@@ -2,7 +2,8 @@
 // list comes from a catalog ToolExecutor kept in sync with the registry and the settings, so
 // it shows exactly what a session sees: model names, effective permissions, enable state.
 import { sep } from 'node:path';
-import { apiError, type AuthoringFormat, type ToolFiles, type ToolsState } from '../../../shared/api.ts';
+import { apiError, type ToolFiles, type ToolsState } from '../../../shared/api.ts';
+import type { NewToolFormat } from '../../../shared/new-tool-formats.ts';
 import type { Diagnostic } from '../../../shared/tools.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
@@ -19,7 +20,8 @@ export interface ToolCatalogPort {
 
 /** Tool authoring (create/read/update/delete user tools); absent = read-only tools panel. Contract: the registry has re-read the folder before a write resolves. */
 export interface ToolAuthoringPort {
-  create(format: AuthoringFormat, name: string, files?: Record<string, string>): Promise<ToolFiles>;
+  /** `entry`: the file or folder the registry loads; `files`: for the editor (script, three-layer). */
+  create(format: NewToolFormat, name: string, files?: Record<string, string>): Promise<{ entry: string; paths: string[]; files?: ToolFiles }>;
   read(name: string): Promise<ToolFiles>;
   update(name: string, files: Record<string, string>): Promise<ToolFiles>;
   delete(name: string): Promise<void>;
@@ -45,13 +47,15 @@ export function createToolService(tools: ToolCatalogPort, store: SettingsStore, 
   });
   const offChanged = registry.onChanged(() => changed.fire(state()));
 
+  /** Whether `file` is the entry (a module or Python file) or inside it (a tool folder). */
+  const ofEntry = (entry: string) => (file?: string) => file !== undefined && (file === entry || file.startsWith(entry + sep));
+
   /**
    * A tool the user just made is meant to be used: its group is switched on unless the user has
    * already decided about that group (an explicit "off" stays off).
    */
-  const enableGroupOfNewTool = (dir: string) => {
-    const inDir = (file?: string) => file !== undefined && file.startsWith(dir + sep);
-    const group = registry.groups().find((g) => g.tools.some((t) => inDir(t.source?.file)));
+  const enableGroupOfNewTool = (entry: string) => {
+    const group = registry.groups().find((g) => g.tools.some((t) => ofEntry(entry)(t.source?.file)));
     if (!group) return; // it did not load; its diagnostics say why
     const { groupDefaults } = store.get();
     if (!Object.hasOwn(groupDefaults, group.name)) store.set('groupDefaults', { ...groupDefaults, [group.name]: true });
@@ -71,8 +75,16 @@ export function createToolService(tools: ToolCatalogPort, store: SettingsStore, 
     // Authoring re-reads the folder it wrote before answering, so the list is current.
     create: async (format, name, files) => {
       const created = await needAuthoring().create(format, name, files);
-      enableGroupOfNewTool(created.dir);
-      return created;
+      enableGroupOfNewTool(created.entry);
+      const own = ofEntry(created.entry);
+      return {
+        format,
+        name,
+        paths: created.paths,
+        tools: registry.groups().flatMap((g) => g.tools.filter((t) => own(t.source?.file)).map((t) => t.definition.function.name)),
+        diagnostics: sortDiagnostics(registry.diagnostics().filter((d) => own(d.file))),
+        ...(created.files ? { files: created.files } : {}),
+      };
     },
     read: (name) => needAuthoring().read(name),
     update: (name, files) => needAuthoring().update(name, files),

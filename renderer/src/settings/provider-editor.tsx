@@ -1,8 +1,9 @@
-import { For, Show, createResource, createSignal } from 'solid-js';
+import { Show, createResource, createSignal } from 'solid-js';
 import { createStore } from 'solid-js/store';
 import { providerKeySecretName, type ProviderInfo, type ProviderTestResult } from '../../../shared/api.ts';
 import type { ProviderConfig } from '../../../shared/settings.ts';
 import { useApp } from '../store/app-context.tsx';
+import { ModelCombobox, type ModelComboboxHandle } from './model-combobox.tsx';
 import { useSettings } from './use-settings.ts';
 
 /** Shown in the key field while a key is stored: the key itself never comes back from the host. */
@@ -42,9 +43,13 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
   };
   // A provider not stored yet has no id the runtime knows (its stored key is looked up by id).
   const savedId = () => (props.isNew ? {} : { providerId: draft.id });
+  let modelField: ModelComboboxHandle | undefined;
   const fetchModels = async () => {
     const list = await app.guard(() => app.api.listModels({ provider: { ...draft }, ...typedKey(), ...savedId() }));
-    if (list) showModels(list);
+    if (!list) return;
+    showModels(list);
+    // The list was asked for to pick from: show it, in the one Model field.
+    if (list.length > 0) modelField?.openList();
   };
   const runTest = async () => {
     setBusy(true);
@@ -100,28 +105,16 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
         Base URL
         <input type="url" aria-label="Base URL" value={draft.baseURL} placeholder="https://api.openai.com/v1" onInput={(e) => setDraft('baseURL', e.currentTarget.value)} />
       </label>
-      <label>
-        Model
+      {/* The field names itself ("Model"); a <label> around it would also swallow clicks meant for Load models. */}
+      <div>
+        <span aria-hidden="true">Model</span>
         <div class="row">
-          <input type="text" class="grow" aria-label="Model" list={`models-${draft.id}`} value={draft.model} onInput={(e) => setDraft('model', e.currentTarget.value)} />
-          <datalist id={`models-${draft.id}`}>
-            <For each={models()}>{(m) => <option value={m} />}</For>
-          </datalist>
+          <ModelCombobox value={draft.model} models={models()} onChange={(m) => setDraft('model', m)} handle={(h) => (modelField = h)} />
           <button type="button" onClick={() => void fetchModels()}>
             Load models
           </button>
         </div>
-      </label>
-      <Show when={models().length > 0}>
-        <select aria-label="Pick a model" value={draft.model} onChange={(e) => setDraft('model', e.currentTarget.value)}>
-          <Show when={!models().includes(draft.model)}>
-            <option value={draft.model} disabled>
-              {draft.model ? `${draft.model} (not offered by this server)` : 'Pick a model…'}
-            </option>
-          </Show>
-          <For each={models()}>{(m) => <option value={m}>{m}</option>}</For>
-        </select>
-      </Show>
+      </div>
       <label>
         API key <span class="muted small">({noKeyring() ? 'no keychain here' : 'kept in the OS keychain'}, never in the settings file)</span>
         <input

@@ -1,22 +1,23 @@
-import { createSignal } from 'solid-js';
-import type { AuthoringFormat, ToolFiles } from '../../../shared/api.ts';
+import { For, Show, createSignal } from 'solid-js';
+import type { CreatedTool } from '../../../shared/api.ts';
+import { NAME_RULES, NEW_TOOL_FORMAT_INFO, NEW_TOOL_FORMATS, newToolNameProblem, type NewToolFormat } from '../../../shared/new-tool-formats.ts';
 import { useApp } from '../store/app-context.tsx';
 
-/** Creates a tool from its format's template; the editor opens on its files. */
-export function NewToolForm(props: { onCreated: (files: ToolFiles) => void; onCancel: () => void }) {
+/** Creates a tool of any format from its template (the same list and rules as `tooldesk tools new`). */
+export function NewToolForm(props: { onCreated: (created: CreatedTool) => void; onCancel: () => void }) {
   const app = useApp();
-  const [format, setFormat] = createSignal<AuthoringFormat>('three-layer');
+  const [format, setFormat] = createSignal<NewToolFormat>('three-layer');
   const [name, setName] = createSignal('');
   const [busy, setBusy] = createSignal(false);
-  const valid = () => /^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(name());
+  const problem = () => newToolNameProblem(format(), name());
 
   const create = async (e: Event) => {
     e.preventDefault();
-    if (!valid()) return;
+    if (problem()) return;
     setBusy(true);
-    const files = await app.guard(() => app.api.createTool({ format: format(), name: name() }));
+    const created = await app.guard(() => app.api.createTool({ format: format(), name: name() }));
     setBusy(false);
-    if (files) props.onCreated(files);
+    if (created) props.onCreated(created);
   };
 
   return (
@@ -24,18 +25,30 @@ export function NewToolForm(props: { onCreated: (files: ToolFiles) => void; onCa
       <strong>New tool</strong>
       <label>
         Format
-        <select value={format()} onChange={(e) => setFormat(e.currentTarget.value as AuthoringFormat)} aria-label="Format">
-          <option value="three-layer">Three-layer (definition.json + execution.py + return.json)</option>
-          <option value="script">Script folder (tool.json + script.py)</option>
+        <select value={format()} onChange={(e) => setFormat(e.currentTarget.value as NewToolFormat)} aria-label="Format">
+          <For each={NEW_TOOL_FORMATS}>{(f) => <option value={f}>{NEW_TOOL_FORMAT_INFO[f].label}</option>}</For>
         </select>
       </label>
       <label>
         Name
-        <input type="text" value={name()} placeholder="my_tool" aria-label="Tool name" onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          type="text"
+          value={name()}
+          placeholder="my_tool"
+          aria-label="Tool name"
+          aria-invalid={name() !== '' && problem() !== null}
+          aria-describedby="new-tool-name-rule"
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
       </label>
-      <div class="muted small">Letters, digits, _ and -; starts with a letter.</div>
+      {/* The rule for this format; once something is typed, what is wrong with it. */}
+      <div id="new-tool-name-rule" class={`small ${name() && problem() ? 'error-text' : 'muted'}`} role="status" data-testid="new-tool-name-rule">
+        <Show when={name() && problem()} fallback={`Name: ${NAME_RULES[NEW_TOOL_FORMAT_INFO[format()].names].text}.`}>
+          {problem()}
+        </Show>
+      </div>
       <div class="row">
-        <button type="submit" class="primary" disabled={!valid() || busy()} data-testid="create-tool">
+        <button type="submit" class="primary" disabled={problem() !== null || busy()} data-testid="create-tool">
           Create
         </button>
         <button type="button" onClick={() => props.onCancel()}>

@@ -1,6 +1,6 @@
 import { For, Show, createMemo, createSignal } from 'solid-js';
-import type { ToolFiles } from '../../../shared/api.ts';
-import { UNTRUSTED_FOLDER_CODE, type ToolInfo } from '../../../shared/tools.ts';
+import type { CreatedTool, ToolFiles } from '../../../shared/api.ts';
+import { UNTRUSTED_FOLDER_CODE, type Diagnostic, type ToolInfo } from '../../../shared/tools.ts';
 import { useApp } from '../store/app-context.tsx';
 import { DiagnosticsList } from './diagnostics-list.tsx';
 import { UntrustedFolders } from './untrusted-folders.tsx';
@@ -18,10 +18,13 @@ export function ToolsPanel() {
   const [filter, setFilter] = createSignal('');
   const [creating, setCreating] = createSignal(false);
   const [editing, setEditing] = createSignal<ToolFiles | null>(null);
+  /** A new tool the app cannot edit (module, Python, PowerShell): where it is, and that it loaded. */
+  const [created, setCreated] = createSignal<CreatedTool | null>(null);
   const [reloading, setReloading] = createSignal(false);
 
   const tools = createMemo(() => app.state.tools.groups.flatMap((g) => g.tools));
-  const selectedTool = () => tools().find((t) => t.name === selected());
+  const groupNames = createMemo(() => app.state.tools.groups.map((g) => g.name));
+  const groupNamed = (name: string) => app.state.tools.groups.find((g) => g.name === name);
   const matches = (t: ToolInfo) => {
     const q = filter().toLowerCase();
     return !q || t.name.toLowerCase().includes(q) || t.description.toLowerCase().includes(q) || t.groupName.toLowerCase().includes(q);
@@ -49,7 +52,14 @@ export function ToolsPanel() {
     <div class="tools-panel stack" data-testid="tools-panel">
       <div class="row">
         <input type="search" class="grow" placeholder="Filter tools" aria-label="Filter tools" value={filter()} onInput={(e) => setFilter(e.currentTarget.value)} />
-        <button type="button" onClick={() => setCreating(true)} data-testid="new-tool">
+        <button
+          type="button"
+          onClick={() => {
+            setCreated(null);
+            setCreating(true);
+          }}
+          data-testid="new-tool"
+        >
           New tool
         </button>
         <button type="button" disabled={reloading()} onClick={() => void reload()} data-testid="reload-tools">
@@ -59,70 +69,72 @@ export function ToolsPanel() {
       <Show when={creating()}>
         <NewToolForm
           onCancel={() => setCreating(false)}
-          onCreated={(files) => {
+          onCreated={(tool) => {
             setCreating(false);
-            setEditing(files);
+            if (tool.files) setEditing(tool.files);
+            else {
+              setCreated(tool);
+              setFilter('');
+              if (tool.tools[0]) setSelected(tool.tools[0]);
+            }
           }}
         />
+      </Show>
+      <Show when={created()}>
+        {(tool) => (
+          <div class="card stack small" role="status" data-testid="tool-created">
+            <div class="row">
+              <span class="grow">
+                Created <code>{tool().paths.join(', ')}</code>. Edit it in your editor: it reloads when you save.
+              </span>
+              <button type="button" onClick={() => setCreated(null)}>
+                Close
+              </button>
+            </div>
+            <Show when={tool().tools.length === 0}>
+              <span class="error-text">It did not load; the problems are listed below.</span>
+            </Show>
+          </div>
+        )}
       </Show>
       <Show when={editing()} keyed>
         {(files) => <ToolEditor tool={files} onClose={() => setEditing(null)} />}
       </Show>
       <UntrustedFolders diagnostics={app.state.tools.diagnostics} />
       <DiagnosticsList diagnostics={app.state.tools.diagnostics.filter((d) => d.code !== UNTRUSTED_FOLDER_CODE)} />
-      <For each={app.state.tools.groups}>
-        {(group) => (
-          <Show when={group.tools.some(matches)}>
-            <div class="tool-group">
-              <div class="tool-group-head row">
-                <strong>{group.name}</strong>
-                <span class={`badge ${group.enabled ? 'ok' : ''}`}>{group.enabled ? 'on' : 'off'}</span>
-                <Show when={group.builtin}>
-                  <span class="badge">built-in</span>
-                </Show>
-              </div>
-              <ul class="tool-list">
-                <For each={group.tools.filter(matches)}>
-                  {(tool) => (
-                    <li class={selected() === tool.name ? 'selected' : ''} data-testid="tool-item" data-tool={tool.name}>
-                      <button type="button" class="tool-open" onClick={() => setSelected(selected() === tool.name ? null : tool.name)} aria-expanded={selected() === tool.name}>
-                        <code>{tool.name}</code>
-                        <span class="badge">{tool.format}</span>
-                        <Show when={!tool.enabled}>
-                          <span class="badge">disabled</span>
-                        </Show>
-                        <span class="muted small grow tool-desc">{tool.description}</span>
-                      </button>
-                      <Show when={selected() === tool.name && selectedTool()}>
-                        {(t) => (
-                          <div class="tool-detail stack">
-                            <Show when={t().source}>
-                              <div class="small muted mono">
-                                {t().source!.file}
-                                {t().source!.line !== undefined ? `:${t().source!.line}` : ''}
-                              </div>
-                            </Show>
-                            <DiagnosticsList diagnostics={diagnosticsOf(t())} />
-                            <div class="small">
-                              Execution: <strong>{t().permission.executionPolicy}</strong> · result approval:{' '}
-                              <strong>{t().permission.resultApprovalPolicy}</strong>
-                            </div>
-                            <Show when={EDITABLE.has(t().format)}>
-                              <div>
-                                <button type="button" onClick={() => void edit(t())}>
-                                  Edit files
-                                </button>
-                              </div>
-                            </Show>
-                            <ToolRunForm tool={t()} groupEnabled={group.enabled} />
-                          </div>
+      {/* Keyed by name: a tools.changed event brings new objects, and a Run form being filled in must survive it. */}
+      <For each={groupNames()}>
+        {(groupName) => (
+          <Show when={groupNamed(groupName)?.tools.some(matches) && groupNamed(groupName)}>
+            {(group) => (
+              <div class="tool-group">
+                <div class="tool-group-head row">
+                  <strong>{group().name}</strong>
+                  <span class={`badge ${group().enabled ? 'ok' : ''}`}>{group().enabled ? 'on' : 'off'}</span>
+                  <Show when={group().builtin}>
+                    <span class="badge">built-in</span>
+                  </Show>
+                </div>
+                <ul class="tool-list">
+                  <For each={group().tools.filter(matches).map((t) => t.name)}>
+                    {(toolName) => (
+                      <Show when={group().tools.find((t) => t.name === toolName)}>
+                        {(tool) => (
+                          <ToolItem
+                            tool={tool()}
+                            groupEnabled={group().enabled}
+                            open={selected() === toolName}
+                            onToggle={() => setSelected(selected() === toolName ? null : toolName)}
+                            diagnostics={diagnosticsOf(tool())}
+                            onEdit={() => void edit(tool())}
+                          />
                         )}
                       </Show>
-                    </li>
-                  )}
-                </For>
-              </ul>
-            </div>
+                    )}
+                  </For>
+                </ul>
+              </div>
+            )}
           </Show>
         )}
       </For>
@@ -130,5 +142,45 @@ export function ToolsPanel() {
         <p class="muted">No tools found. Create one with New tool, or drop tool folders into your tools folder and press Reload.</p>
       </Show>
     </div>
+  );
+}
+
+/** One tool in the list; opened, its source, diagnostics, policies, Edit files and Run form. */
+function ToolItem(props: { tool: ToolInfo; groupEnabled: boolean; open: boolean; onToggle: () => void; diagnostics: Diagnostic[]; onEdit: () => void }) {
+  return (
+    <li class={props.open ? 'selected' : ''} data-testid="tool-item" data-tool={props.tool.name}>
+      <button type="button" class="tool-open" onClick={() => props.onToggle()} aria-expanded={props.open}>
+        <code>{props.tool.name}</code>
+        <span class="badge">{props.tool.format}</span>
+        <Show when={!props.tool.enabled}>
+          <span class="badge">disabled</span>
+        </Show>
+        <span class="muted small grow tool-desc">{props.tool.description}</span>
+      </button>
+      <Show when={props.open}>
+        <div class="tool-detail stack">
+          <Show when={props.tool.source}>
+            {(source) => (
+              <div class="small muted mono">
+                {source().file}
+                {source().line !== undefined ? `:${source().line}` : ''}
+              </div>
+            )}
+          </Show>
+          <DiagnosticsList diagnostics={props.diagnostics} />
+          <div class="small">
+            Execution: <strong>{props.tool.permission.executionPolicy}</strong> · result approval: <strong>{props.tool.permission.resultApprovalPolicy}</strong>
+          </div>
+          <Show when={EDITABLE.has(props.tool.format)}>
+            <div>
+              <button type="button" onClick={() => props.onEdit()}>
+                Edit files
+              </button>
+            </div>
+          </Show>
+          <ToolRunForm tool={props.tool} groupEnabled={props.groupEnabled} />
+        </div>
+      </Show>
+    </li>
   );
 }

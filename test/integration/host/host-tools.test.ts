@@ -57,8 +57,8 @@ describe('host tools', () => {
     const home = mkdtempSync(join(tmpdir(), 'td-'));
     const { client } = await startApp(home, false);
     const created = await client.createTool({ format: 'three-layer', name: 'shout' });
-    expect(created).toMatchObject({ format: 'three-layer', name: 'shout', dir: join(home, 'tools', 'shout') });
-    expect(Object.keys(created.files).sort()).toEqual(['definition.json', 'execution.py', 'meta.json', 'return.json']);
+    expect(created).toMatchObject({ format: 'three-layer', name: 'shout', tools: ['shout'], files: { format: 'three-layer', name: 'shout', dir: join(home, 'tools', 'shout') } });
+    expect(Object.keys(created.files!.files).sort()).toEqual(['definition.json', 'execution.py', 'meta.json', 'return.json']);
     expect((await client.listTools()).groups.find((g) => g.name === 'custom')?.tools.map((t) => t.name)).toEqual(['shout']);
     // A tool the user just made is meant to be used: its group comes on (it was never set).
     expect((await client.getSettings()).groupDefaults.custom).toBe(true);

@@ -101,7 +101,7 @@ function scriptedTools(settings: () => { groupDefaults: Record<string, boolean>;
       listeners.forEach((l) => l(s));
       return s;
     },
-    create: async (format, name) => ({ format, name, dir: `/tools/${name}`, files: {} }),
+    create: async (format, name) => ({ format, name, paths: [`/tools/${name}.py`], tools: [name], diagnostics: [] }),
     read: async (name) => {
       throw apiError('NotFoundError', `no tool ${name}`);
     },

@@ -102,11 +102,39 @@ describe('provider editor', () => {
     return { ...fake, editor: await screen.findByTestId('provider-editor'), saved: () => settings };
   }
 
-  it('Load models fills an empty model with the first one the server lists', async () => {
+  it('Load models fills an empty model with the first one the server lists, in the one Model field', async () => {
     const { editor } = await openEditor();
     fireEvent.click(within(editor).getByRole('button', { name: 'Load models' }));
-    await waitFor(() => expect(within(editor).getByLabelText('Model')).toHaveValue('model-a'));
-    expect(within(editor).getByLabelText('Pick a model')).toHaveValue('model-a');
+    await waitFor(() => expect(within(editor).getByRole('combobox', { name: 'Model' })).toHaveValue('model-a'));
+    // One control for one value: the loaded models are the field's own list, no select beside it.
+    expect(within(editor).queryByRole('combobox', { name: 'Pick a model' })).toBeNull();
+    expect(editor.querySelectorAll('select')).toHaveLength(0);
+    const field = within(editor).getByRole('combobox', { name: 'Model' });
+    expect(field).toHaveAttribute('aria-expanded', 'true');
+    expect(within(editor).getAllByRole('option').map((o) => o.textContent)).toEqual(['model-a', 'model-b']);
+  });
+
+  it('the Model field: arrows and Enter pick a listed model, typing filters, any name can be typed, Esc closes only the list', async () => {
+    const { editor } = await openEditor();
+    fireEvent.click(within(editor).getByRole('button', { name: 'Load models' }));
+    const field = within(editor).getByRole('combobox', { name: 'Model' });
+    await waitFor(() => expect(field).toHaveAttribute('aria-expanded', 'true'));
+    fireEvent.keyDown(field, { key: 'ArrowDown' });
+    expect(field.getAttribute('aria-activedescendant')).toBe(within(editor).getByRole('option', { name: 'model-b' }).id);
+    fireEvent.keyDown(field, { key: 'Enter' });
+    expect(field).toHaveValue('model-b');
+    expect(field).toHaveAttribute('aria-expanded', 'false');
+
+    fireEvent.input(field, { target: { value: '-a' } });
+    expect(within(editor).getAllByRole('option').map((o) => o.textContent)).toEqual(['model-a']);
+    fireEvent.input(field, { target: { value: 'my-own-model' } });
+    expect(within(editor).getByText('No listed model matches; the name as typed is used.')).toBeTruthy();
+    expect(within(editor).getByTestId('model-not-listed').textContent).toContain('"my-own-model" is not among the models this server listed');
+    fireEvent.keyDown(field, { key: 'Escape' });
+    expect(field).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByTestId('settings-panel')).toBeTruthy();
+    fireEvent.click(within(editor).getByRole('button', { name: 'Save' }));
+    await screen.findByTestId('provider-saved');
   });
 
   it('Test names the latency once, and Save says it saved', async () => {

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuthoringError, createTool, deleteTool, readTool, updateTool, validateToolName } from '../../../electron/runtime/sources/authoring/tool-authoring.ts';
+import { AuthoringError, createTool, deleteTool, readTool, updateTool } from '../../../electron/runtime/sources/authoring/tool-authoring.ts';
+import { newToolNameProblem } from '../../../shared/new-tool-formats.ts';
 import { ToolRegistry } from '../../../electron/runtime/sources/discovery/tool-registry.ts';
 import { toolsByName } from '../../support/fixture-entries.ts';
 import { makeTmpHome, testSourceContext, testToolContext } from '../../support/tool-source-context.ts';
@@ -22,11 +23,15 @@ describe('tool authoring', () => {
 
   it('creates script tools in Python or JavaScript', async () => {
     const root = makeTmpHome();
-    const py = await createTool(root, 'script', 'py_tool');
+    const py = await createTool(root, 'script-py', 'py_tool');
     expect(Object.keys(py.files).sort()).toEqual(['script.py', 'tool.json']);
     expect(JSON.parse(py.files['tool.json']!).name).toBe('py_tool');
-    const js = await createTool(root, 'script', 'js_tool', { 'script.js': 'process.stdout.write("{}")' });
+    const js = await createTool(root, 'script-js', 'js_tool', { 'script.js': 'process.stdout.write("{}")' });
     expect(Object.keys(js.files).sort()).toEqual(['script.js', 'tool.json']);
+    expect(js.files['script.js']).toBe('process.stdout.write("{}")');
+    // script.js would silently win over script.py: a new Python script tool holds no script.js.
+    await expect(createTool(root, 'script-py', 'mixed', { 'script.js': '' })).rejects.toThrow('"script.js" is not a script tool file; allowed: tool.json, script.py');
+    expect(existsSync(join(root, 'mixed'))).toBe(false);
   });
 
   it('reports problems of what was written as diagnostics (the files are still written)', async () => {
@@ -40,14 +45,14 @@ describe('tool authoring', () => {
 
   it('validates names and file names and never writes outside the tool folder', async () => {
     const root = makeTmpHome();
-    expect(validateToolName('script', 'CamelCase')).toContain('snake_case');
-    expect(validateToolName('three-layer', 'ok-name_2')).toBeNull();
+    expect(newToolNameProblem('script-py', 'CamelCase')).toContain('snake_case');
+    expect(newToolNameProblem('three-layer', 'ok-name_2')).toBeNull();
     for (const bad of ['../up', 'a/b', '.hidden', '', 'x'.repeat(65), '9lives']) {
       await expect(createTool(root, 'three-layer', bad)).rejects.toBeInstanceOf(AuthoringError);
     }
     await expect(createTool(root, 'three-layer', 'evil', { '../escape.py': 'x' })).rejects.toThrow('is not a three-layer tool file');
-    await expect(createTool(root, 'script', 'evil2', { 'sub/tool.json': '{}' })).rejects.toThrow('is not a script tool file');
-    const tool = await createTool(root, 'script', 'fine');
+    await expect(createTool(root, 'script-py', 'evil2', { 'sub/tool.json': '{}' })).rejects.toThrow('is not a script tool file');
+    const tool = await createTool(root, 'script-py', 'fine');
     await expect(updateTool(root, join(root, '..'), { 'tool.json': '{}' })).rejects.toThrow('not a tool folder directly inside');
     await expect(updateTool(root, tool.dir, { 'evil.sh': 'rm -rf /' })).rejects.toThrow('is not a script tool file');
     expect(readdirSync(root).sort()).toEqual(['fine']);
@@ -57,8 +62,8 @@ describe('tool authoring', () => {
     const root = makeTmpHome();
     const outside = join(makeTmpHome(), 'target.py');
     writeFileSync(outside, 'original');
-    const tool = await createTool(root, 'script', 'linked');
-    await expect(createTool(root, 'script', 'linked')).rejects.toThrow('already exists');
+    const tool = await createTool(root, 'script-py', 'linked');
+    await expect(createTool(root, 'script-py', 'linked')).rejects.toThrow('already exists');
     const link = join(tool.dir, 'script.py');
     rmSync(link);
     symlinkSync(outside, link);

@@ -1,9 +1,11 @@
-// Locates resources/templates (one folder per format) beside the helper scripts.
+// Locates resources/templates (one folder per format of shared/new-tool-formats.ts) beside the
+// helper scripts.
 import { join } from 'node:path';
+import { NEW_TOOL_FORMATS, type NewToolFormat } from '../../../../shared/new-tool-formats.ts';
 import { resourcesDir } from '../process/helper-scripts.ts';
 
-export type TemplateFormat = 'script-py' | 'script-js' | 'three-layer' | 'module-ts' | 'python' | 'powershell';
-export const TEMPLATE_FORMATS: readonly TemplateFormat[] = ['script-py', 'script-js', 'three-layer', 'module-ts', 'python', 'powershell'];
+export type TemplateFormat = NewToolFormat;
+export const TEMPLATE_FORMATS: readonly TemplateFormat[] = NEW_TOOL_FORMATS;
 /** The name every template uses; scaffolding replaces it with the new tool's name. */
 export const TEMPLATE_TOOL_NAME = 'new_tool';
 

@@ -1,17 +1,17 @@
 // Creates, reads, updates and deletes script-folder and three-layer tools (seed 001's and seed
 // 004's authoring flows). Names and file names are validated; nothing is written outside the
-// tool's own folder; every write is atomic. Used by the API and by `tooldesk tools new`.
+// tool's own folder; every write is atomic. New tools of every format start in new-tool.ts.
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { AuthoringFormat, ToolFiles } from '../../../../shared/api.ts';
+import { newToolNameProblem, type NewToolFormat } from '../../../../shared/new-tool-formats.ts';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { readTextFile } from '../files/read-text-file.ts';
-import { SCRIPT_NAME_PATTERN, readScriptManifest } from '../script-folder/manifest.ts';
+import { readScriptManifest } from '../script-folder/manifest.ts';
 import { noScriptDiagnostic, scriptFileOf } from '../script-folder/index.ts';
-import { TEMPLATE_TOOL_NAME, templatesDir, type TemplateFormat } from './templates-dir.ts';
-import { THREE_LAYER_ID_PATTERN } from '../three-layer/definition.ts';
+import { TEMPLATE_TOOL_NAME, templatesDir } from './templates-dir.ts';
 import { readThreeLayerFolder } from '../three-layer/index.ts';
 
 export type AuthoredFormat = AuthoringFormat;
@@ -29,22 +29,19 @@ export const AUTHORED_FILES: Record<AuthoredFormat, readonly string[]> = {
   'three-layer': ['definition.json', 'execution.py', 'return.json', 'meta.json'],
 };
 const MARKER: Record<AuthoredFormat, string> = { script: 'tool.json', 'three-layer': 'definition.json' };
-const MAX_NAME = 64;
 const MAX_FILE_CHARS = 1024 * 1024;
 
-export function validateToolName(format: AuthoredFormat | TemplateFormat, name: string): string | null {
-  if (typeof name !== 'string' || name.length === 0) return 'a name is required';
-  if (name.length > MAX_NAME) return `the name is longer than ${MAX_NAME} characters`;
-  const scriptLike = format === 'script' || format === 'script-py' || format === 'script-js' || format === 'python';
-  if (scriptLike && !SCRIPT_NAME_PATTERN.test(name)) return `"${name}" must be snake_case (lower-case letters, digits and _, starting with a letter)`;
-  if (!THREE_LAYER_ID_PATTERN.test(name)) return `"${name}" must start with a letter and hold only letters, digits, _ and -`;
-  return null;
-}
+/** The folder formats a new tool can be made in, and the format the editor knows them by. */
+export type NewFolderFormat = Extract<NewToolFormat, 'script-py' | 'script-js' | 'three-layer'>;
+const AUTHORED_AS: Record<NewFolderFormat, AuthoredFormat> = { 'script-py': 'script', 'script-js': 'script', 'three-layer': 'three-layer' };
+/** A new script tool holds the script of its own language only (script.js would win over script.py). */
+const NOT_IN_NEW: Partial<Record<NewFolderFormat, string>> = { 'script-py': 'script.js', 'script-js': 'script.py' };
 
-function checkFileNames(format: AuthoredFormat, files: Record<string, string>): void {
+function checkFileNames(format: AuthoredFormat, files: Record<string, string>, refused?: string): void {
   for (const [file, content] of Object.entries(files)) {
-    if (!AUTHORED_FILES[format].includes(file)) {
-      throw new AuthoringError(`"${file}" is not a ${format} tool file; allowed: ${AUTHORED_FILES[format].join(', ')}`);
+    const allowed = AUTHORED_FILES[format].filter((f) => f !== refused);
+    if (!allowed.includes(file)) {
+      throw new AuthoringError(`"${file}" is not a ${format} tool file; allowed: ${allowed.join(', ')}`);
     }
     if (typeof content !== 'string') throw new AuthoringError(`the content of "${file}" must be text`);
     if (content.length > MAX_FILE_CHARS) throw new AuthoringError(`"${file}" is larger than ${MAX_FILE_CHARS} characters`);
@@ -66,7 +63,7 @@ async function writeFiles(dir: string, files: Record<string, string>): Promise<v
 }
 
 /** The template's files for a format, with the template's name replaced by `name`. */
-export function templateFiles(format: TemplateFormat, name: string): Record<string, string> {
+export function templateFiles(format: NewToolFormat, name: string): Record<string, string> {
   const base = join(templatesDir(), format);
   const folder = join(base, TEMPLATE_TOOL_NAME);
   const files: Record<string, string> = {};
@@ -81,19 +78,15 @@ export function templateFiles(format: TemplateFormat, name: string): Record<stri
   return files;
 }
 
-/** Whether a template is a folder tool (script, three-layer) or one file (module, python, powershell). */
-export function templateIsFolder(format: TemplateFormat): boolean {
-  return existsSync(join(templatesDir(), format, TEMPLATE_TOOL_NAME));
-}
-
-export async function createTool(root: string, format: AuthoredFormat, name: string, overrides: Record<string, string> = {}): Promise<AuthoredTool> {
-  const problem = validateToolName(format, name);
+/** A script-folder or three-layer tool from its template, `overrides` replacing template files. */
+export async function createTool(root: string, template: NewFolderFormat, name: string, overrides: Record<string, string> = {}): Promise<AuthoredTool> {
+  const format = AUTHORED_AS[template];
+  const problem = newToolNameProblem(template, name);
   if (problem) throw new AuthoringError(problem);
-  checkFileNames(format, overrides);
+  checkFileNames(format, overrides, NOT_IN_NEW[template]);
   const dir = join(root, name);
   checkInside(root, dir);
   if (existsSync(dir)) throw new AuthoringError(`${dir} already exists; choose another name or edit that tool`);
-  const template: TemplateFormat = format === 'three-layer' ? 'three-layer' : 'script.js' in overrides && !('script.py' in overrides) ? 'script-js' : 'script-py';
   const files = { ...templateFiles(template, name), ...overrides };
   await mkdir(root, { recursive: true });
   await mkdir(dir);

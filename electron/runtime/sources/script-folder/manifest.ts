@@ -1,6 +1,7 @@
 // Reads and validates an Agenvoy script tool's tool.json (seed 001).
 import { basename, join } from 'node:path';
 import type { Diagnostic, JsonSchema } from '../../../../shared/tools.ts';
+import { SNAKE_CASE_NAME } from '../../../../shared/new-tool-formats.ts';
 import { checkParametersSchema } from '../files/parameters-schema.ts';
 import { isPlainObject, readJsonFile } from '../files/read-json-file.ts';
 
@@ -11,7 +12,7 @@ import { isPlainObject, readJsonFile } from '../files/read-json-file.ts';
 export const SCRIPT_DEFAULT_TIMEOUT_S = 60;
 export const SCRIPT_MAX_TIMEOUT_S = 300;
 /** snake_case, as seed 001 asks; digits allowed after the first letter. */
-export const SCRIPT_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+export const SCRIPT_NAME_PATTERN = SNAKE_CASE_NAME;
 
 export interface ScriptManifest {
   name: string;

@@ -3,13 +3,14 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Diagnostic, JsonSchema } from '../../../../shared/tools.ts';
+import { TOOL_ID_NAME } from '../../../../shared/new-tool-formats.ts';
 import { parseFormatTemplate } from './format-template.ts';
 import { formatWithSpec } from './format-spec.ts';
 import { pythonRepr } from './python-literal.ts';
 import { checkParametersSchema } from '../files/parameters-schema.ts';
 import { isPlainObject, readJsonFile } from '../files/read-json-file.ts';
 
-export const THREE_LAYER_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+export const THREE_LAYER_ID_PATTERN = TOOL_ID_NAME;
 export const THREE_LAYER_DEFAULT_CATEGORY = 'custom';
 export const THREE_LAYER_DEFAULT_TIMEOUT_S = 30;
 export const THREE_LAYER_MAX_TIMEOUT_S = 600;
