@@ -2,15 +2,11 @@
 // edits the call's arguments (one line of JSON through a pipe), checked against the tool's schema
 // with a retry, and the model is told as in the app; `/calls` and `/again [N]` on a session run a
 // call again with approval as usual, recorded so the model sees the new result on its next turn.
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer } from '../support/fake-openai-server.ts';
-import { tmpHome } from '../support/chat-harness.ts';
-import { repoRoot, runCli } from '../support/run-cli.ts';
-
-const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+import { runCli, weatherHome } from '../support/run-cli.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -22,14 +18,6 @@ afterAll(async () => {
   await server.close();
 });
 
-/** A home with the weather tools (compare asks before it runs). */
-function weatherHome(): string {
-  const home = tmpHome();
-  mkdirSync(join(home, 'tools'), { recursive: true });
-  copyFileSync(join(repoRoot, 'test/fixtures/tools/py-google-weather/weather.py'), join(home, 'tools/weather.py'));
-  writeFileSync(join(home, 'settings.json'), JSON.stringify({ pythonPath: python, groupDefaults: { weather: true } }));
-  return home;
-}
 
 const chat = (home: string, text: string, input = '', ...more: string[]) => runCli(home, ['chat', '--base-url', server.url, '--model', 'fake-model', ...more, text], input, { EDITOR: '', VISUAL: '' });
 const toolMessages = () => (server.chatRequests().at(-1)!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => m.content);

@@ -1,41 +1,19 @@
 // `tooldesk chat`, `sessions`, `config`, `secrets`, `tools enable` as real processes against the
 // fake OpenAI server, with real Python tools (resources/examples/text_stats.py, and the
 // py-google-weather fixture for a tool without an auto policy).
-import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer } from '../support/fake-openai-server.ts';
 import { tmpHome } from '../support/chat-harness.ts';
+import { realPython } from '../support/real-python.ts';
+import { repoRoot, runCli, weatherHome } from '../support/run-cli.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'electron/cli/bin.mjs');
+const root = repoRoot;
 // python3 on PATH is a slow pyenv shim: resolve the real interpreter once.
-const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+const python = realPython();
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(home: string, args: string[], input = '', env: Record<string, string> = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: root,
-      env: { ...process.env, TOOLDESK_HOME: home, TOOLDESK_SECRET_SERVICE: `TooldeskTest-${process.pid}`, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const cli = runCli;
 
 // Each case spawns the CLI a few times (tsx start-up); a loaded machine needs room.
 vi.setConfig({ testTimeout: 120_000 });
@@ -48,14 +26,6 @@ afterAll(async () => {
   await server.close();
 });
 
-/** A home with the weather tool installed, its group enabled and Python configured. */
-function weatherHome(): string {
-  const home = tmpHome();
-  mkdirSync(join(home, 'tools'), { recursive: true });
-  copyFileSync(join(root, 'test/fixtures/tools/py-google-weather/weather.py'), join(home, 'tools/weather.py'));
-  writeFileSync(join(home, 'settings.json'), JSON.stringify({ pythonPath: python, groupDefaults: { weather: true } }));
-  return home;
-}
 
 const chatArgs = (prompt: string, ...more: string[]) => ['chat', '--base-url', server.url, '--model', 'fake-model', ...more, prompt];
 

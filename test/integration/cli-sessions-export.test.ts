@@ -1,26 +1,14 @@
 // `tooldesk sessions search` and `sessions export` as real processes, on a session file written
 // by an earlier build (test/fixtures/sessions/legacy-v1.jsonl).
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tmpHome } from '../support/chat-harness.ts';
+import { runCli } from '../support/run-cli.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const ID = 'mwub5amm-291a60';
 
-function cli(home: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'electron/cli/bin.mjs'), ...args], { cwd: root, env: { ...process.env, TOOLDESK_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (home: string, args: string[]) => runCli(home, args);
 
 function homeWithLegacySession(): string {
   const home = tmpHome();

@@ -1,11 +1,11 @@
 // What a hurried user or a hostile script can hand the `tooldesk` command, as real processes:
 // prototype keys in `config set`, a renamed keychain service that some commands ignored, and a
 // session file torn by a crash whose warning was swallowed. Each case failed before its fix.
-import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { runCommand } from '../support/run-cli.ts';
 import { tempHomes } from '../support/temp-homes.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -13,25 +13,8 @@ const bin = join(root, 'electron/cli/bin.mjs');
 const homes = tempHomes();
 afterAll(() => homes.removeAll());
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `command args…` (node bin.mjs by default) with TOOLDESK_HOME=home. */
-function run(home: string, command: string[], env: Record<string, string> = {}, input = ''): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: root, env: { ...process.env, TOOLDESK_HOME: home, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const run = (home: string, command: string[], env: Record<string, string> = {}, input = '') => runCommand(home, command, input, env);
 const cli = (home: string, args: string[], env: Record<string, string> = {}) => run(home, [process.execPath, bin, ...args], env);
 
 // Each case spawns the CLI a few times (tsx start-up); a loaded machine needs room.

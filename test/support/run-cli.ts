@@ -1,8 +1,11 @@
-// Runs the real `tooldesk` CLI (electron/cli/bin.mjs) as a child process with its own
-// TOOLDESK_HOME, stdin given whole, and collects what it printed.
+// Runs the real `tooldesk` CLI (electron/cli/bin.mjs), or another command, as a child process
+// with its own TOOLDESK_HOME, stdin given whole, and collects what it printed.
 import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tmpHome } from './chat-harness.ts';
+import { realPython } from './real-python.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(repoRoot, 'electron/cli/bin.mjs');
@@ -13,9 +16,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(home: string, args: string[], input = '', env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs `command args…` in the repository with TOOLDESK_HOME=home (and a test-only keychain service). */
+export function runCommand(home: string, command: string[], input = '', env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(command[0]!, command.slice(1), {
       cwd: repoRoot,
       env: { ...process.env, TOOLDESK_HOME: home, TOOLDESK_SECRET_SERVICE: `TooldeskTest-${process.pid}`, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -26,6 +30,21 @@ export function runCli(home: string, args: string[], input = '', env: Record<str
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on('error', () => {}); // a command that exits without reading its input
     child.stdin.end(input);
   });
+}
+
+/** Runs `tooldesk args…` (electron/cli/bin.mjs on this Node). */
+export function runCli(home: string, args: string[], input = '', env: Record<string, string> = {}): Promise<CliResult> {
+  return runCommand(home, [process.execPath, bin, ...args], input, env);
+}
+
+/** A fresh home with the weather fixture's tools (compare asks before it runs), their group on and Python set. */
+export function weatherHome(): string {
+  const home = tmpHome();
+  mkdirSync(join(home, 'tools'), { recursive: true });
+  copyFileSync(join(repoRoot, 'test/fixtures/tools/py-google-weather/weather.py'), join(home, 'tools/weather.py'));
+  writeFileSync(join(home, 'settings.json'), JSON.stringify({ pythonPath: realPython(), groupDefaults: { weather: true } }));
+  return home;
 }
