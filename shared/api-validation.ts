@@ -74,6 +74,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   cancelToolCall: obj({ ...sessionId, callId: id }),
   rerunToolCall: obj({ ...sessionId, callId: id, args: record(json()) }, ['args']),
   checkToolArgs: obj({ ...sessionId, name, args: record(json()) }),
+  readToolImage: obj({ ...sessionId, stored: str(256, 1) }),
   // null, or {tools: string[], pinned: string[]} (checked by the handler: shapes have no arrays).
   setToolSelection: obj({ ...sessionId, selection: json() }),
   listTools: empty,

@@ -190,6 +190,8 @@ export interface ApiMethods {
   rerunToolCall: { request: { sessionId: string; callId: string; args?: Record<string, unknown> }; response: ToolExecuteResult };
   /** Checks arguments as a call would ($VAR_REF, the tool's schema) without running: the edit form's live validation. */
   checkToolArgs: { request: { sessionId: string; name: string; args: Record<string, unknown> }; response: { ok: boolean; message?: string } };
+  /** An image a tool call returned, from the session's copy (`stored` of the result's `images`). */
+  readToolImage: { request: { sessionId: string; stored: string }; response: { mimeType: string; data: string } };
   /** Stores the chat's choice of tools with the session (null: back to the global switches). */
   setToolSelection: { request: { sessionId: string; selection: ChatToolSelection | null }; response: ChatToolSelection | null };
   // tools
@@ -276,6 +278,7 @@ export const API_METHODS = [
   'cancelToolCall',
   'rerunToolCall',
   'checkToolArgs',
+  'readToolImage',
   'setToolSelection',
   'listTools',
   'reloadTools',

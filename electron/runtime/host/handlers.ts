@@ -87,6 +87,11 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     cancelToolCall: ({ sessionId, callId }) => sessions.cancelToolCall(sessionId, callId),
     rerunToolCall: ({ sessionId, callId, args }) => sessions.rerunToolCall(sessionId, callId, args),
     checkToolArgs: ({ sessionId, name, args }) => sessions.checkToolArgs(sessionId, name, args),
+    readToolImage: async ({ sessionId, stored }) => {
+      const image = await sessions.readToolImage?.(sessionId, stored);
+      if (!image) throw notFound(`no tool image "${stored}" in session ${sessionId} (the session's files were removed?)`);
+      return image;
+    },
     setToolSelection: ({ sessionId, selection }) => {
       if (selection !== null && !isSelection(selection)) {
         throw apiError('InvalidRequestError', 'setToolSelection: selection must be null or {tools: string[], pinned: string[]}');

@@ -38,6 +38,8 @@ export interface SessionService {
   rerunToolCall(sessionId: string, callId: string, args?: Record<string, unknown>): Promise<ToolExecuteResult>;
   checkToolArgs(sessionId: string, name: string, args: Record<string, unknown>): Promise<{ ok: boolean; message?: string }>;
   setToolSelection(sessionId: string, selection: ChatToolSelection | null): Promise<ChatToolSelection | null>;
+  /** A tool call's image kept by the session; null when no call of the session has it (or its file is gone). */
+  readToolImage?(sessionId: string, stored: string): Promise<{ mimeType: string; data: string } | null>;
   variables(sessionId: string): Promise<VariableAccess>;
   /** Contract: listeners are called synchronously; returns the unsubscribe function. */
   onEvent(listener: (event: ChatEvent) => void): () => void;

@@ -89,6 +89,7 @@ export function createSessionService(manager: SessionManager): SessionService {
     rerunToolCall: async (id, callId, args) => session(id).rerunToolCall(callId, args),
     checkToolArgs: async (id, name, args) => session(id).checkToolArgs(name, args),
     setToolSelection: async (id, selection) => session(id).setToolSelection(selection),
+    readToolImage: async (id, stored) => session(id).toolImage(stored),
     variables: async (id) => variableAccess(session(id).variables),
     onEvent: (listener) => manager.onEvent(listener),
     onListChanged: (listener) => watchSessionsFolder(manager.dir, listener),

@@ -120,6 +120,7 @@ function CallBlock(props: { chat: ChatState; callId: string }) {
           {...(tool() ? { tool: tool()! } : {})}
           onRerun={(args) => void app.rerunToolCall(sessionId(), props.callId, args)}
           checkArgs={(args) => app.api.checkToolArgs({ sessionId: sessionId(), name: c().toolName, args })}
+          loadImage={(stored) => app.api.readToolImage({ sessionId: sessionId(), stored })}
           busy={props.chat.running}
           reruns={<For each={c().reruns}>{(id) => <CallBlock chat={props.chat} callId={id} />}</For>}
         />
