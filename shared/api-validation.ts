@@ -109,6 +109,9 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   restartMcpServer: obj({ name }),
   previewMcpImport: empty,
   importMcpServers: obj({ names: json() }),
+  listMcpPrompts: empty,
+  listMcpResources: empty,
+  readMcpResource: obj({ server: name, uri: str(8192, 1) }),
   appInfo: empty,
 };
 

@@ -202,7 +202,7 @@ export class ChatSession {
    * Starts a turn: `/tool {json}` runs a tool by hand; anything else goes to the model.
    * `messageId` makes a resend idempotent: a message already stored under that id starts nothing.
    */
-  send(text: string, options: { messageId?: string; attachments?: StoredAttachment[] } = {}): SendResult {
+  send(text: string, options: { messageId?: string; attachments?: StoredAttachment[]; prompt?: string } = {}): SendResult {
     if (options.messageId && this.#tree.has(options.messageId)) return { ok: true, turnId: 'already-sent', done: Promise.resolve({ turnId: 'already-sent', stopReason: 'stop' }) };
     if (text.trim() === '' && !options.attachments?.length) return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
     return this.#startTurn((signal) => this.#runTurn(text, signal, { parentId: this.#tree.head, ...options }));
@@ -403,18 +403,20 @@ export class ChatSession {
   async #runTurn(
     text: string,
     signal: AbortSignal,
-    options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[] },
+    options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[]; prompt?: string },
   ): Promise<Omit<TurnOutcome, 'turnId'>> {
+    // A prompt's text is the server's, taken as it is: a `/tool` or `$VAR_REF` in it is just text.
+    const verbatim = options.prompt !== undefined;
     // Checked before anything is recorded or sent: an unknown /tool or $VAR_REF never reaches the model.
-    const early = parseSlashCommand(text);
+    const early = verbatim ? null : parseSlashCommand(text);
     if (early && !this.executor.getTool(early.name) && early.name !== FIND_TOOLS) {
       return { stopReason: 'error', error: errorValue('UnknownTool', unknownToolAnswer(early.name, this.executor.getEnabledToolDefinitions())) };
     }
-    const expanded = early ? { ok: true as const, text, refs: [] } : expandUserVarRefs(text, this.variables);
+    const expanded = early || verbatim ? { ok: true as const, text, refs: [] } : expandUserVarRefs(text, this.variables);
     if (!expanded.ok) return { stopReason: 'error', error: errorValue('UnknownVariable', expanded.error) };
     const id = options.messageId ?? newId('msg');
     const attachments = (options.attachments ?? []).map((stored, index) => this.#keepAttachmentText(stored, id, index));
-    const user: UserMessage = { id, role: 'user', content: expanded.text, createdAt: Date.now(), ...(attachments.length ? { attachments } : {}) };
+    const user: UserMessage = { id, role: 'user', content: expanded.text, createdAt: Date.now(), ...(attachments.length ? { attachments } : {}), ...(verbatim ? { prompt: options.prompt! } : {}) };
     if (expanded.refs.length > 0) {
       user.typedContent = text;
       user.varRefs = expanded.refs;
@@ -428,7 +430,7 @@ export class ChatSession {
     }
 
     const resolution = await this.#options.provider(this.#chat);
-    const slash = parseSlashCommand(text);
+    const slash = verbatim ? null : parseSlashCommand(text);
     const slashTool = slash && (this.executor.getTool(slash.name) ?? (slash.name === FIND_TOOLS ? true : undefined));
     // A slash command runs when the tool exists, or when there is no model to ask anyway.
     if (slash && (slashTool || !resolution.ok)) {

@@ -44,7 +44,16 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
     searchSessions: ({ query }) => sessions.search(query),
 
-    sendMessage: ({ sessionId, text, messageId, attachments }) => sessions.send(sessionId, text, { ...(messageId ? { messageId } : {}), ...(attachments ? { attachments } : {}) }),
+    sendMessage: async ({ sessionId, text, messageId, attachments }) => {
+      // `/server:prompt …`: the prompt's messages are the user's turn (its images as attachments).
+      const prompt = await services.mcp?.promptTurn(text);
+      const files = [...(attachments ?? []), ...(prompt?.attachments ?? [])];
+      return sessions.send(sessionId, prompt ? prompt.text : text, {
+        ...(messageId ? { messageId } : {}),
+        ...(files.length ? { attachments: files } : {}),
+        ...(prompt ? { prompt: text.trim() } : {}),
+      });
+    },
     editMessage: ({ sessionId, messageId, text }) => sessions.edit(sessionId, messageId, text),
     regenerate: ({ sessionId, messageId }) => sessions.regenerate(sessionId, messageId),
     switchBranch: async ({ sessionId, messageId }) => {
@@ -192,6 +201,9 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     restartMcpServer: ({ name }) => needMcp().restart(name),
     previewMcpImport: async () => needMcp().previewImport(),
     importMcpServers: ({ names }) => needMcp().importServers(names),
+    listMcpPrompts: async () => services.mcp?.prompts() ?? { items: [], problems: [] },
+    listMcpResources: async () => services.mcp?.resources() ?? { items: [], problems: [] },
+    readMcpResource: ({ server, uri }) => needMcp().readResource(server, uri),
 
     appInfo: () => services.appInfo(),
   };

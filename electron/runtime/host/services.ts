@@ -8,7 +8,7 @@ import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
-import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
+import type { McpImportPreview, McpListing, McpPromptInfo, McpResourceInfo, McpServerView } from '../../../shared/mcp.ts';
 import type { McpInteractionAnswer } from '../../../shared/mcp.ts';
 
 /** The chat side (the session manager behind an adapter). */
@@ -19,8 +19,11 @@ export interface SessionService {
   rename(sessionId: string, title: string): Promise<SessionInfo>;
   delete(sessionId: string): Promise<void>;
   search(query: string): Promise<SessionSearchHit[]>;
-  /** `messageId` makes a resend idempotent; attachments are stored before the turn starts. */
-  send(sessionId: string, text: string, options?: { messageId?: string; attachments?: AttachmentUpload[] }): Promise<{ turnId: string }>;
+  /**
+   * `messageId` makes a resend idempotent; attachments are stored before the turn starts.
+   * `prompt`: the text is what that `/server:prompt` returned, taken as it is.
+   */
+  send(sessionId: string, text: string, options?: { messageId?: string; attachments?: AttachmentUpload[]; prompt?: string }): Promise<{ turnId: string }>;
   edit(sessionId: string, messageId: string, text: string): Promise<{ turnId: string }>;
   regenerate(sessionId: string, messageId: string): Promise<{ turnId: string }>;
   switchBranch(sessionId: string, messageId: string): Promise<void>;
@@ -92,6 +95,17 @@ export interface McpService {
   restart(name: string): Promise<McpServerView[]>;
   previewImport(): McpImportPreview;
   importServers(names: unknown): Promise<McpServerView[]>;
+  /** Prompts of the switched-on servers (the `/` menu). */
+  prompts(): Promise<McpListing<McpPromptInfo>>;
+  /**
+   * `/server:prompt a=1 b="x y"` run with prompts/get, as the user's turn; null when the text does
+   * not start with a configured server's name and a colon. Throws what is wrong for the user to fix.
+   */
+  promptTurn(text: string, signal?: AbortSignal): Promise<{ text: string; attachments: AttachmentUpload[] } | null>;
+  /** Resources of the switched-on servers ("Attach resource"). */
+  resources(): Promise<McpListing<McpResourceInfo>>;
+  /** One resource as an attachment for the next message (bounded). */
+  readResource(server: string, uri: string): Promise<AttachmentUpload>;
   onChanged(listener: (servers: McpServerView[]) => void): () => void;
   close(): void;
 }

@@ -61,7 +61,7 @@ export function createSessionService(manager: SessionManager): SessionService {
           throw apiError('AttachmentError', (error as Error).message);
         }
       }
-      return started(target.send(text, { ...(messageId ? { messageId } : {}), ...(attachments.length ? { attachments } : {}) }));
+      return started(target.send(text, { ...(messageId ? { messageId } : {}), ...(attachments.length ? { attachments } : {}), ...(options.prompt ? { prompt: options.prompt } : {}) }));
     },
     edit: async (id, messageId, text) => started(session(id).edit(messageId, text)),
     regenerate: async (id, messageId) => started(session(id).regenerate(messageId)),

@@ -120,6 +120,30 @@ export class McpConnection {
     };
   }
 
+  /** The user switched its group on (and it is enabled in settings). */
+  get wanted(): boolean {
+    return this.#wanted;
+  }
+
+  /**
+   * One request to the server outside a tool call (prompts, resources): started on demand,
+   * bounded by the server's timeout; failures are a message naming the server, never a throw.
+   */
+  async request<T>(
+    what: string,
+    send: (client: Client, options: { timeout: number; signal?: AbortSignal }) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
+    const client = await this.ensureStarted();
+    if ('error' in client) return { ok: false, error: client.error };
+    try {
+      return { ok: true, value: await send(client, { timeout: this.#server.timeoutMs, ...(signal ? { signal } : {}) }) };
+    } catch (error) {
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return { ok: false, error: `MCP server "${this.name}" did not answer ${what} within ${Math.round(this.#server.timeoutMs / 1000)} s` };
+      return { ok: false, error: `MCP server "${this.name}" could not ${what}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
   /** The group was switched on (start now) or off (stop). */
   setWanted(wanted: boolean): void {
     this.#wanted = wanted && this.#server.enabled;
