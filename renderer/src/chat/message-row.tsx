@@ -20,6 +20,11 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
           {(row) => (
             <Show when={!editing()} fallback={<MessageEdit messageId={row().id} text={row().content} onDone={() => setEditing(false)} />}>
               <div class="bubble user-bubble">
+                <Show when={row().prompt}>
+                  <div class="small muted" data-testid="prompt-source" title="The text an MCP prompt returned">
+                    from <code>{row().prompt}</code>
+                  </div>
+                </Show>
                 <CollapsibleText text={row().content} />
                 <Show when={row().varRefs}>
                   <div class="row wrap var-chips user-var-chips" data-testid="user-var-refs">
