@@ -66,6 +66,7 @@ describe('MCP servers', () => {
     const img = lastCall(page).getByRole('img', { name: 'Image 1 from ev__get-tiny-image (image/png)' });
     await img.waitFor({ timeout: 20_000 });
     await expect(img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).resolves.toBe(true);
+    await screenshot(page, 'e2e-mcp-tool-image');
   });
 
   it('/ev:args-prompt from the / menu, its argument filled, runs the prompt as the user turn', async () => {
@@ -75,6 +76,7 @@ describe('MCP servers', () => {
     const option = page.getByTestId('slash-menu').getByRole('option').filter({ hasText: '/ev:args-prompt' });
     await option.waitFor({ timeout: 20_000 });
     await expect(option.textContent()).resolves.toContain('city=…');
+    await screenshot(page, 'e2e-mcp-prompt-menu');
     await box.press('Tab');
     await expect(box.inputValue()).resolves.toBe('/ev:args-prompt city=');
     await expect(page.getByTestId('prompt-hint').textContent()).resolves.toMatch(/city \(required\): Name of the city.*Still needed: city\./);

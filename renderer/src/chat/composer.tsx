@@ -10,6 +10,7 @@ import { createVarRefChips, VarRefChips } from './composer-var-refs.tsx';
 import { admitUploads, readAttachments, type PendingAttachment } from './read-attachment.ts';
 import { promptUsage, slashQuery, suggestPrompts, suggestTools } from './slash-suggestions.ts';
 import { ResourcePicker, type ResourceSource } from './resource-picker.tsx';
+import { Icon } from '../ui/icons.tsx';
 
 type Suggestion = { kind: 'tool'; tool: ToolInfo; command: string } | { kind: 'prompt'; prompt: McpPromptInfo; command: string };
 
@@ -318,7 +319,7 @@ export function Composer(props: {
               data-testid="attach-resource"
               onClick={() => setPickingResource(!pickingResource())}
             >
-              ⧉
+              <Icon name="resource" size={16} />
             </button>
           </Show>
           <input
