@@ -1,7 +1,7 @@
 // A server's prompts (prompts/list) as `/server:prompt` commands, and one prompt (prompts/get) as
 // the user's turn: its text messages joined, images and embedded resources as attachments. The
 // server is untrusted: lists are bounded, unknown content is named rather than passed on.
-import type { AttachmentUpload } from '../../../../shared/api.ts';
+import { API_LIMITS, type AttachmentUpload } from '../../../../shared/api.ts';
 import type { McpPromptInfo } from '../../../../shared/mcp.ts';
 import { attachmentFromContents, RESOURCE_MAX_BYTES } from './server-resources.ts';
 import type { McpConnection } from './server-connection.ts';
@@ -25,7 +25,7 @@ export async function listPrompts(connection: McpConnection): Promise<McpPromptI
         command: `${connection.name}:${name}`,
         ...(str(p.title) ? { title: p.title! } : {}),
         ...(str(p.description) ? { description: p.description!.slice(0, 2000) } : {}),
-        arguments: args.flatMap((a) => (str(a?.name) ? [{ name: a.name, ...(str(a.description) ? { description: a.description! } : {}), required: a.required === true }] : [])),
+        arguments: args.slice(0, 100).flatMap((a) => (str(a?.name) ? [{ name: a.name, ...(str(a.description) ? { description: a.description! } : {}), required: a.required === true }] : [])),
       },
     ];
   });
@@ -82,6 +82,8 @@ export async function getPromptTurn(connection: McpConnection, prompt: McpPrompt
   }
   const text = texts.join('\n\n').trim();
   if (!text && attachments.length === 0) return { error: `/${prompt.command} returned no messages` };
+  // The same bound as a typed message: a server cannot push a 60 MB turn into the chat.
+  if (text.length > API_LIMITS.maxTextChars) return { error: `/${prompt.command} returned ${text.length} characters of text; a message holds up to ${API_LIMITS.maxTextChars}` };
   return { text, attachments };
 }
 
