@@ -75,6 +75,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   cancelToolCall: obj({ ...sessionId, callId: id }),
   rerunToolCall: obj({ ...sessionId, callId: id, args: record(json()) }, ['args']),
   checkToolArgs: obj({ ...sessionId, name, args: record(json()) }),
+  readToolImage: obj({ ...sessionId, stored: str(256, 1) }),
   // null, or {tools: string[], pinned: string[]} (checked by the handler: shapes have no arrays).
   setToolSelection: obj({ ...sessionId, selection: json() }),
   listTools: empty,
@@ -109,6 +110,9 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   restartMcpServer: obj({ name }),
   previewMcpImport: empty,
   importMcpServers: obj({ names: json() }),
+  listMcpPrompts: empty,
+  listMcpResources: empty,
+  readMcpResource: obj({ server: name, uri: str(8192, 1) }),
   appInfo: empty,
 };
 

@@ -7,7 +7,7 @@ import type { ProviderConfig, Settings, WellKnownRoot } from './settings.ts';
 import type { ApprovalDecision, ApprovalRequest, Diagnostic, ToolExecuteResult, ToolGroupInfo } from './tools.ts';
 import type { Variable, VariableInfo, VariableType } from './variables.ts';
 import type { ChatToolSelection } from './tool-selection.ts';
-import type { McpImportPreview, McpInteractionAnswer, McpInteractionRequest, McpServerView } from './mcp.ts';
+import type { McpImportPreview, McpInteractionAnswer, McpInteractionRequest, McpListing, McpPromptInfo, McpResourceInfo, McpServerView } from './mcp.ts';
 import type { NewToolFormat } from './new-tool-formats.ts';
 
 export type { ErrorValue } from './chat.ts';
@@ -171,6 +171,8 @@ export interface ApiMethods {
   /**
    * `messageId` (chosen by the client) makes a resend after a lost connection safe: a message
    * already stored under it starts nothing. `attachments`: files sent with the message.
+   * `/server:prompt name=value …` (a configured MCP server's name, a colon) runs that prompt and
+   * sends what it returns as the message; a missing required argument is an InvalidRequestError.
    */
   sendMessage: { request: { sessionId: string; text: string; messageId?: string; attachments?: AttachmentUpload[] }; response: { turnId: string } };
   /** Edit a user message and resend from there; the old message and what followed stay as a branch. */
@@ -205,6 +207,8 @@ export interface ApiMethods {
   rerunToolCall: { request: { sessionId: string; callId: string; args?: Record<string, unknown> }; response: ToolExecuteResult };
   /** Checks arguments as a call would ($VAR_REF, the tool's schema) without running: the edit form's live validation. */
   checkToolArgs: { request: { sessionId: string; name: string; args: Record<string, unknown> }; response: { ok: boolean; message?: string } };
+  /** An image a tool call returned, from the session's copy (`stored` of the result's `images`). */
+  readToolImage: { request: { sessionId: string; stored: string }; response: { mimeType: string; data: string } };
   /** Stores the chat's choice of tools with the session (null: back to the global switches). */
   setToolSelection: { request: { sessionId: string; selection: ChatToolSelection | null }; response: ChatToolSelection | null };
   // tools
@@ -265,6 +269,12 @@ export interface ApiMethods {
   previewMcpImport: { request: Empty; response: McpImportPreview };
   /** Imports the named servers of the preview; their literal secrets go to the keychain first. */
   importMcpServers: { request: { names: string[] }; response: McpServerView[] };
+  /** Prompts of the switched-on servers, for the `/` menu (`/server:prompt` with its arguments). */
+  listMcpPrompts: { request: Empty; response: McpListing<McpPromptInfo> };
+  /** Resources of the switched-on servers ("Attach resource"). */
+  listMcpResources: { request: Empty; response: McpListing<McpResourceInfo> };
+  /** Reads a resource (resources/read) as an attachment for the next message; up to 2 MB. */
+  readMcpResource: { request: { server: string; uri: string }; response: AttachmentUpload };
   // app
   appInfo: { request: Empty; response: AppInfo };
 }
@@ -295,6 +305,7 @@ export const API_METHODS = [
   'cancelToolCall',
   'rerunToolCall',
   'checkToolArgs',
+  'readToolImage',
   'setToolSelection',
   'listTools',
   'reloadTools',
@@ -324,6 +335,9 @@ export const API_METHODS = [
   'restartMcpServer',
   'previewMcpImport',
   'importMcpServers',
+  'listMcpPrompts',
+  'listMcpResources',
+  'readMcpResource',
   'appInfo',
 ] as const satisfies readonly ApiMethodName[];
 

@@ -72,6 +72,8 @@ export interface UserMessage extends MessageBase {
   /** The variables the text referenced and how many characters each expanded to. */
   varRefs?: { name: string; chars: number }[];
   attachments?: Attachment[];
+  /** The `/server:prompt …` the user typed, when the text is what that MCP prompt returned (taken as it is: no `/tool`, no `$VAR_REF`). */
+  prompt?: string;
 }
 
 /** A chat's own choices (the "Model" picker and the "Chat settings" panel); unset fields fall back to Settings. */

@@ -79,3 +79,39 @@ export type McpInteractionAnswer =
   | { action: 'accept'; content?: Record<string, string | number | boolean> }
   | { action: 'decline' }
   | { action: 'cancel' };
+
+// ---------------------------------------------------------------------------------------------
+// Prompts (`/server:prompt` in the message box) and resources ("Attach resource")
+
+export interface McpPromptArgument {
+  name: string;
+  description?: string;
+  required: boolean;
+}
+
+export interface McpPromptInfo {
+  server: string;
+  name: string;
+  /** What the user types after `/`: `server:prompt`. */
+  command: string;
+  title?: string;
+  description?: string;
+  arguments: McpPromptArgument[];
+}
+
+export interface McpResourceInfo {
+  server: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Bytes, when the server says. */
+  size?: number;
+}
+
+/** A list gathered from every switched-on server; a server that could not answer is named in `problems`. */
+export interface McpListing<T> {
+  items: T[];
+  problems: string[];
+}

@@ -35,6 +35,22 @@ export interface TruncationInfo {
   omitted: number;
 }
 
+/**
+ * An image a tool returned (MCP image content). The executor hands over the bytes (`data`); a
+ * chat session keeps them as a file of the session (`stored`) and drops `data`, so events and the
+ * session file stay small. `note` says why an image was not kept (too big, a type models refuse).
+ */
+export interface ToolResultImage {
+  mimeType: string;
+  /** Bytes of the decoded image. */
+  size: number;
+  /** base64, until a session stored it. */
+  data?: string;
+  /** The session's copy (a file name under the session's files folder). */
+  stored?: string;
+  note?: string;
+}
+
 /** The outcome of ToolExecutor.execute(). `finalText` is what the model sees. */
 export interface ToolExecuteResult {
   status: ToolExecuteStatus;
@@ -60,6 +76,8 @@ export interface ToolExecuteResult {
   cancelled?: boolean;
   /** What the Inspect panel shows (absent for calls refused before they could run). */
   inspection?: ToolCallInspection;
+  /** Images the tool returned: shown in the chat, and sent to models known to accept images. */
+  images?: ToolResultImage[];
 }
 
 export type ToolFormat = 'builtin' | 'python' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp';

@@ -18,7 +18,7 @@ import { sandboxStatus } from './runner/sandbox-status.ts';
 import { secretResolverFrom } from './runner/secret-resolver.ts';
 import { ToolRegistry } from './sources/discovery/tool-registry.ts';
 import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
-import { createSourceContext } from './sources/source-context.ts';
+import { createSourceContext, protectedPathsFor } from './sources/source-context.ts';
 import { createMcpGroupSource, keychainCredentialStore, type McpInteractions, type McpManager } from './sources/mcp/index.ts';
 import { mcpToolGroupSource } from './sources/mcp/tool-group-source.ts';
 import { settingsPermissionStore } from './store/permission-store.ts';
@@ -163,6 +163,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       mcp = await createMcpGroupSource(settings, {
         resolveSecrets,
         home,
+        // A server's `writable` folders never uncover the app's folders or a tool root.
+        protect: () => protectedPathsFor(settings.get(), home, toolRoots()),
         runnerOptions: { resolveSecrets },
         credentials: keychainCredentialStore(secrets),
         // Without the CLI's terminal, a server's questions become cards in the chat of the call.

@@ -1,6 +1,8 @@
 // MCP servers in the app, in Chromium against the real runtime (browser mode): add the real
 // "everything" server in Settings → MCP servers, switch it on, see it ready with its tools, then
-// the fake model calls one of its tools through the approval card and gets the answer.
+// the fake model calls one of its tools through the approval card and gets the answer; its image
+// tool's picture shows in the tool-call block; one of its prompts runs as `/ev:args-prompt`, and
+// one of its resources is attached from the composer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { EVERYTHING, fixture } from '../support/mcp-servers.ts';
@@ -8,7 +10,7 @@ import type { FakeOpenAIServer } from '../support/fake-openai-server.ts';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
 import { FINAL_PREFIX, offeredTools, toolMessages } from './support/fake-model.ts';
-import { lastCall, openPanel, send, waitForStatus } from './support/chat-page.ts';
+import { lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
 
 let app: E2EApp;
 let fake: FakeOpenAIServer;
@@ -91,5 +93,65 @@ describe('MCP servers', () => {
     await expect(panel.getByTestId('inspect-model-text').textContent()).resolves.toContain('worked from e2e');
     // The Copy button copies exactly the request's text.
     await expect(panel.getByRole('button', { name: 'Copy mcp request' }).isVisible()).resolves.toBe(true);
+  });
+
+  it('an image result is shown in its tool-call block', async () => {
+    await send(page, 'call ev__get-tiny-image {}');
+    const card = page.getByTestId('execution-approval');
+    await card.waitFor({ timeout: 20_000 });
+    await card.getByRole('button', { name: 'Approve once' }).click();
+    await waitForStatus(lastCall(page), 'done');
+    const img = lastCall(page).getByRole('img', { name: 'Image 1 from ev__get-tiny-image (image/png)' });
+    await img.waitFor({ timeout: 20_000 });
+    await expect(img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).resolves.toBe(true);
+    await screenshot(page, 'e2e-mcp-tool-image');
+  });
+
+  it('/ev:args-prompt from the / menu, its argument filled, runs the prompt as the user turn', async () => {
+    await newChat(page);
+    const box = page.getByTestId('composer');
+    await box.fill('/ev:args');
+    const option = page.getByTestId('slash-menu').getByRole('option').filter({ hasText: '/ev:args-prompt' });
+    await option.waitFor({ timeout: 20_000 });
+    await expect(option.textContent()).resolves.toContain('city=…');
+    await screenshot(page, 'e2e-mcp-prompt-menu');
+    await box.press('Tab');
+    await expect(box.inputValue()).resolves.toBe('/ev:args-prompt city=');
+    await expect(page.getByTestId('prompt-hint').textContent()).resolves.toMatch(/city \(required\): Name of the city.*Still needed: city\./);
+    await box.pressSequentially('"New York"');
+    await expect(page.getByTestId('prompt-hint').textContent()).resolves.not.toContain('Still needed');
+    await box.press('Enter');
+    const bubble = page.getByTestId('row-user').last();
+    await bubble.filter({ hasText: "What's weather in New York?" }).waitFor({ timeout: 20_000 });
+    await expect(bubble.getByTestId('prompt-source').textContent()).resolves.toContain('/ev:args-prompt city="New York"');
+    await page.getByTestId('assistant-message').filter({ hasText: "You said: What's weather in New York?" }).waitFor({ timeout: 20_000 });
+
+    // A missing required argument is refused with what to type; the text stays in the box.
+    await box.fill('/ev:args-prompt state=NY');
+    await box.press('Enter');
+    const toast = page.getByTestId('error-toast');
+    await toast.filter({ hasText: /\/ev:args-prompt needs city \(Name of the city\)/ }).waitFor({ timeout: 10_000 });
+    await expect(box.inputValue()).resolves.toBe('/ev:args-prompt state=NY');
+    await toast.getByRole('button', { name: 'Dismiss' }).click();
+    await box.fill('');
+  });
+
+  it('"Attach resource" lists the server\'s resources, searchable; the picked one is sent as a text attachment', async () => {
+    await page.getByRole('button', { name: 'Attach resource' }).click();
+    const picker = page.getByTestId('resource-picker');
+    await picker.getByRole('searchbox', { name: 'Search resources' }).fill('architecture');
+    const item = picker.getByRole('button', { name: /architecture\.md/ });
+    await item.waitFor({ timeout: 20_000 });
+    await expect(picker.getByRole('button', { name: /features\.md/ }).count()).resolves.toBe(0);
+    await screenshot(page, 'e2e-mcp-resource-picker');
+    await item.click();
+    await picker.waitFor({ state: 'detached' });
+    await page.getByTestId('attachment-chip').filter({ hasText: 'architecture.md' }).waitFor();
+    await send(page, 'summarise the attached file');
+    await page.getByTestId('row-user').last().getByTestId('attachment-chip').filter({ hasText: 'architecture.md' }).waitFor({ timeout: 20_000 });
+    await page.getByTestId('assistant-message').filter({ hasText: 'You said: summarise the attached file' }).waitFor({ timeout: 20_000 });
+    const user = JSON.stringify(fake.chatRequests().at(-1)!.body.messages.at(-1));
+    expect(user).toContain('Attached file architecture.md');
+    await screenshot(page, 'e2e-mcp-resource');
   });
 });

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AssistantMessage, Attachment, BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, StopReason, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
 import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
+import { acceptsImages } from '../../../shared/model-facts.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { LlmToolCall } from '../llm/types.ts';
@@ -85,6 +86,8 @@ export class ChatSession {
   readonly attachments: SessionAttachments;
   /** Running calls by the call id the events carry, so one call can be cancelled alone. */
   readonly #runningCalls = new Map<string, AbortController>();
+  /** Images stored by calls of this run (file → type), readable before their message is appended. */
+  readonly #newToolImages = new Map<string, string>();
   #approvalMemoryJson: string;
   /** This chat's choice of tools; null follows the global switches. */
   #selection: ChatToolSelection | null;
@@ -199,7 +202,7 @@ export class ChatSession {
    * Starts a turn: `/tool {json}` runs a tool by hand; anything else goes to the model.
    * `messageId` makes a resend idempotent: a message already stored under that id starts nothing.
    */
-  send(text: string, options: { messageId?: string; attachments?: StoredAttachment[] } = {}): SendResult {
+  send(text: string, options: { messageId?: string; attachments?: StoredAttachment[]; prompt?: string } = {}): SendResult {
     if (options.messageId && this.#tree.has(options.messageId)) return { ok: true, turnId: 'already-sent', done: Promise.resolve({ turnId: 'already-sent', stopReason: 'stop' }) };
     if (text.trim() === '' && !options.attachments?.length) return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
     return this.#startTurn((signal) => this.#runTurn(text, signal, { parentId: this.#tree.head, ...options }));
@@ -358,6 +361,18 @@ export class ChatSession {
     return this.toolSelection();
   }
 
+  /** An image one of this session's tool calls returned (only those: not any file of the session). */
+  toolImage(stored: string): { mimeType: string; data: string } | null {
+    // Calls of a step still running are not in the history yet, but the chat shows them already.
+    let mimeType = this.#newToolImages.get(stored);
+    for (const message of this.#tree.all()) {
+      if (mimeType) break;
+      if (message.role === 'tool') mimeType = message.result.images?.find((i) => i.stored === stored)?.mimeType;
+    }
+    const bytes = mimeType ? this.attachments.read(stored) : null;
+    return mimeType && bytes ? { mimeType, data: bytes.toString('base64') } : null;
+  }
+
   /** Validates arguments like a call would (`$VAR_REF`, schema), without running anything. */
   checkToolArgs(name: string, args: Record<string, unknown>): { ok: boolean; message?: string } {
     const checked = this.executor.checkArgs(name, args);
@@ -388,18 +403,20 @@ export class ChatSession {
   async #runTurn(
     text: string,
     signal: AbortSignal,
-    options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[] },
+    options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[]; prompt?: string },
   ): Promise<Omit<TurnOutcome, 'turnId'>> {
+    // A prompt's text is the server's, taken as it is: a `/tool` or `$VAR_REF` in it is just text.
+    const verbatim = options.prompt !== undefined;
     // Checked before anything is recorded or sent: an unknown /tool or $VAR_REF never reaches the model.
-    const early = parseSlashCommand(text);
+    const early = verbatim ? null : parseSlashCommand(text);
     if (early && !this.executor.getTool(early.name) && early.name !== FIND_TOOLS) {
       return { stopReason: 'error', error: errorValue('UnknownTool', unknownToolAnswer(early.name, this.executor.getEnabledToolDefinitions())) };
     }
-    const expanded = early ? { ok: true as const, text, refs: [] } : expandUserVarRefs(text, this.variables);
+    const expanded = early || verbatim ? { ok: true as const, text, refs: [] } : expandUserVarRefs(text, this.variables);
     if (!expanded.ok) return { stopReason: 'error', error: errorValue('UnknownVariable', expanded.error) };
     const id = options.messageId ?? newId('msg');
     const attachments = (options.attachments ?? []).map((stored, index) => this.#keepAttachmentText(stored, id, index));
-    const user: UserMessage = { id, role: 'user', content: expanded.text, createdAt: Date.now(), ...(attachments.length ? { attachments } : {}) };
+    const user: UserMessage = { id, role: 'user', content: expanded.text, createdAt: Date.now(), ...(attachments.length ? { attachments } : {}), ...(verbatim ? { prompt: options.prompt! } : {}) };
     if (expanded.refs.length > 0) {
       user.typedContent = text;
       user.varRefs = expanded.refs;
@@ -413,7 +430,7 @@ export class ChatSession {
     }
 
     const resolution = await this.#options.provider(this.#chat);
-    const slash = parseSlashCommand(text);
+    const slash = verbatim ? null : parseSlashCommand(text);
     const slashTool = slash && (this.executor.getTool(slash.name) ?? (slash.name === FIND_TOOLS ? true : undefined));
     // A slash command runs when the tool exists, or when there is no model to ask anyway.
     if (slash && (slashTool || !resolution.ok)) {
@@ -443,7 +460,13 @@ export class ChatSession {
       const system = tools.length > 0 ? [userPrompt, this.executor.toolRules(), rule ?? ''].filter((s) => s.trim()).join('\n\n') : userPrompt;
       const messageId = newId('msg');
       const request = {
-        messages: toLlmMessages(system, this.#tree.path(), (message) => this.attachments.parts(message)),
+        messages: toLlmMessages(
+          system,
+          this.#tree.path(),
+          (message) => this.attachments.parts(message),
+          // Tools' images only to models known to take them: a text model would refuse the whole request.
+          acceptsImages(model) ? (message) => this.attachments.toolImageParts(message) : undefined,
+        ),
         model,
         ...(tools.length ? { tools } : {}),
         ...(this.#chat.temperature !== undefined ? { temperature: this.#chat.temperature } : {}),
@@ -522,6 +545,8 @@ export class ChatSession {
     if (preset) this.#runningCalls.delete(call.id);
     // Stopped by the user (this call's Cancel, or the turn's Stop): "cancelled", not a failure.
     if (result.status !== 'SUCCESS' && (controller.signal.aborted || signal.aborted)) result.cancelled = true;
+    // Image bytes go to files of the session; the result keeps their names.
+    if (result.images?.length) result.images = this.#keepToolImages(result.images, callId);
     // Events, history and the file all carry the bounded result: what a reopened session shows.
     const bounded = boundToolResult(result, this.#options.storedResult);
     this.#emit({ type: 'tool.finished', sessionId: this.id, callId: call.id, toolName: call.name, result: bounded.result });
@@ -609,6 +634,18 @@ export class ChatSession {
     this.#file.append({ t: 'message', at: message.createdAt, message });
     const branch = this.#tree.branchOf(message.id);
     this.#emit({ type: 'session.message', sessionId: this.id, message, ...(branch ? { branch } : {}) });
+  }
+
+  #keepToolImages(images: NonNullable<ToolExecuteResult['images']>, callId: string): NonNullable<ToolExecuteResult['images']> {
+    try {
+      const kept = this.attachments.storeToolImages(images, `tool-${callId}`);
+      for (const image of kept) if (image.stored) this.#newToolImages.set(image.stored, image.mimeType);
+      return kept;
+    } catch (error) {
+      // A full disk loses the images, not the result.
+      const note = `not kept: ${(error as Error).message}`;
+      return images.map(({ data: _bytes, ...image }) => ({ ...image, note }));
+    }
   }
 
   /** A text or PDF attachment's whole text goes into a variable the model can read in slices. */

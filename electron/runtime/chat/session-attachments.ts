@@ -4,8 +4,9 @@
 // `maxTextChars`; the whole text goes into a variable the model can read in slices.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Attachment, UserMessage } from '../../../shared/chat.ts';
+import type { Attachment, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
 import type { AttachmentUpload } from '../../../shared/api.ts';
+import type { ToolResultImage } from '../../../shared/tools.ts';
 import type { LlmContentPart } from '../llm/types.ts';
 import { extractPdfText } from './extract-pdf-text.ts';
 
@@ -13,6 +14,17 @@ export const ATTACHMENT_LIMITS = {
   /** Text of one attachment the model gets inline (characters); the rest is in its variable. */
   maxTextChars: 20_000,
 } as const;
+
+/** Bounds of the images a tool call may leave in a session (and send to the model on every later turn). */
+export const TOOL_IMAGE_LIMITS = {
+  /** Decoded bytes of one image. */
+  maxBytes: 5 * 1024 * 1024,
+  /** Images kept per call; the rest are named, not kept. */
+  maxPerCall: 8,
+} as const;
+
+/** The image types vision models take (OpenAI, Anthropic, Gemini, Ollama agree on these). */
+const MODEL_IMAGE_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/jpg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 
 /** What an upload becomes: the chip, plus the whole text for a variable (text and PDF). */
 export interface StoredAttachment {
@@ -66,6 +78,48 @@ export class SessionAttachments {
     }
     writeFileSync(join(this.dir, `${file}.txt`), text);
     return { attachment: { ...base, stored: `${file}.txt`, chars: text.length, ...(text.length > ATTACHMENT_LIMITS.maxTextChars ? { truncated: true } : {}) }, text };
+  }
+
+  /**
+   * Keeps a tool call's images as files of the session (bounded by TOOL_IMAGE_LIMITS); what comes
+   * back has no bytes, only the file name, or a note saying why an image was not kept.
+   */
+  storeToolImages(images: ToolResultImage[], prefix: string): ToolResultImage[] {
+    const safePrefix = safeName(prefix);
+    return images.map((image, index): ToolResultImage => {
+      const { data: _bytes, ...rest } = image;
+      const extension = MODEL_IMAGE_TYPES[image.mimeType.toLowerCase()];
+      if (index >= TOOL_IMAGE_LIMITS.maxPerCall) return { ...rest, note: `not kept: a call keeps at most ${TOOL_IMAGE_LIMITS.maxPerCall} images` };
+      if (!extension) return { ...rest, note: `not kept: models take PNG, JPEG, GIF or WebP images, not ${image.mimeType}` };
+      if (image.size > TOOL_IMAGE_LIMITS.maxBytes) return { ...rest, note: `not kept: ${Math.round(image.size / 1024)} KB is over the ${TOOL_IMAGE_LIMITS.maxBytes / 1024 / 1024} MB bound for a tool's image` };
+      const bytes = Buffer.from(image.data ?? '', 'base64');
+      if (bytes.length === 0) return { ...rest, note: 'not kept: the image is empty or not base64' };
+      mkdirSync(this.dir, { recursive: true });
+      const file = `${safePrefix}-image-${index + 1}.${extension}`;
+      writeFileSync(join(this.dir, file), bytes);
+      return { mimeType: image.mimeType, size: bytes.length, stored: file };
+    });
+  }
+
+  /** A stored file's bytes; null when it is missing or the name points outside the folder. */
+  read(stored: string): Buffer | null {
+    if (!/^[A-Za-z0-9._-]+$/.test(stored) || stored.startsWith('.')) return null;
+    try {
+      return readFileSync(join(this.dir, stored));
+    } catch {
+      return null;
+    }
+  }
+
+  /** The image parts of a tool result, from the session's copies (one that went missing is named). */
+  toolImageParts(message: ToolResultMessage): LlmContentPart[] {
+    const parts: LlmContentPart[] = [];
+    for (const [index, image] of (message.result.images ?? []).entries()) {
+      if (!image.stored) continue;
+      const data = this.read(image.stored);
+      parts.push(data ? { type: 'image', mediaType: image.mimeType, data: data.toString('base64') } : { type: 'text', text: `[Image ${index + 1} of this call: no longer available.]` });
+    }
+    return parts;
   }
 
   /** The parts the model gets for a message's attachments (files that went missing are named, not fatal). */

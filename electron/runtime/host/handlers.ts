@@ -44,7 +44,16 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
     searchSessions: ({ query }) => sessions.search(query),
 
-    sendMessage: ({ sessionId, text, messageId, attachments }) => sessions.send(sessionId, text, { ...(messageId ? { messageId } : {}), ...(attachments ? { attachments } : {}) }),
+    sendMessage: async ({ sessionId, text, messageId, attachments }) => {
+      // `/server:prompt …`: the prompt's messages are the user's turn (its images as attachments).
+      const prompt = await services.mcp?.promptTurn(text);
+      const files = [...(attachments ?? []), ...(prompt?.attachments ?? [])];
+      return sessions.send(sessionId, prompt ? prompt.text : text, {
+        ...(messageId ? { messageId } : {}),
+        ...(files.length ? { attachments: files } : {}),
+        ...(prompt ? { prompt: text.trim() } : {}),
+      });
+    },
     editMessage: ({ sessionId, messageId, text }) => sessions.edit(sessionId, messageId, text),
     regenerate: ({ sessionId, messageId }) => sessions.regenerate(sessionId, messageId),
     switchBranch: async ({ sessionId, messageId }) => {
@@ -87,6 +96,11 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     cancelToolCall: ({ sessionId, callId }) => sessions.cancelToolCall(sessionId, callId),
     rerunToolCall: ({ sessionId, callId, args }) => sessions.rerunToolCall(sessionId, callId, args),
     checkToolArgs: ({ sessionId, name, args }) => sessions.checkToolArgs(sessionId, name, args),
+    readToolImage: async ({ sessionId, stored }) => {
+      const image = await sessions.readToolImage?.(sessionId, stored);
+      if (!image) throw notFound(`no tool image "${stored}" in session ${sessionId} (the session's files were removed?)`);
+      return image;
+    },
     setToolSelection: ({ sessionId, selection }) => {
       if (selection !== null && !isSelection(selection)) {
         throw apiError('InvalidRequestError', 'setToolSelection: selection must be null or {tools: string[], pinned: string[]}');
@@ -187,6 +201,9 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     restartMcpServer: ({ name }) => needMcp().restart(name),
     previewMcpImport: async () => needMcp().previewImport(),
     importMcpServers: ({ names }) => needMcp().importServers(names),
+    listMcpPrompts: async () => services.mcp?.prompts() ?? { items: [], problems: [] },
+    listMcpResources: async () => services.mcp?.resources() ?? { items: [], problems: [] },
+    readMcpResource: ({ server, uri }) => needMcp().readResource(server, uri),
 
     appInfo: () => services.appInfo(),
   };

@@ -6,6 +6,11 @@ import { apiError } from '../../../shared/api.ts';
 import type { McpServerView } from '../../../shared/mcp.ts';
 import { Emitter } from '../base/emitter.ts';
 import { knownConfigFiles, parseMcpServer, parseMcpServers, planImport, type McpManager, type McpServer } from '../sources/mcp/index.ts';
+import { checkPromptArgs, getPromptTurn, listPrompts } from '../sources/mcp/server-prompts.ts';
+import { listResources, readResourceAttachment } from '../sources/mcp/server-resources.ts';
+import type { McpConnection } from '../sources/mcp/server-connection.ts';
+import type { McpListing } from '../../../shared/mcp.ts';
+import { parsePromptCommand } from '../../../shared/prompt-command.ts';
 import { sandboxSummary } from '../sources/mcp/sandbox-summary.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { McpService, SecretService } from './services.ts';
@@ -83,8 +88,49 @@ export function createMcpService(parts: McpServiceParts): McpService {
     return { files, plan: planImport(files, entries()) };
   };
 
+  /** From every switched-on server at once; a server that fails is named, the others still count. */
+  const gather = async <T>(from: (c: McpConnection) => Promise<T[] | { error: string }>): Promise<McpListing<T>> => {
+    const answers = await Promise.all((manager?.active() ?? []).map(from));
+    return { items: answers.flatMap((a) => ('error' in a ? [] : a)), problems: answers.flatMap((a) => ('error' in a ? [a.error] : [])) };
+  };
+  /** A server prompts or resources may come from now: configured, enabled, switched on. */
+  const activeServer = (name: string, what: string): McpConnection => {
+    if (!manager) throw invalid('MCP servers are not running in this process');
+    const connection = manager.connection(name);
+    if (!connection) throw apiError('NotFoundError', `no MCP server named "${name}"`);
+    if (!connection.server.enabled || !connection.wanted) throw invalid(`MCP server "${name}" is switched off: switch it on (Tools, or Settings → MCP servers) to use its ${what}`);
+    return connection;
+  };
+
   return {
     list,
+    prompts: () => gather(listPrompts),
+    async promptTurn(text, signal) {
+      const command = parsePromptCommand(text);
+      // Only a configured server's name makes `/x:y` a prompt; other text goes to the model as typed.
+      const server = command && 'server' in command ? command.server : /^\/([^\s:/{]+):/.exec(text.trim())?.[1];
+      if (!command || !server || !manager?.connection(server)) return null;
+      if ('error' in command) throw invalid(`${text.trim().split(/\s/)[0]}: ${command.error}`);
+      const connection = activeServer(server, 'prompts');
+      const listed = await listPrompts(connection);
+      if ('error' in listed) throw apiError('McpError', listed.error);
+      const prompt = listed.find((p) => p.name === command.prompt);
+      if (!prompt) {
+        const names = listed.map((p) => `/${p.command}`).join(', ') || 'none';
+        throw apiError('NotFoundError', `MCP server "${server}" has no prompt "${command.prompt}" (its prompts: ${names})`);
+      }
+      const problem = checkPromptArgs(prompt, command.args);
+      if (problem) throw invalid(problem);
+      const turn = await getPromptTurn(connection, prompt, command.args, signal);
+      if ('error' in turn) throw apiError('McpError', turn.error);
+      return turn;
+    },
+    resources: () => gather(listResources),
+    async readResource(server, uri) {
+      const read = await readResourceAttachment(activeServer(server, 'resources'), uri);
+      if ('error' in read) throw apiError('McpError', read.error);
+      return read;
+    },
     async add({ name, command, args, url }) {
       // The name prefixes every tool name (NAME__tool) and names the group: keep it plain.
       if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw invalid(`"${name}" cannot be a server name: use letters, digits, "_", "-" or "." (up to 64), starting with a letter or digit`);

@@ -9,7 +9,7 @@ import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
-import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
+import type { McpImportPreview, McpListing, McpPromptInfo, McpResourceInfo, McpServerView } from '../../../shared/mcp.ts';
 import type { McpInteractionAnswer } from '../../../shared/mcp.ts';
 
 /** The chat side (the session manager behind an adapter). */
@@ -20,8 +20,11 @@ export interface SessionService {
   rename(sessionId: string, title: string): Promise<SessionInfo>;
   delete(sessionId: string): Promise<void>;
   search(query: string): Promise<SessionSearchHit[]>;
-  /** `messageId` makes a resend idempotent; attachments are stored before the turn starts. */
-  send(sessionId: string, text: string, options?: { messageId?: string; attachments?: AttachmentUpload[] }): Promise<{ turnId: string }>;
+  /**
+   * `messageId` makes a resend idempotent; attachments are stored before the turn starts.
+   * `prompt`: the text is what that `/server:prompt` returned, taken as it is.
+   */
+  send(sessionId: string, text: string, options?: { messageId?: string; attachments?: AttachmentUpload[]; prompt?: string }): Promise<{ turnId: string }>;
   edit(sessionId: string, messageId: string, text: string): Promise<{ turnId: string }>;
   regenerate(sessionId: string, messageId: string): Promise<{ turnId: string }>;
   switchBranch(sessionId: string, messageId: string): Promise<void>;
@@ -39,6 +42,8 @@ export interface SessionService {
   rerunToolCall(sessionId: string, callId: string, args?: Record<string, unknown>): Promise<ToolExecuteResult>;
   checkToolArgs(sessionId: string, name: string, args: Record<string, unknown>): Promise<{ ok: boolean; message?: string }>;
   setToolSelection(sessionId: string, selection: ChatToolSelection | null): Promise<ChatToolSelection | null>;
+  /** A tool call's image kept by the session; null when no call of the session has it (or its file is gone). */
+  readToolImage?(sessionId: string, stored: string): Promise<{ mimeType: string; data: string } | null>;
   variables(sessionId: string): Promise<VariableAccess>;
   /** Contract: listeners are called synchronously; returns the unsubscribe function. */
   onEvent(listener: (event: ChatEvent) => void): () => void;
@@ -91,6 +96,17 @@ export interface McpService {
   restart(name: string): Promise<McpServerView[]>;
   previewImport(): McpImportPreview;
   importServers(names: unknown): Promise<McpServerView[]>;
+  /** Prompts of the switched-on servers (the `/` menu). */
+  prompts(): Promise<McpListing<McpPromptInfo>>;
+  /**
+   * `/server:prompt a=1 b="x y"` run with prompts/get, as the user's turn; null when the text does
+   * not start with a configured server's name and a colon. Throws what is wrong for the user to fix.
+   */
+  promptTurn(text: string, signal?: AbortSignal): Promise<{ text: string; attachments: AttachmentUpload[] } | null>;
+  /** Resources of the switched-on servers ("Attach resource"). */
+  resources(): Promise<McpListing<McpResourceInfo>>;
+  /** One resource as an attachment for the next message (bounded). */
+  readResource(server: string, uri: string): Promise<AttachmentUpload>;
   onChanged(listener: (servers: McpServerView[]) => void): () => void;
   close(): void;
 }

@@ -61,7 +61,7 @@ export function createSessionService(manager: SessionManager): SessionService {
           throw apiError('AttachmentError', (error as Error).message);
         }
       }
-      return started(target.send(text, { ...(messageId ? { messageId } : {}), ...(attachments.length ? { attachments } : {}) }));
+      return started(target.send(text, { ...(messageId ? { messageId } : {}), ...(attachments.length ? { attachments } : {}), ...(options.prompt ? { prompt: options.prompt } : {}) }));
     },
     edit: async (id, messageId, text) => started(session(id).edit(messageId, text)),
     regenerate: async (id, messageId) => started(session(id).regenerate(messageId)),
@@ -89,6 +89,7 @@ export function createSessionService(manager: SessionManager): SessionService {
     rerunToolCall: async (id, callId, args) => session(id).rerunToolCall(callId, args),
     checkToolArgs: async (id, name, args) => session(id).checkToolArgs(name, args),
     setToolSelection: async (id, selection) => session(id).setToolSelection(selection),
+    readToolImage: async (id, stored) => session(id).toolImage(stored),
     variables: async (id) => variableAccess(session(id).variables),
     onEvent: (listener) => manager.onEvent(listener),
     onListChanged: (listener) => watchSessionsFolder(manager.dir, listener),

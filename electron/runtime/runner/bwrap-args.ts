@@ -4,7 +4,9 @@
 export interface BwrapPlan {
   /** Working directory inside the sandbox (visible: it is the tool or working folder, or /). */
   cwd: string;
-  /** Bound writable, in this order: the home when allowed, a writable tool folder, the working folder. */
+  /** Bound read-only before the writable folders (a working folder under the private /tmp), so those inside it stay writable. */
+  readOnlyFirst?: string[];
+  /** Bound writable, in this order: the home when allowed, a writable tool folder, the working folder, more writable folders. */
   writable: string[];
   /** Folders inside a writable one bound onto themselves, so they cannot be renamed away. */
   pinned?: string[];
@@ -34,6 +36,7 @@ export interface BwrapPlan {
  */
 export function buildBwrapArgs(plan: BwrapPlan): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  for (const path of plan.readOnlyFirst ?? []) args.push('--ro-bind', path, path);
   for (const path of plan.writable) args.push('--bind', path, path);
   for (const path of plan.pinned ?? []) args.push('--bind', path, path);
   for (const path of plan.guarded ?? []) args.push('--tmpfs', path, '--remount-ro', path);

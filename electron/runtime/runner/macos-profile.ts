@@ -6,6 +6,8 @@ export interface MacosProfilePlan {
   toolDir: string;
   writableToolDir: boolean;
   workDir?: string;
+  /** More writable folders (real paths). */
+  writableDirs?: string[];
   homeDir: string;
   allowHomeWrite: boolean;
   /** A per-run temporary folder (TMPDIR): macOS has no private /tmp. */
@@ -37,7 +39,7 @@ export function regexLiteral(value: string): string {
 }
 
 export function buildMacosProfile(plan: MacosProfilePlan): string {
-  const writable = [plan.tmpDir, plan.workDir, plan.writableToolDir ? plan.toolDir : undefined, plan.allowHomeWrite ? plan.homeDir : undefined]
+  const writable = [plan.tmpDir, plan.workDir, ...(plan.writableDirs ?? []), plan.writableToolDir ? plan.toolDir : undefined, plan.allowHomeWrite ? plan.homeDir : undefined]
     .filter((p): p is string => Boolean(p));
   const lines = [
     '(version 1)',

@@ -109,6 +109,8 @@ interface Layout {
   toolDir: string;
   writableToolDir: boolean;
   workDir?: string;
+  /** The extra writable folders that passed the checks (real paths). */
+  writableDirs: string[];
   homeDir: string;
   allowHomeWrite: boolean;
   warnings: string[];
@@ -133,13 +135,20 @@ function layout(box: SandboxSpec): Layout {
     }
     workDir = undefined;
   }
-  return { toolDir: real(box.toolDir), writableToolDir: box.writableToolDir === true, workDir, homeDir, allowHomeWrite, warnings };
+  const writableDirs: string[] = [];
+  for (const dir of box.writableDirs ?? []) {
+    const path = real(dir);
+    if (!isAbsolute(path) || !existsSync(path)) warnings.push(`The writable folder ${dir} does not exist, so the process cannot write there; create it first.`);
+    else if (!allowHomeWrite && isInside(homeDir, path)) warnings.push(`The writable folder ${path} contains your home, so it stays read-only in the sandbox; name a folder inside it instead.`);
+    else if (path !== workDir && !writableDirs.includes(path)) writableDirs.push(path);
+  }
+  return { toolDir: real(box.toolDir), writableToolDir: box.writableToolDir === true, workDir, writableDirs, homeDir, allowHomeWrite, warnings };
 }
 
 /** What the spec says no tool may write: the app's folders, every tool root, the tool's own folder. */
 function protectedPaths(box: SandboxSpec, l: Layout): ProtectedPath[] {
   const p = box.protect;
-  const list: ProtectedPath[] = l.writableToolDir ? [] : [{ path: l.toolDir, guardMissing: false }];
+  const list: ProtectedPath[] = l.writableToolDir || box.toolDirIsWorkingFolder ? [] : [{ path: l.toolDir, guardMissing: false }];
   if (!p) return list;
   list.push({ path: p.appHome, guardMissing: true }, { path: p.settingsFile, guardMissing: false });
   for (const root of p.toolRoots) list.push({ path: root, guardMissing: true });
@@ -149,10 +158,12 @@ function protectedPaths(box: SandboxSpec, l: Layout): ProtectedPath[] {
 
 function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPrefix: string[]): PreparedCommand {
   const l = layout(box);
-  const writable = [...(l.allowHomeWrite ? [l.homeDir] : []), ...(l.writableToolDir ? [l.toolDir] : []), ...(l.workDir ? [l.workDir] : [])];
+  const writable = [...(l.allowHomeWrite ? [l.homeDir] : []), ...(l.writableToolDir ? [l.toolDir] : []), ...(l.workDir ? [l.workDir] : []), ...l.writableDirs];
+  // Every protected path is bound read-only after all of these, whatever their nesting.
   const binds = planProtectedBinds(writable, protectedPaths(box, l));
   for (const d of binds.demoted) {
     if (d.writable === l.workDir) l.warnings.push(`The working folder ${d.writable} is inside the protected folder ${d.inside} (a tool folder, tool root or Tooldesk's own folder), so it stays read-only in the sandbox; pick a working folder outside it.`);
+    else if (l.writableDirs.includes(d.writable)) l.warnings.push(`The writable folder ${d.writable} is inside the protected folder ${d.inside} (a tool folder, tool root or Tooldesk's own folder), so it stays read-only in the sandbox.`);
   }
   const bound = [l.toolDir, ...writable];
   // Inside the sandbox /tmp is an empty tmpfs: only what is bound again is visible under it.
@@ -178,9 +189,12 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
   const needed = [...(box.readOnlyPaths ?? []), ...(isAbsolute(spec.command) ? [spec.command] : [])];
   const readOnlyPaths = [...new Set(needed.filter((p) => existsSync(p)).map(real))].filter((p) => !visible(p));
   const readOnly = [...binds.readOnly];
-  // The tool folder is always bound: it may sit under the private /tmp.
-  if (!l.writableToolDir && !readOnly.some((r) => isInside(l.toolDir, r))) readOnly.unshift(l.toolDir);
+  // The tool folder is always bound: it may sit under the private /tmp. A working folder is bound
+  // before the writable folders, so that those inside it stay writable.
+  const first = box.toolDirIsWorkingFolder && !l.writableToolDir ? [l.toolDir] : [];
+  if (!l.writableToolDir && !box.toolDirIsWorkingFolder && !readOnly.some((r) => isInside(l.toolDir, r))) readOnly.unshift(l.toolDir);
   const args = buildBwrapArgs({
+    readOnlyFirst: first,
     cwd: visible(cwd) && existsSync(cwd) ? cwd : l.toolDir,
     writable,
     pinned: binds.pinned,
@@ -224,12 +238,13 @@ function sandboxExecCommand(spec: RunSpec, box: SandboxSpec, sandboxExec: string
     toolDir: l.toolDir,
     writableToolDir: l.writableToolDir,
     workDir: l.workDir,
+    writableDirs: l.writableDirs,
     homeDir: l.homeDir,
     allowHomeWrite: l.allowHomeWrite,
     tmpDir,
     network: box.network,
     hidePaths: [...SENSITIVE_HOME_ENTRIES, ...(box.hidePaths ?? [])].map((rel) => join(l.homeDir, rel)),
-    patternRoots: [l.toolDir, ...(l.workDir ? [l.workDir] : []), ...(l.allowHomeWrite ? [l.homeDir] : [])],
+    patternRoots: [l.toolDir, ...(l.workDir ? [l.workDir] : []), ...l.writableDirs, ...(l.allowHomeWrite ? [l.homeDir] : [])],
     protectedPaths: protectedPaths(box, l).map((p) => real(p.path)),
     ...(box.protect ? { hideAbsolute: [real(box.protect.sessionsDir)] } : {}),
   });

@@ -7,8 +7,19 @@ export interface SandboxSpec {
   /** The tool's own folder: readable, and writable only when `writableToolDir`. */
   toolDir: string;
   writableToolDir?: boolean;
+  /**
+   * `toolDir` is a working folder (an MCP server's cwd), not a tool's code: it stays readable but
+   * is not protected, so writable folders inside it (`~/.npm` under the home) stay writable.
+   */
+  toolDirIsWorkingFolder?: boolean;
   /** The session's working folder: writable. */
   workDir?: string;
+  /**
+   * More folders the process may write (an MCP server's `writable` list), under the same rules as
+   * the working folder: one that does not exist, holds the home, or lies in a protected path stays
+   * read-only, with a warning saying so.
+   */
+  writableDirs?: string[];
   /** False when the tool declares `network: false`. */
   network: boolean;
   allowHomeWrite?: boolean;

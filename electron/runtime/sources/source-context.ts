@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import type { Settings } from '../../../shared/settings.ts';
 import { appPaths } from '../paths.ts';
 import { createRunner } from '../runner/create-runner.ts';
-import type { Runner, RunnerOptions } from '../runner/types.ts';
+import type { ProtectedPaths, Runner, RunnerOptions } from '../runner/types.ts';
 import { createWarmPythonRunner, warmPythonSupported } from '../runner/warm-python/warm-python-runner.ts';
 import { protectedToolFolders, type ToolRoot } from './discovery/tool-roots.ts';
 import { helperScript } from './process/helper-scripts.ts';
@@ -26,7 +26,6 @@ export function createSourceContext(settings: Settings, home: string, options: S
   const warm = !options.runner && settings.runner?.warmPython !== false && warmPythonSupported();
   // Traced: each process lands in the Inspect record of the call that started it.
   const runner = tracedRunner(warm ? createWarmPythonRunner({ ...runnerOptions, zygoteScript: helperScript.pythonZygote() }, cold) : cold);
-  const paths = appPaths(home);
   const workingDir = settings.workingDir ?? homedir();
   return {
     home,
@@ -42,11 +41,17 @@ export function createSourceContext(settings: Settings, home: string, options: S
     allowHomeWrite: settings.sandbox.allowHomeWrite,
     maxProcesses: settings.limits.maxProcesses,
     maxMemoryBytes: settings.limits.maxMemoryBytes,
-    protect: {
-      appHome: paths.home,
-      settingsFile: paths.settingsFile,
-      sessionsDir: paths.sessionsDir,
-      ...protectedToolFolders(settings, { home, cwd: workingDir }, options.roots),
-    },
+    protect: protectedPathsFor(settings, home, options.roots),
+  };
+}
+
+/** What no tool process (nor MCP server) may write: the app's folders and every tool root. */
+export function protectedPathsFor(settings: Settings, home: string, roots?: readonly ToolRoot[]): ProtectedPaths {
+  const paths = appPaths(home);
+  return {
+    appHome: paths.home,
+    settingsFile: paths.settingsFile,
+    sessionsDir: paths.sessionsDir,
+    ...protectedToolFolders(settings, { home, cwd: settings.workingDir ?? homedir() }, roots),
   };
 }

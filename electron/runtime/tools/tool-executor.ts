@@ -416,6 +416,8 @@ export class ToolExecutor {
       isTruncated: cut.info.truncated,
       truncation: cut.info,
     };
+    const images = Array.isArray(run.images) ? run.images.filter((i) => typeof i?.mimeType === 'string' && typeof i.data === 'string') : [];
+    if (images.length) result.images = images.map((image) => ({ mimeType: image.mimeType, size: base64Bytes(image.data), data: image.data }));
     copyLogs(result, run);
     this.cache(entry, args, callId, formatted.text, result);
     if (cut.info.truncated) result.finalText += `\n\n${truncationHint(cut, result.cacheVarResult)}`;
@@ -511,6 +513,12 @@ function errorResult(entry: RegisteredTool, args: Args, outcome: RunOutcome): To
 
 function newCallId(): string {
   return `call_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+}
+
+/** Decoded size of base64 text (padding and whitespace not counted). */
+function base64Bytes(data: string): number {
+  const clean = data.replace(/[\s=]/g, '');
+  return Math.floor((clean.length * 3) / 4);
 }
 
 function copyLogs(result: ToolExecuteResult, run: ToolRunResult): void {

@@ -34,6 +34,8 @@ export interface ToolRunResult {
   formattedText?: string;
   logs?: string;
   warnings?: string[];
+  /** Images beside the data (MCP image content), base64; kept only for a successful call. */
+  images?: Array<{ mimeType: string; data: string }>;
 }
 
 export interface SessionEvent {

@@ -20,6 +20,10 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
   /** The open chat's choice of tools, or the new chat's (kept until its session is stored). */
   const selection = () => (chat() ? chat()!.toolSelection : (app.state.draft?.toolSelection ?? null));
   const selectedCount = () => effectiveSelection(app.state.tools.groups, selection()).tools.length;
+  // Prompts and resources come from switched-on MCP servers: with none, no menu entries, no button.
+  const mcpOn = () => app.state.tools.groups.some((g) => g.enabled && g.tools.some((t) => t.format === 'mcp'));
+  const loadPrompts = async () => (await app.api.listMcpPrompts()).items;
+  const resources = { list: () => app.api.listMcpResources(), read: (server: string, uri: string) => app.api.readMcpResource({ server, uri }) };
   const lookupVariable = async (name: string) => {
     const id = chat()?.sessionId;
     if (!id) return null;
@@ -84,6 +88,7 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
             model={model(chat())}
             draftKey={chat()?.sessionId ?? NEW_CHAT_DRAFT}
             tools={selectedTools(app.state.tools.groups, selection())}
+            {...(mcpOn() ? { loadPrompts, resources } : {})}
             lookupVariable={lookupVariable}
             trailing={
               <button

@@ -1,12 +1,18 @@
-import { For, Show, createEffect, createMemo, createSignal, on, type JSX } from 'solid-js';
+import { For, Show, createEffect, createMemo, createResource, createSignal, on, type JSX } from 'solid-js';
 import type { AttachmentUpload } from '../../../shared/api.ts';
+import type { McpPromptInfo } from '../../../shared/mcp.ts';
+import { parsePromptCommand } from '../../../shared/prompt-command.ts';
 import { acceptsImages } from '../../../shared/model-facts.ts';
 import type { ToolInfo } from '../../../shared/tools.ts';
 import type { SendState } from '../store/create-app-store.ts';
 import { AttachmentChips } from './attachment-chips.tsx';
 import { createVarRefChips, VarRefChips } from './composer-var-refs.tsx';
-import { readAttachments, type PendingAttachment } from './read-attachment.ts';
-import { slashQuery, suggestTools } from './slash-suggestions.ts';
+import { admitUploads, readAttachments, type PendingAttachment } from './read-attachment.ts';
+import { promptUsage, slashQuery, suggestPrompts, suggestTools } from './slash-suggestions.ts';
+import { ResourcePicker, type ResourceSource } from './resource-picker.tsx';
+import { Icon } from '../ui/icons.tsx';
+
+type Suggestion = { kind: 'tool'; tool: ToolInfo; command: string } | { kind: 'prompt'; prompt: McpPromptInfo; command: string };
 
 /** The draft key of a chat that has no session yet. */
 export const NEW_CHAT_DRAFT = 'draft';
@@ -30,6 +36,10 @@ export function Composer(props: {
   model?: string;
   /** The tools `/` suggests (the chat's selection). */
   tools?: ToolInfo[];
+  /** MCP prompts `/` suggests as `/server:prompt` (read when the menu opens); absent: none. */
+  loadPrompts?: () => Promise<McpPromptInfo[]>;
+  /** MCP resources for "Attach resource"; absent: no such button. */
+  resources?: ResourceSource;
   /** Size of a variable in characters, or null when there is none (for `$VAR_REF` chips). */
   lookupVariable?: (name: string) => Promise<number | null>;
   /** Controls after the text box, before Send (the "Tools" button; after it, so Shift+Tab from the box still reaches the cards). */
@@ -69,9 +79,30 @@ export function Composer(props: {
     ),
   );
   const chips = createVarRefChips(text, props.lookupVariable);
-  const suggestions = createMemo(() => {
+  // Prompts are read again each time a `/` starts a command: servers come and go.
+  const slashing = createMemo(() => text().startsWith('/'));
+  const [prompts] = createResource(
+    () => (slashing() && props.loadPrompts ? props.loadPrompts : false),
+    (load) => load().catch(() => [] as McpPromptInfo[]),
+  );
+  const suggestions = createMemo((): Suggestion[] => {
     const query = slashQuery(text());
-    return query === null || menuClosed() ? [] : suggestTools(query, props.tools ?? []);
+    if (query === null || menuClosed()) return [];
+    const tools = suggestTools(query, props.tools ?? []).map((tool): Suggestion => ({ kind: 'tool', tool, command: `/${tool.modelName}` }));
+    const promptItems = suggestPrompts(query, prompts.latest ?? []).map((prompt): Suggestion => ({ kind: 'prompt', prompt, command: `/${prompt.command}` }));
+    // A colon means a prompt is meant; otherwise tools first, then prompts.
+    return query.includes(':') ? promptItems : [...tools, ...promptItems].slice(0, 10);
+  });
+  /** The prompt the text names (`/server:prompt …`), for the arguments hint under the box. */
+  const promptHint = createMemo(() => {
+    const parsed = parsePromptCommand(text());
+    if (!parsed) return null;
+    const name = /^\/([^\s]+)/.exec(text().trim())?.[1];
+    const prompt = (prompts.latest ?? []).find((p) => p.command === name);
+    if (!prompt) return null;
+    const given = 'args' in parsed ? parsed.args : {};
+    const missing = prompt.arguments.filter((a) => a.required && !given[a.name]).map((a) => a.name);
+    return { prompt, missing, error: 'error' in parsed ? parsed.error : undefined };
   });
 
   const busy = () => props.sendState === 'sending' || props.sendState === 'waiting';
@@ -97,8 +128,10 @@ export function Composer(props: {
     area.style.height = 'auto';
     area.style.height = `${Math.min(area.scrollHeight, 240)}px`;
   };
-  const complete = (tool: ToolInfo) => {
-    const value = `/${tool.modelName} `;
+  const complete = (item: Suggestion) => {
+    // A prompt's first required argument is started for the user: `/ev:args-prompt city=`.
+    const first = item.kind === 'prompt' ? item.prompt.arguments.find((a) => a.required) : undefined;
+    const value = `${item.command} ${first ? `${first.name}=` : ''}`;
     setText(value);
     area.value = value;
     setMenuClosed(true);
@@ -113,7 +146,7 @@ export function Composer(props: {
         return;
       }
       // Enter on a name typed in full sends it (`/tool` with no arguments); Tab always completes.
-      const exact = list.some((t) => `/${t.modelName}` === text().trim());
+      const exact = list.some((t) => t.command === text().trim());
       if ((e.key === 'Enter' && !e.shiftKey && !exact) || e.key === 'Tab') {
         e.preventDefault();
         complete(list[Math.min(picked(), list.length - 1)]!);
@@ -136,6 +169,13 @@ export function Composer(props: {
     const { added, problems: refused } = await readAttachments(list, files());
     setFiles((now) => [...now, ...added]);
     setProblems(refused);
+  };
+  const [pickingResource, setPickingResource] = createSignal(false);
+  const addUpload = (upload: AttachmentUpload) => {
+    const { added, problems: refused } = admitUploads([upload], files());
+    setFiles((now) => [...now, ...added]);
+    setProblems(refused);
+    return refused.length === 0;
   };
   const imageNote = () =>
     files().some((f) => f.kind === 'image') && props.model && !acceptsImages(props.model)
@@ -165,23 +205,54 @@ export function Composer(props: {
     >
       <div class="composer-box">
         <Show when={suggestions().length > 0}>
-          <ul class="slash-menu" role="listbox" aria-label="Tools" data-testid="slash-menu">
+          <ul class="slash-menu" role="listbox" aria-label="Tools and prompts" data-testid="slash-menu">
             <For each={suggestions()}>
-              {(tool, i) => (
+              {(item, i) => (
                 <li
                   role="option"
                   aria-selected={i() === picked()}
                   class={i() === picked() ? 'picked' : ''}
+                  data-kind={item.kind}
                   onMouseDown={(e) => {
                     e.preventDefault();
-                    complete(tool);
+                    complete(item);
                   }}
                 >
-                  <code>/{tool.modelName}</code> <span class="muted small">{tool.description.split('\n')[0]}</span>
+                  {item.kind === 'tool' ? (
+                    <>
+                      <code>{item.command}</code> <span class="muted small">{item.tool.description.split('\n')[0]}</span>
+                    </>
+                  ) : (
+                    <>
+                      <span class="badge small">prompt</span> <code>{item.command}</code> <code class="muted small">{promptUsage(item.prompt)}</code>{' '}
+                      <span class="muted small">{(item.prompt.title ?? item.prompt.description ?? '').split('\n')[0]}</span>
+                    </>
+                  )}
                 </li>
               )}
             </For>
           </ul>
+        </Show>
+        <Show when={suggestions().length === 0 && promptHint()}>
+          {(hint) => (
+            <div class="composer-notes small" role="status" data-testid="prompt-hint">
+              <code>/{hint().prompt.command}</code>
+              {hint().prompt.arguments.length === 0 ? ' takes no arguments.' : ' — '}
+              <For each={hint().prompt.arguments}>
+                {(arg, i) => (
+                  <>
+                    {i() > 0 ? ' · ' : ''}
+                    <code>{arg.name}</code>
+                    {arg.required ? ' (required)' : ''}
+                    {arg.description ? `: ${arg.description}` : ''}
+                  </>
+                )}
+              </For>
+              <Show when={hint().error ?? (hint().missing.length ? `Still needed: ${hint().missing.join(', ')}.` : undefined)}>
+                {(problem) => <div class="warn-text">{problem()}</div>}
+              </Show>
+            </div>
+          )}
         </Show>
         <VarRefChips refs={chips.refs()} />
         <AttachmentChips items={files().map((f) => ({ name: f.upload.name, kind: f.kind, size: f.size }))} onRemove={(i) => setFiles((now) => now.filter((_, n) => n !== i))} />
@@ -194,6 +265,18 @@ export function Composer(props: {
           <div class="composer-notes small warn-text" role="status" data-testid="send-waiting">
             Not connected — will send when reconnected.
           </div>
+        </Show>
+        <Show when={pickingResource() && props.resources}>
+          <ResourcePicker
+            source={props.resources!}
+            onPick={(upload) => {
+              if (addUpload(upload)) setPickingResource(false);
+            }}
+            onClose={() => {
+              setPickingResource(false);
+              area.focus();
+            }}
+          />
         </Show>
         <div class="composer-row">
           <textarea
@@ -226,6 +309,19 @@ export function Composer(props: {
           <button type="button" class="icon attach" aria-label="Attach" title="Attach images, text files or PDFs (or drop or paste them)" onClick={() => picker.click()} data-testid="attach">
             +
           </button>
+          <Show when={props.resources}>
+            <button
+              type="button"
+              class="icon attach-resource"
+              aria-label="Attach resource"
+              aria-expanded={pickingResource()}
+              title="Attach a resource of a switched-on MCP server"
+              data-testid="attach-resource"
+              onClick={() => setPickingResource(!pickingResource())}
+            >
+              <Icon name="resource" size={16} />
+            </button>
+          </Show>
           <input
             ref={picker}
             type="file"

@@ -20,6 +20,11 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
           {(row) => (
             <Show when={!editing()} fallback={<MessageEdit messageId={row().id} text={row().content} onDone={() => setEditing(false)} />}>
               <div class="bubble user-bubble">
+                <Show when={row().prompt}>
+                  <div class="small muted" data-testid="prompt-source" title="The text an MCP prompt returned">
+                    from <code>{row().prompt}</code>
+                  </div>
+                </Show>
                 <CollapsibleText text={row().content} />
                 <Show when={row().varRefs}>
                   <div class="row wrap var-chips user-var-chips" data-testid="user-var-refs">
@@ -120,6 +125,7 @@ function CallBlock(props: { chat: ChatState; callId: string }) {
           {...(tool() ? { tool: tool()! } : {})}
           onRerun={(args) => void app.rerunToolCall(sessionId(), props.callId, args)}
           checkArgs={(args) => app.api.checkToolArgs({ sessionId: sessionId(), name: c().toolName, args })}
+          loadImage={(stored) => app.api.readToolImage({ sessionId: sessionId(), stored })}
           busy={props.chat.running}
           reruns={<For each={c().reruns}>{(id) => <CallBlock chat={props.chat} callId={id} />}</For>}
         />

@@ -34,32 +34,43 @@ function toBase64(buffer: ArrayBuffer): string {
   return btoa(binary);
 }
 
+/** Why one more file of `size` bytes cannot join `already` (the message's files so far), or null. */
+function refusal(name: string, size: number, kind: PendingAttachment['kind'] | null, already: PendingAttachment[]): string | null {
+  if (!kind) return `${name}: attach images, text files or PDFs.`;
+  if (already.length >= ATTACH_LIMITS.maxFiles) return `${name}: at most ${ATTACH_LIMITS.maxFiles} files per message.`;
+  if (size > ATTACH_LIMITS.maxFileBytes) return `${name} is ${formatSize(size)}; files up to ${formatSize(ATTACH_LIMITS.maxFileBytes)} can be attached.`;
+  const total = already.reduce((n, a) => n + a.size, 0);
+  if (total + size > ATTACH_LIMITS.maxTotalBytes) return `${name}: the files of one message may add up to ${formatSize(ATTACH_LIMITS.maxTotalBytes)}.`;
+  return null;
+}
+
 /** Reads files into uploads; each refused file gets a one-line reason naming it. */
 export async function readAttachments(files: File[], already: PendingAttachment[]): Promise<{ added: PendingAttachment[]; problems: string[] }> {
   const added: PendingAttachment[] = [];
   const problems: string[] = [];
-  let total = already.reduce((n, a) => n + a.size, 0);
   for (const file of files) {
     const kind = kindOf(file);
-    if (!kind) {
-      problems.push(`${file.name}: attach images, text files or PDFs.`);
+    const refused = refusal(file.name, file.size, kind, [...already, ...added]);
+    if (refused || !kind) {
+      problems.push(refused ?? `${file.name}: attach images, text files or PDFs.`);
       continue;
     }
-    if (already.length + added.length >= ATTACH_LIMITS.maxFiles) {
-      problems.push(`${file.name}: at most ${ATTACH_LIMITS.maxFiles} files per message.`);
-      continue;
-    }
-    if (file.size > ATTACH_LIMITS.maxFileBytes) {
-      problems.push(`${file.name} is ${formatSize(file.size)}; files up to ${formatSize(ATTACH_LIMITS.maxFileBytes)} can be attached.`);
-      continue;
-    }
-    if (total + file.size > ATTACH_LIMITS.maxTotalBytes) {
-      problems.push(`${file.name}: the files of one message may add up to ${formatSize(ATTACH_LIMITS.maxTotalBytes)}.`);
-      continue;
-    }
-    total += file.size;
     const name = file.name || (kind === 'image' ? `pasted-image.${file.type.split('/')[1] ?? 'png'}` : 'pasted.txt');
     added.push({ kind, size: file.size, upload: { name, mediaType: file.type || (kind === 'pdf' ? 'application/pdf' : 'text/plain'), data: toBase64(await file.arrayBuffer()) } });
+  }
+  return { added, problems };
+}
+
+/** Uploads made elsewhere (an MCP resource read by the runtime), under the same bounds as files. */
+export function admitUploads(uploads: AttachmentUpload[], already: PendingAttachment[]): { added: PendingAttachment[]; problems: string[] } {
+  const added: PendingAttachment[] = [];
+  const problems: string[] = [];
+  for (const upload of uploads) {
+    const size = Math.floor((upload.data.replace(/=+$/, '').length * 3) / 4);
+    const kind = kindOf({ name: upload.name, type: upload.mediaType });
+    const refused = refusal(upload.name, size, kind, [...already, ...added]);
+    if (refused || !kind) problems.push(refused ?? `${upload.name}: attach images, text files or PDFs.`);
+    else added.push({ kind, size, upload });
   }
   return { added, problems };
 }

@@ -1,6 +1,7 @@
 // Typing `/` in the message box suggests tools by name and description. Pure, so it is tested
 // without a DOM: a name that starts with the typed word ranks first, then names containing it,
 // then tools whose description has every typed word.
+import type { McpPromptInfo } from '../../../shared/mcp.ts';
 import type { ToolInfo } from '../../../shared/tools.ts';
 
 /** The word being typed after a leading `/`, or null when the text is not a slash command in progress. */
@@ -27,6 +28,38 @@ export function suggestTools(query: string, tools: ToolInfo[], max = 8): ToolInf
     .sort((a, b) => b.score - a.score || a.tool.modelName.localeCompare(b.tool.modelName))
     .slice(0, max)
     .map((s) => s.tool);
+}
+
+/** MCP prompts (`/server:prompt`) for the typed word, ranked like tools by command, title and description. */
+export function suggestPrompts(query: string, prompts: McpPromptInfo[], max = 8): McpPromptInfo[] {
+  const q = query.toLowerCase();
+  const words = q.split(/[\s_\-.:]+/).filter(Boolean);
+  const scored: { prompt: McpPromptInfo; score: number }[] = [];
+  for (const prompt of prompts) {
+    const name = prompt.command.toLowerCase();
+    const text = `${prompt.title ?? ''} ${prompt.description ?? ''}`.toLowerCase();
+    let score = 0;
+    const colon = q.indexOf(':');
+    if (colon >= 0) {
+      // `server:…` names the server: only its prompts.
+      const [server, rest] = [q.slice(0, colon), q.slice(colon + 1)];
+      if (prompt.server.toLowerCase() === server && prompt.name.toLowerCase().startsWith(rest)) score = 4;
+      else if (prompt.server.toLowerCase() === server && prompt.name.toLowerCase().includes(rest)) score = 3;
+    } else if (q === '') score = 1;
+    else if (name.startsWith(q) || prompt.name.toLowerCase().startsWith(q)) score = 4;
+    else if (name.includes(q)) score = 3;
+    else if (words.length > 0 && words.every((w) => name.includes(w) || text.includes(w))) score = 2;
+    if (score > 0) scored.push({ prompt, score });
+  }
+  return scored
+    .sort((a, b) => b.score - a.score || a.prompt.command.localeCompare(b.prompt.command))
+    .slice(0, max)
+    .map((s) => s.prompt);
+}
+
+/** How a prompt's arguments read in the `/` menu and the hint: `city* state`. */
+export function promptUsage(prompt: McpPromptInfo): string {
+  return prompt.arguments.map((a) => `${a.name}=${a.required ? '…' : '[…]'}`).join(' ');
 }
 
 /** Each distinct `$VAR_REF{{name}}` (slices too) in the user's text: the name and the whole reference. */

@@ -1,5 +1,5 @@
 import { For, Show, createSignal, onCleanup, createEffect, type JSX } from 'solid-js';
-import { ToolResultImages } from './tool-result-images.tsx';
+import { ToolResultImages, type LoadToolImage } from './tool-result-images.tsx';
 import type { ApprovalDecision, ApprovalRequest, ToolInfo } from '../../../shared/tools.ts';
 import { isReadOnlyTool } from '../../../shared/tool-selection.ts';
 import { ArgsEditor, type EditedArgs } from '../approvals/args-editor.tsx';
@@ -48,6 +48,8 @@ export function ToolCallBlock(props: {
   busy?: boolean;
   /** The "Run again" calls of this one, shown under it. */
   reruns?: JSX.Element;
+  /** Reads an image the session kept of this call's result. */
+  loadImage?: LoadToolImage;
 }) {
   const [inspecting, setInspecting] = createSignal(false);
   const [rerunning, setRerunning] = createSignal(false);
@@ -153,7 +155,7 @@ export function ToolCallBlock(props: {
             <Show when={result().rejectReason}>
               <div class="small error-text">Rejected: {result().rejectReason}</div>
             </Show>
-            <ToolResultImages data={result().data} toolName={props.call.toolName} />
+            <ToolResultImages result={result()} toolName={props.call.toolName} {...(props.loadImage ? { load: props.loadImage } : {})} />
             {/* Notes from the runtime about this call (sandbox limits, a fallback taken): for the user, not the model. */}
             <Show when={result().warnings?.length}>
               <ul class="small warn-text tool-warnings" data-testid="tool-warnings">

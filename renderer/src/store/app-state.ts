@@ -31,7 +31,17 @@ export interface ToolCallState {
 }
 
 export type Row =
-  | { kind: 'user'; id: string; content: string; createdAt: number; varRefs?: { name: string; chars: number }[]; attachments?: Attachment[]; branch?: BranchInfo }
+  | {
+      kind: 'user';
+      id: string;
+      content: string;
+      createdAt: number;
+      varRefs?: { name: string; chars: number }[];
+      attachments?: Attachment[];
+      branch?: BranchInfo;
+      /** The `/server:prompt …` whose text this is. */
+      prompt?: string;
+    }
   | {
       kind: 'assistant';
       id: string;

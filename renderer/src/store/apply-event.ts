@@ -161,6 +161,7 @@ function addMessage(chat: ChatState, message: ChatMessage, now: number): void {
       createdAt: message.createdAt,
       ...(message.varRefs?.length ? { varRefs: message.varRefs } : {}),
       ...(message.attachments ? { attachments: message.attachments } : {}),
+      ...(message.prompt ? { prompt: message.prompt } : {}),
     });
   } else if (message.role === 'assistant') {
     addAssistant(chat, message);

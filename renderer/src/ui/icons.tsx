@@ -5,6 +5,8 @@ const PATHS = {
   close: 'M4 4l8 8M12 4l-8 8',
   menu: 'M2.5 4h11M2.5 8h11M2.5 12h11',
   warning: 'M8 2L14.5 13.5h-13zM8 6.5V10M8 11.6v.4',
+  /** A document with a corner: an MCP resource. */
+  resource: 'M4 2h5.5L12 4.5V14H4zM9.5 2v2.5H12M6 7.5h4M6 10h4M6 12h2.5',
   gear: 'M8 5.5a2.5 2.5 0 1 0 0 5a2.5 2.5 0 0 0 0-5zM8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4',
 } as const;
 

@@ -82,7 +82,7 @@ describe('server-everything over stdio', () => {
     expect((await executor.execute('ev__echo', { message: 'after' })).finalText).toContain('after');
   });
 
-  it('keeps an image result for the variable and describes it in the text', async () => {
+  it('hands an image result over beside the text that describes it', async () => {
     manager = testManager();
     await manager.configure(everything(), { ev: true });
     await manager.startAll();
@@ -90,9 +90,10 @@ describe('server-everything over stdio', () => {
     const result = await executor.execute('ev__get-tiny-image', {});
     expect(result.status).toBe('SUCCESS');
     expect(result.finalText).toMatch(/\[image image\/png, \d+ KB\]/);
-    const data = result.data as { images?: Array<{ mimeType: string; data: string }> };
-    expect(data.images?.[0]?.mimeType).toBe('image/png');
-    expect(Buffer.from(data.images![0]!.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    const image = result.images?.[0];
+    expect(image).toMatchObject({ mimeType: 'image/png', size: expect.any(Number) });
+    expect(Buffer.from(image!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(Buffer.from(image!.data!, 'base64').length).toBe(image!.size);
   });
 
   it('stops the server process when its group is switched off and on close', async () => {

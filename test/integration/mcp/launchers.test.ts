@@ -39,6 +39,6 @@ describe('package launchers under the default sandbox', () => {
     const state = manager.states()[0]!;
     expect(state.sandboxed).toBe(true); // bubblewrap is installed wherever these tests run (.ci/run)
     expect(state.status).toBe('failed');
-    expect(state.detail).toContain('hint: npx writes to ~/.npm, read-only under the sandbox unless it is the "writable" folder');
+    expect(state.detail).toContain('hint: npx writes to ~/.npm, read-only under the sandbox unless it is one of the "writable" folders: add it there');
   }, 150_000);
 });

@@ -73,6 +73,34 @@ describe('history → model messages', () => {
   });
 });
 
+describe('tool images → model messages', () => {
+  const withImage = { ...result, images: [{ mimeType: 'image/png', size: 3, stored: 'tool-a-image-1.png' }] };
+  const history: ChatMessage[] = [
+    { id: '1', createdAt: at, role: 'user', content: 'look' },
+    { id: '2', createdAt: at, role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'shot', args: {} }, { id: 'b', name: 'echo', args: {} }, { id: 'c', name: 'shot', args: {} }] },
+    { id: '3', createdAt: at, role: 'tool', callId: 'a', toolName: 'shot', content: '[image image/png, 1 KB]', result: withImage },
+    { id: '4', createdAt: at, role: 'tool', callId: 'b', toolName: 'echo', content: 'B', result },
+    { id: '5', createdAt: at, role: 'assistant', content: 'seen' },
+  ];
+  const parts = () => [{ type: 'image' as const, mediaType: 'image/png', data: 'AAA' }];
+
+  it('follow every tool message of the step as one user message naming the call (the missing result filled first)', () => {
+    const out = toLlmMessages('', history, undefined, parts);
+    expect(out.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'tool', 'user', 'assistant']);
+    expect(out[4]).toEqual({ role: 'tool', toolCallId: 'c', content: MISSING_RESULT_TEXT });
+    expect(out[5]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'The image below is the output of the tool call a (shot), sent here because tool results carry only text.' }, { type: 'image', mediaType: 'image/png', data: 'AAA' }],
+    });
+  });
+
+  it('without the image callback (a model not known to take images) the tool text alone goes', () => {
+    const out = toLlmMessages('', history);
+    expect(out.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'tool', 'assistant']);
+    expect(JSON.stringify(out)).not.toContain('image_url');
+  });
+});
+
 describe('session files', () => {
   const dir = () => mkdtempSync(join(tmpdir(), 'td-'));
 

@@ -87,4 +87,52 @@ describe('prepareSandboxedCommand', () => {
     expect(above.args.join(' ')).not.toContain(`--bind ${dirname(home)} `);
     expect(above.warnings?.join(' ')).toMatch(/contains your home/);
   });
+
+  it('several writable folders: each bound writable, protected paths inside them read-only after, missing or home-holding ones refused with a warning', () => {
+    const home = homes.make();
+    const work = homes.make();
+    const [a, b, outer] = ['a', 'b', 'outer'].map((n) => {
+      mkdirSync(join(work, n));
+      return join(work, n);
+    });
+    const appHome = join(outer, 'tooldesk');
+    mkdirSync(appHome);
+    const p = prepareSandboxedCommand(
+      spec(
+        {
+          toolDir: work,
+          toolDirIsWorkingFolder: true,
+          homeDir: home,
+          writableDirs: [a, b, outer, join(work, 'missing'), dirname(home)],
+          protect: { appHome, settingsFile: join(appHome, 'settings.json'), sessionsDir: join(appHome, 'sessions'), toolRoots: [], projectToolFolders: [] },
+        },
+        work,
+      ),
+      bwrap,
+      'linux',
+    );
+    p.cleanup?.();
+    const args = p.args;
+    const at = (flag: string, path: string) => args.findIndex((x, i) => x === flag && args[i + 1] === path);
+    // The working folder first (read-only), then every writable folder, then the protected one over them.
+    expect(at('--ro-bind', work)).toBeGreaterThan(0);
+    for (const w of [a, b, outer]) expect(at('--bind', w)).toBeGreaterThan(at('--ro-bind', work));
+    expect(at('--ro-bind', appHome)).toBeGreaterThan(at('--bind', outer));
+    expect(at('--bind', join(work, 'missing'))).toBe(-1);
+    expect(at('--bind', dirname(home))).toBe(-1);
+    expect(p.warnings).toEqual(
+      expect.arrayContaining([
+        `The writable folder ${join(work, 'missing')} does not exist, so the process cannot write there; create it first.`,
+        `The writable folder ${dirname(home)} contains your home, so it stays read-only in the sandbox; name a folder inside it instead.`,
+      ]),
+    );
+  });
+
+  it('a tool folder (not a working folder) stays protected over a writable folder inside it', () => {
+    const dir = homes.make();
+    mkdirSync(join(dir, 'out'));
+    const p = prepareSandboxedCommand(spec({ toolDir: dir, writableDirs: [join(dir, 'out')] }, dir), bwrap, 'linux');
+    p.cleanup?.();
+    expect(p.warnings).toContain(`The writable folder ${join(dir, 'out')} is inside the protected folder ${dir} (a tool folder, tool root or Tooldesk's own folder), so it stays read-only in the sandbox.`);
+  });
 });

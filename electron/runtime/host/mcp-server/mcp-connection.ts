@@ -337,7 +337,9 @@ function callToolResult(result: ToolExecuteResult): CallToolResult {
   const meta: Record<string, unknown> = { 'tooldesk/status': result.status };
   if (result.callId) meta['tooldesk/callId'] = result.callId;
   if (result.cacheVarResult) meta['tooldesk/resultVariable'] = result.cacheVarResult;
-  return { content: [{ type: 'text', text }], isError: result.status !== 'SUCCESS', _meta: meta };
+  // A proxied MCP tool's images go on to this client as images, not only as their description.
+  const images = (result.images ?? []).flatMap((i) => (i.data ? [{ type: 'image' as const, data: i.data, mimeType: i.mimeType }] : []));
+  return { content: [{ type: 'text', text }, ...images], isError: result.status !== 'SUCCESS', _meta: meta };
 }
 
 function errorResult(text: string): CallToolResult {

@@ -5,7 +5,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Settings } from '../../../../shared/settings.ts';
 import { spawnManaged } from '../../runner/spawn-managed.ts';
-import type { RunnerOptions, SecretResolver } from '../../runner/types.ts';
+import type { ProtectedPaths, RunnerOptions, SecretResolver } from '../../runner/types.ts';
+import { protectedPathsFor } from '../source-context.ts';
 import { McpManager } from './mcp-manager.ts';
 import { createOAuthFlow, type CredentialStore } from './oauth-flow.ts';
 import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
@@ -28,6 +29,11 @@ export interface McpSourceOptions {
   /** OAuth sign-in: where tokens are kept and how the consent page is shown (without a browser, stored tokens still work). */
   credentials?: CredentialStore;
   openBrowser?: (url: string) => Promise<boolean>;
+  /**
+   * What a sandboxed server may never write, asked at each start (the roots follow the settings):
+   * bound read-only after its `writable` folders. Default: from `home` and the settings.
+   */
+  protect?: () => ProtectedPaths;
   /** Overrides for tests (bounds, restart delays, a fake spawn). */
   deps?: Partial<McpClientDeps>;
 }
@@ -43,6 +49,8 @@ export function managedSpawn(runnerOptions: RunnerOptions = {}): SpawnServer {
 export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClientDeps {
   const globalMode = settings.sandbox.mode;
   const spawn = options.deps?.spawn ?? managedSpawn(options.runnerOptions);
+  const home = options.home;
+  const protect = options.protect ?? (home ? () => protectedPathsFor(settings, home) : undefined);
   return {
     resolveSecrets: options.resolveSecrets,
     workingDir: settings.workingDir ?? homedir(),
@@ -54,7 +62,7 @@ export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClien
     // The global switch bounds a server's own: `off` everywhere wins, `required` turns `auto` strict.
     spawn: (spec) => {
       const mode = globalMode === 'off' ? 'off' : spec.sandbox?.mode === 'off' ? 'off' : globalMode === 'required' ? 'required' : 'auto';
-      return spawn({ ...spec, ...(spec.sandbox ? { sandbox: { ...spec.sandbox, mode } } : {}) });
+      return spawn({ ...spec, ...(spec.sandbox ? { sandbox: { ...spec.sandbox, mode, ...(protect ? { protect: protect() } : {}) } } : {}) });
     },
   };
 }

@@ -27,7 +27,7 @@ export function launcherHint(server: StdioServer): string | undefined {
   if (launcher === 'docker') return 'hint: docker needs its daemon socket, which the sandbox hides: set "sandbox": "off" for this server';
   const cache = LAUNCHER_CACHES[launcher];
   if (!cache || server.writable.length === 0) return undefined;
-  return `hint: ${launcher} writes to ${cache}, read-only under the sandbox unless it is the "writable" folder: put it first there, or set "sandbox": "off" for this server`;
+  return `hint: ${launcher} writes to ${cache}, read-only under the sandbox unless it is one of the "writable" folders: add it there, or set "sandbox": "off" for this server`;
 }
 
 /**

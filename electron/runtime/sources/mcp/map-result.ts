@@ -1,5 +1,6 @@
 // An MCP `tools/call` result as a Tooldesk tool result. Text stays text; binary content (images,
-// audio, embedded blobs) is summarised in the text the model reads and kept whole in `data`;
+// audio, embedded blobs) is summarised in the text the model reads; images travel beside the data
+// (`images`: the chat shows them and sends them to vision models), other binary stays in `data`;
 // `structuredContent` is the result's JSON; `isError` is an ERROR carrying the server's text.
 import type { ToolRunResult } from '../../tools/types.ts';
 
@@ -16,10 +17,9 @@ export interface McpImage {
   data: string;
 }
 
-/** What `data` holds when the result has no structuredContent. */
+/** What `data` holds when the result has no structuredContent (image bytes are in the result's `images`). */
 export interface McpContentData {
   text: string;
-  images?: McpImage[];
   content: unknown[];
 }
 
@@ -66,8 +66,10 @@ export function mapCallResult(result: McpCallResult): ToolRunResult {
     const json = JSON.stringify(structured, null, 2);
     // The text blocks normally repeat the JSON; what they add (images, links) is kept beside it.
     const extra = blocks.filter((b) => b.type !== 'text').map((b) => describe(b, [])).join('\n');
-    return { status: 'SUCCESS', data: structured, formattedText: extra ? `${json}\n${extra}` : json };
+    return { status: 'SUCCESS', data: structured, formattedText: extra ? `${json}\n${extra}` : json, ...(images.length ? { images } : {}) };
   }
-  const data: McpContentData = { text, content: blocks, ...(images.length ? { images } : {}) };
-  return { status: 'SUCCESS', data, formattedText: text };
+  // The bytes are in `images` once: the data names them instead of repeating them.
+  const content = blocks.map((b) => (b.type === 'image' ? { ...b, data: `(${kb(str(b.data))} of image data: see the call's images)` } : b));
+  const data: McpContentData = { text, content };
+  return { status: 'SUCCESS', data, formattedText: text, ...(images.length ? { images } : {}) };
 }

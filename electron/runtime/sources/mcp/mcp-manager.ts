@@ -60,6 +60,11 @@ export class McpManager implements McpGroupSource {
     return this.#connections.get(name);
   }
 
+  /** Servers enabled in settings whose group is switched on: the ones prompts and resources come from. */
+  active(): McpConnection[] {
+    return [...this.#connections.values()].filter((c) => c.server.enabled && c.wanted);
+  }
+
   states(): McpServerStateInfo[] {
     return [...this.#connections.values()].map((c) => c.state());
   }

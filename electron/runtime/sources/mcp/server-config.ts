@@ -10,6 +10,8 @@ interface Common {
   name: string;
   enabled: boolean;
   timeoutMs: number;
+  /** Per tool (the server's own tool name), ms: on top of `timeoutMs`. */
+  toolTimeouts: Record<string, number>;
   trust: boolean;
 }
 
@@ -48,7 +50,10 @@ export type McpServer = StdioServer | HttpServer;
 /** Where a server's diagnostics point: the settings entry. */
 export const serverFile = (name: string) => `mcpServers.${name}`;
 
-const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'enabled', 'disabled', 'timeoutMs', 'timeout', 'sandbox', 'writable', 'trust', 'oauth']);
+const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'enabled', 'disabled', 'timeoutMs', 'timeout', 'toolTimeouts', 'sandbox', 'writable', 'trust', 'oauth']);
+/** A bound on any timeout (a day): a typo of a few zeros should not leave a call hanging for a month. */
+const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+const isTimeout = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMEOUT_MS;
 
 export function parseMcpServers(raw: unknown): { servers: McpServer[]; diagnostics: Diagnostic[] } {
   const servers: McpServer[] = [];
@@ -81,9 +86,14 @@ export function parseMcpServer(name: string, entry: unknown): Parsed {
   const enabled = e.enabled ?? (e.disabled === undefined ? true : !e.disabled);
   if (typeof enabled !== 'boolean') return fail(e.enabled !== undefined ? '"enabled"' : '"disabled"', 'must be true or false');
   const timeout = e.timeoutMs ?? (typeof e.timeout === 'number' ? e.timeout : undefined);
-  if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)) return fail('"timeoutMs"', 'must be a positive number of milliseconds');
+  if (timeout !== undefined && !isTimeout(timeout)) return fail('"timeoutMs"', 'must be a positive number of milliseconds (at most a day, 86400000)');
+  const toolTimeouts = e.toolTimeouts ?? {};
+  if (toolTimeouts === null || typeof toolTimeouts !== 'object' || Array.isArray(toolTimeouts)) return fail('"toolTimeouts"', 'must be an object of tool names to milliseconds, e.g. {"search": 120000}');
+  for (const [tool, ms] of Object.entries(toolTimeouts)) {
+    if (!isTimeout(ms)) return fail(`"toolTimeouts".${tool}`, 'must be a positive number of milliseconds (at most a day, 86400000)');
+  }
   if (e.trust !== undefined && typeof e.trust !== 'boolean') return fail('"trust"', 'must be true or false');
-  const common: Common = { name, enabled, timeoutMs: (timeout as number | undefined) ?? DEFAULT_MCP_TIMEOUT_MS, trust: e.trust === true };
+  const common: Common = { name, enabled, timeoutMs: (timeout as number | undefined) ?? DEFAULT_MCP_TIMEOUT_MS, toolTimeouts: { ...(toolTimeouts as Record<string, number>) }, trust: e.trust === true };
 
   const type = e.type;
   if (type !== undefined && !['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'].includes(type as string)) {
@@ -120,7 +130,6 @@ export function parseMcpServer(name: string, entry: unknown): Parsed {
   if (sandbox !== 'auto' && sandbox !== 'off') return fail('"sandbox"', `must be "auto" or "off" (got ${JSON.stringify(sandbox)})`);
   const writable = e.writable ?? [];
   if (!Array.isArray(writable) || writable.some((w) => typeof w !== 'string')) return fail('"writable"', 'must be an array of folder paths');
-  if ((writable as string[]).length > 1) warnings.push(`MCP server "${name}": only the first "writable" folder (${(writable as string[])[0]}) is writable under the sandbox for now; the others stay read-only`);
   return {
     server: { ...common, kind: 'stdio', command: e.command, args: args as string[], env, ...(e.cwd ? { cwd: e.cwd as string } : {}), sandbox, writable: writable as string[] },
     warnings,

@@ -126,6 +126,30 @@ export class McpConnection {
     };
   }
 
+  /** The user switched its group on (and it is enabled in settings). */
+  get wanted(): boolean {
+    return this.#wanted;
+  }
+
+  /**
+   * One request to the server outside a tool call (prompts, resources): started on demand,
+   * bounded by the server's timeout; failures are a message naming the server, never a throw.
+   */
+  async request<T>(
+    what: string,
+    send: (client: Client, options: { timeout: number; signal?: AbortSignal }) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
+    const client = await this.ensureStarted();
+    if ('error' in client) return { ok: false, error: client.error };
+    try {
+      return { ok: true, value: await send(client, { timeout: this.#server.timeoutMs, ...(signal ? { signal } : {}) }) };
+    } catch (error) {
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return { ok: false, error: `MCP server "${this.name}" did not answer ${what} within ${Math.round(this.#server.timeoutMs / 1000)} s` };
+      return { ok: false, error: `MCP server "${this.name}" could not ${what}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
   /** The group was switched on (start now) or off (stop). */
   setWanted(wanted: boolean): void {
     this.#wanted = wanted && this.#server.enabled;
@@ -187,7 +211,7 @@ export class McpConnection {
 
   async #send(client: Client, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolRunResult> {
     this.#samplingLeft = this.#deps.maxSamplingPerCall ?? 5;
-    const timeout = this.#server.timeoutMs;
+    const timeout = this.#timeoutOf(tool);
     const inFlight = { sessionId: ctx.sessionId, callId: ctx.callId, signal: ctx.signal };
     this.#calls.push(inFlight);
     try {
@@ -219,16 +243,23 @@ export class McpConnection {
     return { call: { sessionId: latest.sessionId, callId: latest.callId }, signal: AbortSignal.any([signal, latest.signal]) };
   }
 
-  /** The executor's deadline for a call: a backstop above the server's own idle timeout. */
-  callDeadlineMs(): number {
-    return maxTotalMs(this.#server.timeoutMs) + 5000;
+  /** The executor's deadline for a call of `tool`: a backstop above its idle timeout. */
+  callDeadlineMs(tool: string): number {
+    return maxTotalMs(this.#timeoutOf(tool)) + 5000;
+  }
+
+  /** The tool's own timeout (`toolTimeouts`), else the server's. */
+  #timeoutOf(tool: string): number {
+    return Object.hasOwn(this.#server.toolTimeouts, tool) ? this.#server.toolTimeouts[tool]! : this.#server.timeoutMs;
   }
 
   #callError(tool: string, error: unknown, signal: AbortSignal): string {
     if (signal.aborted) return `${tool} was cancelled; the server was told (notifications/cancelled)`;
     if (this.#crash) return `MCP server "${this.name}" ${this.#crash}`;
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-      return `MCP server "${this.name}" did not answer ${tool} within ${Math.round(this.#server.timeoutMs / 1000)} s without progress; the call was cancelled (timeoutMs in its settings sets the bound)`;
+      const own = Object.hasOwn(this.#server.toolTimeouts, tool);
+      const setting = own ? `toolTimeouts.${tool}` : `timeoutMs (or toolTimeouts.${tool} for this tool alone)`;
+      return `MCP server "${this.name}" did not answer ${tool} within ${formatSeconds(this.#timeoutOf(tool))} without progress; the call was cancelled (${setting} in its settings sets the bound)`;
     }
     const message = error instanceof Error ? error.message : String(error);
     return `MCP server "${this.name}": ${message}`;
@@ -375,9 +406,11 @@ export class McpConnection {
               ...deps.sandboxBase,
               mode: server.sandbox === 'off' ? 'off' : 'auto',
               toolDir: cwd,
+              // The cwd is the user's working folder (often the home), not the server's code.
+              toolDirIsWorkingFolder: true,
               network: true,
               allowHomeWrite: false,
-              ...(writable[0] ? { workDir: writable[0] } : {}),
+              ...(writable.length ? { writableDirs: writable } : {}),
               readOnlyPaths: tempFoldersNamed(server.command, server.args),
             },
           });
@@ -481,6 +514,9 @@ export class McpConnection {
         problems.push(`tool "${tool}": its description or schema changed since you enabled "${this.name}"; read it in the Tools panel, then enable the server again (tooldesk mcp enable ${this.name}) to accept it`);
       }
     }
+    for (const tool of Object.keys(this.#server.toolTimeouts)) {
+      if (!bounded.tools.some((t) => t.name === tool)) problems.push(`"toolTimeouts" names "${tool}", which the server does not list (its tools: ${bounded.tools.slice(0, 20).map((t) => t.name).join(', ') || 'none'})`);
+    }
     this.#diagnostics = problems.map((message) => ({ severity: 'warning', file: serverFile(this.name), message, code: 'mcp-tools' }));
     if (reload) this.log.add(`tooldesk: tool list changed (${bounded.tools.length} tools)`);
     this.#changed();
@@ -489,7 +525,7 @@ export class McpConnection {
   #sandboxNote(): string | undefined {
     if (this.#server.kind !== 'stdio') return undefined;
     if (this.#sandboxed === false) return this.#server.sandbox === 'off' ? 'sandbox off (settings)' : 'not sandboxed: no sandbox is available here';
-    if (this.#sandboxed) return `sandboxed: network allowed, home read-only${this.#writable[0] ? `, writes to ${this.#writable[0]}` : ''}`;
+    if (this.#sandboxed) return `sandboxed: network allowed, home read-only${this.#writable.length ? `, writes to ${this.#writable.join(', ')}` : ''}`;
     return undefined;
   }
 
@@ -534,4 +570,8 @@ export function serverLogFile(dir: string, name: string): string {
 
 function maxTotalMs(timeoutMs: number): number {
   return Math.max(timeoutMs * 10, 10 * 60_000);
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }

@@ -33,7 +33,7 @@ export function serverGroup(connection: McpConnection, taken: Set<string>): Tool
         },
       },
       source: { format: 'mcp', file: `mcp:${server.name}` },
-      timeoutMs: connection.callDeadlineMs(),
+      timeoutMs: connection.callDeadlineMs(mcp.name),
       meta: {
         mcp: {
           server: server.name,

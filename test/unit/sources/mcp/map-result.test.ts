@@ -8,14 +8,23 @@ describe('MCP tool results', () => {
       content: [
         { type: 'text', text: 'hello' },
         { type: 'image', mimeType: 'image/png', data: png },
-        { type: 'audio', mimeType: 'audio/wav', data: png },
+        { type: 'audio', mimeType: 'audio/wav', data: Buffer.alloc(3000, 1).toString('base64') },
         { type: 'resource_link', uri: 'file:///tmp/a.txt', name: 'a.txt' },
         { type: 'resource', resource: { uri: 'mem://x', mimeType: 'text/plain', text: 'inner' } },
       ],
     });
     expect(r.status).toBe('SUCCESS');
     expect(r.formattedText).toBe('hello\n[image image/png, 3 KB]\n[audio audio/wav, 3 KB]\n[link: a.txt <file:///tmp/a.txt>]\n[resource mem://x text/plain, 5 characters]\ninner');
-    expect((r.data as { images: unknown[] }).images).toEqual([{ mimeType: 'image/png', data: png }]);
+    expect(r.images).toEqual([{ mimeType: 'image/png', data: png }]);
+    // The bytes are kept once, beside the data, not in it.
+    expect(JSON.stringify(r.data)).not.toContain(png);
+    expect(JSON.stringify(r.data)).toContain('3 KB of image data');
+  });
+
+  it('images beside structuredContent are kept too; an error keeps none', () => {
+    const r = mapCallResult({ content: [{ type: 'image', mimeType: 'image/png', data: 'iVBORw0K' }], structuredContent: { a: 1 } });
+    expect(r.images).toEqual([{ mimeType: 'image/png', data: 'iVBORw0K' }]);
+    expect(mapCallResult({ content: [{ type: 'image', mimeType: 'image/png', data: 'iVBORw0K' }], isError: true }).images).toBeUndefined();
   });
 
   it('structuredContent is the JSON of the result', () => {

@@ -27,6 +27,9 @@ describe('mcpServers entries', () => {
       f: 'npx foo',
       g: { command: 'x', sandbox: 'strict' },
       h: { command: 'x', timeoutMs: -1 },
+      i: { command: 'x', toolTimeouts: [1000] },
+      j: { command: 'x', toolTimeouts: { search: '2m' } },
+      k: { url: 'http://x', toolTimeouts: { slow: 1e12 } },
     });
     expect(servers.map((s) => s.name)).toEqual(['good']);
     const text = diagnostics.map((d) => `${d.file}: ${d.message}`);
@@ -38,8 +41,17 @@ describe('mcpServers entries', () => {
       'mcpServers.e: MCP server "e": the entry needs "command" (a local server) or "url" (a remote one)',
       'mcpServers.f: MCP server "f": the entry must be an object with "command" (a local server) or "url" (a remote one)',
       'mcpServers.g: MCP server "g": "sandbox" must be "auto" or "off" (got "strict")',
-      'mcpServers.h: MCP server "h": "timeoutMs" must be a positive number of milliseconds',
+      'mcpServers.h: MCP server "h": "timeoutMs" must be a positive number of milliseconds (at most a day, 86400000)',
+      'mcpServers.i: MCP server "i": "toolTimeouts" must be an object of tool names to milliseconds, e.g. {"search": 120000}',
+      'mcpServers.j: MCP server "j": "toolTimeouts".search must be a positive number of milliseconds (at most a day, 86400000)',
+      'mcpServers.k: MCP server "k": "toolTimeouts".slow must be a positive number of milliseconds (at most a day, 86400000)',
     ]);
+  });
+
+  it('per-tool timeouts sit beside the server one; several writable folders are kept as given', () => {
+    const { servers, diagnostics } = parseMcpServers({ s: { command: 'x', timeoutMs: 5000, toolTimeouts: { slow: 120_000 }, writable: ['/a', '~/b'] } });
+    expect(diagnostics).toEqual([]);
+    expect(servers[0]).toMatchObject({ timeoutMs: 5000, toolTimeouts: { slow: 120_000 }, writable: ['/a', '~/b'] });
   });
 
   it('warns about fields it does not use', () => {
