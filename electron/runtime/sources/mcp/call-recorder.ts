@@ -115,11 +115,18 @@ export class McpCallRecorder {
   }
 }
 
-/** The message's JSON text, as the transport writes it, cut past the bound. */
+/**
+ * The message's JSON text, as the transport writes it, cut past the bound. Base64 of images,
+ * audio and blob resources is named by its size instead: the inspection is kept in the session
+ * file, which holds no media bytes (a call's images are files of their own).
+ */
 function boundedJson(message: JSONRPCMessage): string {
   let text: string;
   try {
-    text = JSON.stringify(message);
+    text = JSON.stringify(message, function (this: Record<string, unknown>, key, value: unknown) {
+      const media = (key === 'data' && (this.type === 'image' || this.type === 'audio')) || (key === 'blob' && typeof this.uri === 'string');
+      return media && typeof value === 'string' ? `(${Math.ceil((value.length * 3) / 4 / 1024)} KB of base64 ${key === 'blob' ? 'blob' : this.type} data, not kept here)` : value;
+    });
   } catch {
     return '[a message that cannot be shown as JSON]';
   }

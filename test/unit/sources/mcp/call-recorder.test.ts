@@ -75,4 +75,34 @@ describe('McpCallRecorder', () => {
     expect(a.trace.log.length).toBe(Math.floor(MAX_CALL_LOG_CHARS / 2000));
     expect(a.trace.logCut).toBe(100 - a.trace.log.length);
   });
+
+  it('keeps an answer\'s media as its size, not its base64 (the inspection is stored in the session file)', async () => {
+    const recorder = new McpCallRecorder();
+    const transport = fakeTransport();
+    recorder.watch(transport);
+    const a = recorder.begin({ server: 's', transport: 'stdio' });
+    await recorder.run(a, () => transport.send(call(1, 'A')));
+    const png = 'iVBORw0KGgo'.repeat(400);
+    transport.deliver({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        content: [
+          { type: 'text', text: 'data' },
+          { type: 'image', data: png, mimeType: 'image/png' },
+          { type: 'audio', data: png, mimeType: 'audio/wav' },
+          { type: 'resource', resource: { uri: 'file:///x.bin', blob: png, mimeType: 'application/octet-stream' } },
+        ],
+        structuredContent: { data: 'a field called data stays' },
+      },
+    });
+    recorder.end(a);
+    const answer = a.trace.response!;
+    expect(answer).not.toContain('iVBORw0KGgo');
+    expect(answer).toContain('"data":"(4 KB of base64 image data, not kept here)"');
+    expect(answer).toContain('"data":"(4 KB of base64 audio data, not kept here)"');
+    expect(answer).toContain('"blob":"(4 KB of base64 blob data, not kept here)"');
+    expect(answer).toContain('"text":"data"');
+    expect(answer).toContain('a field called data stays');
+  });
 });
