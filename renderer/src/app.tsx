@@ -155,6 +155,15 @@ export function App(props: { store: AppStore; connection?: () => string }) {
           </header>
           <SandboxBanner info={appInfo} onOpenSettings={() => setPanel('settings')} />
           <StartupWarnings info={appInfo} />
+          {/* In the column's flow, under the header: it never covers the message box or its buttons. */}
+          <Show when={props.store.error()}>
+            <div class="toast" role="alert" data-testid="error-toast">
+              <span class="grow">{props.store.error()}</span>
+              <button type="button" class="icon" aria-label="Dismiss" onClick={() => props.store.setError(null)}>
+                <Icon name="close" />
+              </button>
+            </div>
+          </Show>
           <ChatView onOpenSettings={() => setPanel('settings')} composerRef={(el) => (composer = el)} />
         </main>
         <Show when={panel()}>
@@ -183,14 +192,6 @@ export function App(props: { store: AppStore; connection?: () => string }) {
         </Show>
         <Show when={sessionsOpen()}>
           <div class="sessions-backdrop" aria-hidden="true" onClick={() => setSessionsOpen(false)} />
-        </Show>
-        <Show when={props.store.error()}>
-          <div class="toast" role="alert" data-testid="error-toast">
-            <span class="grow">{props.store.error()}</span>
-            <button type="button" class="icon" aria-label="Dismiss" onClick={() => props.store.setError(null)}>
-              <Icon name="close" />
-            </button>
-          </div>
         </Show>
       </div>
     </AppProvider>

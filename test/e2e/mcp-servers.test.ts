@@ -132,6 +132,9 @@ describe('MCP servers', () => {
     const toast = page.getByTestId('error-toast');
     await toast.filter({ hasText: /\/ev:args-prompt needs city \(Name of the city\)/ }).waitFor({ timeout: 10_000 });
     await expect(box.inputValue()).resolves.toBe('/ev:args-prompt state=NY');
+    // The error sits under the header, clear of the message box and its buttons.
+    const [toastBox, composerBox] = await Promise.all([toast.boundingBox(), page.locator('.composer-anchor').boundingBox()]);
+    expect(toastBox!.y + toastBox!.height).toBeLessThan(composerBox!.y);
     await toast.getByRole('button', { name: 'Dismiss' }).click();
     await box.fill('');
   });
