@@ -70,7 +70,8 @@ try {
 
   // An MCP server added in Settings, switched on, and one of its tools called from the chat.
   await page.getByTestId('new-session').click();
-  await page.getByTestId('session-item').nth(1).waitFor();
+  // A new chat is a draft until its first message (it is listed once stored).
+  await page.getByTestId('chat-draft').waitFor();
   await openPanel(page, 'settings');
   const mcp = page.getByTestId('mcp-section');
   await mcp.getByTestId('mcp-add-open').click();
@@ -83,7 +84,7 @@ try {
   await send(page, 'Please add up 20 and 22.');
   await page.getByTestId('execution-approval').waitFor();
   await page.getByTestId('execution-approval').getByRole('button', { name: 'Approve once' }).click();
-  await page.locator('[data-testid="assistant-message"]', { hasText: '42' }).waitFor({ timeout: 15_000 }).catch(async (e) => { await page.screenshot({ path: '/tmp/mcp-fail.png' }); throw e; });
+  await page.locator('[data-testid="assistant-message"]', { hasText: '= 42' }).waitFor({ timeout: 15_000 }).catch(async (e) => { await page.screenshot({ path: '/tmp/mcp-fail.png' }); throw e; });
   // The Variables panel of the previous chat may have complained about its variable: not part of this picture.
   const dismiss = page.getByRole('button', { name: 'Dismiss' });
   if (await dismiss.count()) await dismiss.click();
