@@ -90,13 +90,17 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python 
     writeFileSync(holder, 'import subprocess\nsubprocess.run(["sleep", "1.5"])\nprint("held")\n');
     // What a hostile tool of the same folder would try: every environment it can read in /proc.
     writeFileSync(snoop, 'import os\nfound = []\nfor p in os.listdir("/proc"):\n    try:\n        if b"sekrit-4711" in open("/proc/%s/environ" % p, "rb").read():\n            found.append(p)\n    except OSError:\n        pass\nprint("found" if found else "not found")\n');
-    const script = (file: string, secrets?: string[]): RunSpec => ({ command: realPython()!, args: [file], cwd: folder, stdin: '', timeoutMs: 10_000, ...(secrets ? { secrets } : {}), sandbox: { mode: 'auto', toolDir: folder, network: true }, python: { kind: 'script', file } });
+    // helperDirs: the fork-server's own script must be readable in the sandbox (a checkout under /tmp is not).
+    const script = (file: string, secrets?: string[]): RunSpec => ({ command: realPython()!, args: [file], cwd: folder, stdin: '', timeoutMs: 10_000, ...(secrets ? { secrets } : {}), sandbox: { mode: 'auto', toolDir: folder, network: true, readOnlyPaths: helperDirs() }, python: { kind: 'script', file } });
     await runner(script(snoop)); // both zygotes warm, so the two calls below overlap for sure
     await runner(script(holder, ['API_TOKEN']));
+    const warmBefore = warmPythonCounts().warm;
     const held = runner(script(holder, ['API_TOKEN']));
     await new Promise((r) => setTimeout(r, 500));
     expect((await runner(script(snoop))).stdout.trim()).toBe('not found');
     expect((await held).stdout.trim()).toBe('held');
+    // Both calls were warm (a cold run has its own sandbox and would prove nothing).
+    expect(warmPythonCounts().warm).toBe(warmBefore + 2);
     expect(await warmPythonZygotes()).toHaveLength(2);
   });
 
@@ -106,10 +110,11 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python 
     const script = join(folder, 'script.py');
     writeFileSync(script, 'import os\ntry:\n    os.fstat(3)\n    print("fd3 open")\nexcept OSError:\n    print("fd3 closed")\n');
     const run = (): Promise<{ stdout: string }> =>
-      runner({ command: realPython()!, args: [script], cwd: folder, stdin: '', timeoutMs: 10_000, sandbox: { mode: 'auto', toolDir: folder, network: true }, python: { kind: 'script', file: script } });
+      runner({ command: realPython()!, args: [script], cwd: folder, stdin: '', timeoutMs: 10_000, sandbox: { mode: 'auto', toolDir: folder, network: true, readOnlyPaths: helperDirs() }, python: { kind: 'script', file: script } });
+    const before = warmPythonCounts().warm;
     expect((await run()).stdout.trim()).toBe('fd3 closed');
     expect((await run()).stdout.trim()).toBe('fd3 closed');
-    expect(warmPythonCounts().warm).toBeGreaterThan(0);
+    expect(warmPythonCounts().warm).toBe(before + 2);
   });
 
   it('serves calls with the same sandbox from one zygote, and a changed sandbox from another', async () => {
