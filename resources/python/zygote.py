@@ -9,6 +9,8 @@ Requests come as JSON lines on stdin; events go out as JSON lines on stdout:
   in  {"go": I, ...the call}          run that call in spare I
   out {"ready": true, "pid": N}       once, when it can take calls
   out {"id": I, "pid": N}             a spare was forked (its pid as seen here)
+  out {"id": I, "started": true}      spare I has its call (or "gone": it had ended; the call
+                                      never ran, so the app may run it elsewhere)
   out {"id": I, "code": C, "signal": S}   that process ended
 A spare (the call's supervisor) starts its own session, connects to SOCKET once per stream
 (stdin, stdout, stderr, the fd 3 result channel) and waits. The app meanwhile finds its pid,
@@ -223,17 +225,23 @@ def prepare(request, socket_path, calls, spares, wake):
 
 
 def go(request, spares, running):
-    spare = spares.pop(request['go'], None)
+    call = request['go']
+    spare = spares.pop(call, None)
     if spare is None:
-        return  # it died meanwhile: its exit event tells the app
-    running.add(request['go'])
+        send({'id': call, 'gone': True})  # it was reaped already
+        return
     data = (json.dumps(request) + '\n').encode()
     try:
         while data:
             data = data[os.write(spare[1], data):]
     except OSError:
-        pass  # it died meanwhile: its exit event tells the app
+        # Its end of the pipe is closed: it died and is not reaped yet.
+        os.close(spare[1])
+        send({'id': call, 'gone': True})
+        return
     os.close(spare[1])
+    running.add(call)
+    send({'id': call, 'started': True})
 
 
 # ---- a call's supervisor ----------------------------------------------------------------

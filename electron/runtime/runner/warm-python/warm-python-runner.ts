@@ -299,7 +299,7 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
         ...(nproc ? { nproc } : {}),
       };
       launchedInSpare = true;
-      const launched = startInSpare(zygote, spare, request);
+      const launched = await startInSpare(zygote, spare, request);
       if ('error' in launched) {
         notStarted = launched.error;
         return notLaunched(launched.error);
@@ -313,6 +313,10 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
   } finally {
     // A run that ended before its launch (a missing secret…) lets its spare go.
     if (!launchedInSpare) discardSpare(spare);
+    // The next spare is made once this call is over. Made during the call, its fork would queue
+    // before the call's go in the zygote, and its cgroup join (a writer of the kernel's cgroup
+    // threadgroup lock, waiting out an RCU grace period) would hold up the call's own fork.
+    refillSpare(zygote, bounded ? limits.maxProcesses : undefined);
   }
 }
 
@@ -344,15 +348,38 @@ interface Spare {
 
 const spares = new WeakMap<Zygote, Promise<Spare | { error: string }>>();
 
-/** The zygote's ready spare (or one made now when none is), while the next one is prepared. */
+/** The zygote's ready spare, or one made now when none is (calls at once each need one). */
 async function takeSpare(zygote: Zygote, maxProcesses: number | undefined): Promise<Spare | { error: string }> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const taken = spares.get(zygote) ?? prepareSpare(zygote, maxProcesses);
-    spares.set(zygote, prepareSpare(zygote, maxProcesses));
+    spares.delete(zygote);
     const spare = await taken;
     if ('error' in spare || !spare.ended) return spare;
   }
   return { error: 'the prepared call processes ended before their call' };
+}
+
+const lastReplaced = new WeakMap<Zygote, number>();
+
+/** Prepares the zygote's next spare, unless one is ready or on its way. */
+function refillSpare(zygote: Zygote, maxProcesses: number | undefined): void {
+  if (spares.has(zygote) || zygote.dead) return;
+  const pending = prepareSpare(zygote, maxProcesses);
+  spares.set(zygote, pending);
+  // A spare that ends unused (killed, out of memory) is replaced, at most once a second per
+  // zygote: a call finds one ready, and a spare that cannot live costs one fork a second.
+  void pending.then((spare) => {
+    if ('error' in spare) return;
+    void spare.exit.then(() => {
+      if (spare.used || spares.get(zygote) !== pending) return;
+      spares.delete(zygote);
+      const wait = Math.max(0, (lastReplaced.get(zygote) ?? 0) + 1000 - Date.now());
+      setTimeout(() => {
+        lastReplaced.set(zygote, Date.now());
+        refillSpare(zygote, maxProcesses);
+      }, wait).unref();
+    });
+  });
 }
 
 /**
@@ -432,11 +459,16 @@ function discardSpare(spare: Spare): void {
   signalProcessGroup(spare.hostPid, 'SIGKILL');
 }
 
-/** Hands the call to its spare: from here on the tool runs. */
-function startInSpare(zygote: Zygote, spare: Spare, request: ZygoteRequest): LaunchedProcess | { error: string } {
+/** Hands the call to its spare: from here on the tool runs (or, if the spare had ended, nothing did). */
+async function startInSpare(zygote: Zygote, spare: Spare, request: ZygoteRequest): Promise<LaunchedProcess | { error: string }> {
   const { hostPid, sockets } = spare;
-  if (spare.ended || !zygote.go(spare.id, request)) return { error: 'the prepared call process has exited' };
-  spare.used = true;
+  // Marked used first: its streams are the call's from the go on, even while the answer travels.
+  spare.used = !spare.ended;
+  if (!spare.used || !(await zygote.go(spare.id, request))) {
+    spare.used = false;
+    for (const socket of sockets.values()) socket.destroy();
+    return { error: 'the prepared call process had ended before its call' };
+  }
   for (const socket of sockets.values()) socket.ref();
   if (!request.channel) sockets.get('3')?.destroy();
   // What the tool writes to its stdin is dropped (as into a pipe's write end nobody reads); reading

@@ -42,6 +42,7 @@ export class Zygote {
   private nextId = 1;
   private readonly calls = new Map<number, { pid: (v: { pid: number } | { error: string }) => void; exit: (v: { code: number | null; signal: number | null } | null) => void }>();
   private readonly spareExits = new Map<number, ZygoteSpare['exit']>();
+  private readonly acks = new Map<number, (started: boolean) => void>();
 
   private constructor(
     readonly process: ManagedProcess,
@@ -117,11 +118,15 @@ export class Zygote {
     return spare;
   }
 
-  /** Runs `request` in spare `id`; false when that spare has ended (or was never prepared here). */
-  go(id: number, request: ZygoteRequest): boolean {
+  /**
+   * Runs `request` in spare `id`. Resolves true once the spare has it; false when that spare had
+   * ended (then nothing of the call ran).
+   */
+  go(id: number, request: ZygoteRequest): Promise<boolean> {
     const exit = this.spareExits.get(id);
-    if (!exit || this.dead) return false;
+    if (!exit || this.dead) return Promise.resolve(false);
     this.spareExits.delete(id);
+    const acked = new Promise<boolean>((resolve) => this.acks.set(id, resolve));
     this.busy++;
     this.lastUsed = Date.now();
     // The zygote's pipes do not keep the app alive (see start): a call in flight does.
@@ -132,7 +137,7 @@ export class Zygote {
       this.lastUsed = Date.now();
     });
     this.process.stdin.write(`${JSON.stringify({ ...request, go: id })}\n`);
-    return true;
+    return acked;
   }
 
   async kill(): Promise<void> {
@@ -142,10 +147,15 @@ export class Zygote {
   }
 
   private onEvent(line: string): void {
-    let event: { id?: number; pid?: number; code?: number | null; signal?: number | null; error?: string };
+    let event: { id?: number; pid?: number; code?: number | null; signal?: number | null; error?: string; started?: boolean; gone?: boolean };
     try {
       event = JSON.parse(line) as typeof event;
     } catch {
+      return;
+    }
+    if (event.id !== undefined && (event.started || event.gone)) {
+      this.acks.get(event.id)?.(event.started === true);
+      this.acks.delete(event.id);
       return;
     }
     const call = event.id === undefined ? undefined : this.calls.get(event.id);
@@ -173,6 +183,8 @@ export class Zygote {
     }
     this.calls.clear();
     this.spareExits.clear();
+    for (const ack of this.acks.values()) ack(false);
+    this.acks.clear();
     this.server.close();
   }
 }
