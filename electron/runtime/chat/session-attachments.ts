@@ -2,7 +2,7 @@
 // `<sessions>/<id>.files/` (images as they came, text and PDFs as their extracted text), so a
 // reopened session sends the model the same parts. The model gets text bounded to
 // `maxTextChars`; the whole text goes into a variable the model can read in slices.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Attachment, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
 import type { AttachmentUpload } from '../../../shared/api.ts';
@@ -95,10 +95,21 @@ export class SessionAttachments {
       const bytes = Buffer.from(image.data ?? '', 'base64');
       if (bytes.length === 0) return { ...rest, note: 'not kept: the image is empty or not base64' };
       mkdirSync(this.dir, { recursive: true });
-      const file = `${safePrefix}-image-${index + 1}.${extension}`;
-      writeFileSync(join(this.dir, file), bytes);
+      const file = this.#freeName(`${safePrefix}-image-${index + 1}`, extension);
+      writeFileSync(join(this.dir, file), bytes, { flag: 'wx' });
       return { mimeType: image.mimeType, size: bytes.length, stored: file };
     });
+  }
+
+  /**
+   * `base.ext`, or `base-2.ext`… when taken: call ids repeat across turns (servers that send none
+   * get `call_0`), and an earlier call's image must stay its own.
+   */
+  #freeName(base: string, extension: string): string {
+    for (let n = 1; ; n++) {
+      const name = n === 1 ? `${base}.${extension}` : `${base}-${n}.${extension}`;
+      if (!existsSync(join(this.dir, name))) return name;
+    }
   }
 
   /** A stored file's bytes; null when it is missing or the name points outside the folder. */

@@ -28,6 +28,16 @@ describe('tool images in a session', () => {
     expect(many.at(-1)!.note).toMatch(/at most 8 images/);
   });
 
+  it('keeps an earlier call\'s image when a later call has the same id (servers that send none get call_0)', () => {
+    const files = new SessionAttachments(mkdtempSync(join(tmpdir(), 'td-img-')), 's3');
+    const [first] = files.storeToolImages([png()], 'tool-call_0');
+    const GIF = 'R0lGODlhAQABAAAAACw=';
+    const [second] = files.storeToolImages([{ mimeType: 'image/png', size: 14, data: GIF }], 'tool-call_0');
+    expect(second!.stored).not.toBe(first!.stored);
+    expect(files.read(first!.stored!)?.toString('base64')).toBe(PNG);
+    expect(files.read(second!.stored!)?.toString('base64')).toBe(GIF);
+  });
+
   it('reads back by plain name only; a missing file becomes a note for the model', () => {
     const files = new SessionAttachments(mkdtempSync(join(tmpdir(), 'td-img-')), 's2');
     const [image] = files.storeToolImages([png()], 'c');
