@@ -63,11 +63,16 @@ export function VirtualList<T>(props: {
   };
   // Only the user scrolling up stops the follow. Rows measured taller than their estimate grow
   // the list between our scroll and its event, so "not at the bottom" alone is no such sign.
+  // A smaller scrollTop while the content's height changed is the list re-measuring rows above
+  // (the browser moved the view), not the user.
+  let lastHeight = 0;
   const onScroll = () => {
     const top = scroller.scrollTop;
-    if (top + scroller.clientHeight >= scroller.scrollHeight - 24) atBottom = true;
-    else if (top < lastTop) atBottom = false;
+    const height = scroller.scrollHeight;
+    if (top + scroller.clientHeight >= height - 24) atBottom = true;
+    else if (top < lastTop && height === lastHeight) atBottom = false;
     lastTop = top;
+    lastHeight = height;
     setScrollTop(top);
   };
   onMount(() => {
