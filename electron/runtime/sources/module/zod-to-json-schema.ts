@@ -1,5 +1,7 @@
-// Converts the zod 3 schemas pi extensions sometimes use for `parameters` into JSON Schema
-// (the subset tool parameters use). Anything unknown becomes an unconstrained schema.
+// Converts the zod schemas pi extensions sometimes use for `parameters` into JSON Schema (the
+// subset tool parameters use). zod 3 schemas are walked here; zod 4 schemas (a tool folder's own
+// zod, or the project's) go through zod 4's own converter. Anything unknown is unconstrained.
+import { toJSONSchema } from 'zod/v4/core';
 import type { JsonSchema } from '../../../../shared/tools.ts';
 
 interface ZodLike {
@@ -12,7 +14,28 @@ export function isZodSchema(value: unknown): value is ZodLike {
 }
 
 export function zodToJsonSchema(schema: ZodLike): JsonSchema {
-  const out = convert(schema);
+  if ('_zod' in schema) return fromZod4(schema);
+  return convert(schema);
+}
+
+const SAFE_INTEGER_BOUNDS = new Set([Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
+
+/** zod 4's converter, without what it adds that a tool never declared. */
+function fromZod4(schema: ZodLike): JsonSchema {
+  let out: JsonSchema;
+  try {
+    out = toJSONSchema(schema as never, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  } catch {
+    return {};
+  }
+  delete out.$schema;
+  const strip = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    const record = node as Record<string, unknown>;
+    for (const bound of ['minimum', 'maximum']) if (SAFE_INTEGER_BOUNDS.has(record[bound] as number)) delete record[bound];
+    for (const value of Object.values(record)) strip(value);
+  };
+  strip(out);
   return out;
 }
 

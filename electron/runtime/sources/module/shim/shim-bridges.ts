@@ -1,7 +1,7 @@
 // Aliased imports of host packages, typebox and zod resolve to tiny CommonJS bridge files that
 // hand out values the tool host already loaded: one shared instance, nothing re-evaluated per tool.
 import * as TypeBox from '@sinclair/typebox';
-import * as zod from 'zod';
+import * as zod from 'zod/v3';
 import { writeShimBridges, type BridgeName } from './bridge-files.ts';
 import { createPiShim } from './pi-shim.ts';
 
