@@ -80,7 +80,7 @@ export interface ToolExecuteResult {
   images?: ToolResultImage[];
 }
 
-export type ToolFormat = 'builtin' | 'python' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp';
+export type ToolFormat = 'builtin' | 'python' | 'open-webui' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp';
 
 export interface ToolSourceInfo {
   format: ToolFormat;

@@ -355,9 +355,9 @@ def literal_or_none(node):
         return None
 
 
-def describe_function(fn, diagnostics):
+def describe_function(fn, diagnostics, builder=None):
     doc = parse_docstring(ast.get_docstring(fn))
-    builder = SchemaBuilder(diagnostics)
+    builder = builder or SchemaBuilder(diagnostics)
     properties, required = {}, []
     a = fn.args
     positional = a.posonlyargs + a.args

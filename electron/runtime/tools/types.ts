@@ -23,6 +23,20 @@ export interface ToolContext {
    * It owns the timeout: a process the tool starts gets a later limit, only as a backstop.
    */
   timeoutMs?: number;
+  /**
+   * The chat this call belongs to, when there is one (Open WebUI tools get its model, messages
+   * and attachments). Contract: cheap, never throws; called once per call at most.
+   */
+  conversation?: () => ToolConversation;
+}
+
+export interface ToolConversation {
+  /** The chat's model id. */
+  model?: string;
+  /** The chat's messages, oldest first, text only. */
+  messages: { role: string; content: string }[];
+  /** The chat's attachments as local paths. */
+  files?: string[];
 }
 
 /** What a tool's execute() resolves to. Throwing is allowed too: it becomes an ERROR result. */

@@ -8,7 +8,7 @@ import { classifyEntry } from './classify-entry.ts';
 import { missingInterpreterDiagnostics } from './missing-interpreter.ts';
 import { loadModuleFactories } from '../module/index.ts';
 import { loadPowerShellModules } from '../powershell/index.ts';
-import { loadPythonModules } from '../python/index.ts';
+import { loadPythonFiles } from '../open-webui/index.ts';
 import { BUILTIN_TOOL_NAMES } from './reserved-tool-names.ts';
 import { loadScriptFolders } from '../script-folder/index.ts';
 import { loadThreeLayerTools } from '../three-layer/index.ts';
@@ -16,7 +16,9 @@ import { asToolRoot, type ToolRoot } from './tool-roots.ts';
 import type { LoadResult, SourceContext, SourceEntry, SourceLoader } from '../types.ts';
 
 export const LOADERS: Record<SourceEntry['format'], SourceLoader> = {
-  python: loadPythonModules,
+  // Open WebUI Tools files are .py files too: that loader hands the other ones to the Python loader.
+  python: loadPythonFiles,
+  'open-webui': loadPythonFiles,
   powershell: loadPowerShellModules,
   script: loadScriptFolders,
   'three-layer': loadThreeLayerTools,

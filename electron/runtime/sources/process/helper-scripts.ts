@@ -32,6 +32,8 @@ export const helperDirs = (): string[] => [join(resourcesDir(), 'python'), join(
 export const helperScript = {
   pythonParser: () => join(resourcesDir(), 'python', 'parse_modules.py'),
   pythonRunner: () => join(resourcesDir(), 'python', 'run_tool.py'),
+  openWebUiParser: () => join(resourcesDir(), 'python', 'parse_openwebui.py'),
+  openWebUiRunner: () => join(resourcesDir(), 'python', 'run_openwebui.py'),
   pythonZygote: () => join(resourcesDir(), 'python', 'zygote.py'),
   powershellParser: () => join(resourcesDir(), 'powershell', 'parse.ps1'),
   powershellRunner: () => join(resourcesDir(), 'powershell', 'run_tool.ps1'),

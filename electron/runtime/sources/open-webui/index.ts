@@ -1,0 +1,129 @@
+// Open WebUI Tools files (the sixth format): a `.py` file with a top-level `class Tools` whose
+// public methods are the tools. Every `.py` entry comes here first; the ones that are not Open
+// WebUI files go on to the Python module loader unchanged. The rule (README, "Open WebUI Tools"):
+// a top-level `class Tools` with a nested `Valves`/`UserValves` class or a public method that has
+// a docstring; a `class Tools` with neither stays a plain module.
+import { stat } from 'node:fs/promises';
+import type { Diagnostic } from '../../../../shared/tools.ts';
+import type { Tool, ToolGroup } from '../../tools/types.ts';
+import type { CachedTool } from '../cached-modules/cache.ts';
+import { fileStem } from '../cached-modules/groups.ts';
+import { MAX_TOOL_FILE_BYTES, readTextFile } from '../files/read-text-file.ts';
+import { loadPythonModules } from '../python/index.ts';
+import type { LoadResult, SourceContext, SourceEntry, SourceLoader } from '../types.ts';
+import { parseOpenWebUiFiles, type OpenWebUiModule, type ValveSpec } from './parse.ts';
+import { missingPydanticDiagnostic, probeRequirements, requirementName, unmetRequirementsDiagnostic, type RequirementsProbe } from './requirements.ts';
+import { createOpenWebUiTool } from './tool.ts';
+
+/** What a `.py` file must contain to be read as a candidate at all (the AST decides). */
+const CANDIDATE = /^class\s+Tools\b/m;
+
+/** What the UI and `tools config` read from an Open WebUI tool's `meta.openWebUi`. */
+export interface OpenWebUiMeta {
+  title?: string;
+  description?: string;
+  version?: string;
+  author?: string;
+  valves: ValveSpec[];
+  userValves: ValveSpec[];
+}
+
+export const loadPythonFiles: SourceLoader = async (entries, ctx) => {
+  const candidates: SourceEntry[] = [];
+  const plain: SourceEntry[] = [];
+  await Promise.all(entries.map(async (entry) => ((await isCandidate(entry.path)) ? candidates : plain).push(entry)));
+  const parsed = await parseOpenWebUiFiles(candidates.map((e) => e.path), ctx);
+  const modules: { entry: SourceEntry; module: OpenWebUiModule }[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const entry of candidates) {
+    const module = parsed.get(entry.path);
+    if (!module || (module.ok && module.kind === 'python')) plain.push(entry);
+    else if (!module.ok) diagnostics.push({ ...module.error, severity: 'error', file: entry.path });
+    else modules.push({ entry, module });
+  }
+  const python = plain.length ? await loadPythonModules(sortedLike(entries, plain), ctx) : { groups: [], diagnostics: [] };
+  const own = await openWebUiGroups(modules, ctx);
+  return { groups: [...python.groups, ...own.groups], diagnostics: [...python.diagnostics, ...diagnostics, ...own.diagnostics] };
+};
+
+async function isCandidate(path: string): Promise<boolean> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile() || info.size > MAX_TOOL_FILE_BYTES) return false;
+    return CANDIDATE.test(await readTextFile(path));
+  } catch {
+    return false; // the Python loader says why it cannot be read
+  }
+}
+
+const sortedLike = (order: SourceEntry[], subset: SourceEntry[]): SourceEntry[] => order.filter((e) => subset.includes(e));
+
+async function openWebUiGroups(modules: { entry: SourceEntry; module: OpenWebUiModule }[], ctx: SourceContext): Promise<LoadResult> {
+  const groups: ToolGroup[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const wanted = modules.flatMap(({ module }) => module.requirements.map(requirementName).filter((n): n is string => n !== null));
+  const needsProbe = wanted.length > 0 || modules.some(({ module }) => module.usesPydantic || module.valves || module.userValves);
+  const probe = needsProbe ? await probeRequirements(wanted, ctx) : null;
+  for (const { entry, module } of modules) {
+    const file = entry.path;
+    for (const d of module.diagnostics) diagnostics.push({ ...d, file });
+    const blockers = blockingDiagnostics(module, file);
+    diagnostics.push(...blockers, ...probeDiagnostics(module, file, probe));
+    if (blockers.length) continue;
+    const group = fileStem(file);
+    const meta = { openWebUi: metaOf(module) };
+    const owui: SourceEntry = { ...entry, format: 'open-webui' };
+    const tools: Tool[] = module.tools.map((parsed) => {
+      for (const name of parsed.unknownInjected) {
+        diagnostics.push({ severity: 'info', file, line: parsed.line, code: 'unknown-injected-argument', message: `${parsed.function.name}() asks for ${name}, which Tooldesk does not provide: it gets None` });
+      }
+      const cached: CachedTool = { type: 'function', function: parsed.function, line: parsed.line, ...(parsed.declaredReturnType ? { declaredReturnType: parsed.declaredReturnType } : {}) };
+      return { ...createOpenWebUiTool(cached, owui, group, ctx), meta };
+    });
+    if (tools.length) groups.push({ name: group, tools, source: { format: 'open-webui', file, root: entry.root } });
+  }
+  return { groups, diagnostics };
+}
+
+/** An `open_webui` import or a `__request__` argument: the file cannot run outside Open WebUI. */
+function blockingDiagnostics(module: OpenWebUiModule, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const found of module.openWebUiImports) {
+    out.push({
+      severity: 'error', file, line: found.line, code: 'open-webui-import',
+      message: `It imports ${found.name}, which exists only inside an Open WebUI server: its tools are unavailable here`,
+      hint: 'Remove the open_webui import (and what uses it) to run this toolkit in Tooldesk.',
+    });
+  }
+  for (const method of module.needsRequest) {
+    out.push({
+      severity: 'error', file, line: method.line, code: 'open-webui-request',
+      message: `${method.method}() takes __request__, Open WebUI's HTTP request object, which Tooldesk cannot give: its tools are unavailable here`,
+      hint: 'Remove the __request__ argument (and what uses it) to run this toolkit in Tooldesk.',
+    });
+  }
+  return out;
+}
+
+function probeDiagnostics(module: OpenWebUiModule, file: string, probe: RequirementsProbe | null): Diagnostic[] {
+  if (!probe) return [];
+  const out: Diagnostic[] = [];
+  const unmet = unmetRequirementsDiagnostic(file, module.requirements, probe);
+  if (unmet) out.push(unmet);
+  if (!probe.pydantic && (module.usesPydantic || module.valves || module.userValves) && !module.requirements.some((r) => requirementName(r) === 'pydantic')) {
+    out.push(missingPydanticDiagnostic(file, probe.python));
+  }
+  return out;
+}
+
+function metaOf(module: OpenWebUiModule): OpenWebUiMeta {
+  const f = module.frontmatter;
+  return {
+    ...(f.title ? { title: f.title } : {}),
+    ...(module.description ? { description: module.description } : {}),
+    ...(f.version ? { version: f.version } : {}),
+    ...(f.author ? { author: f.author } : {}),
+    valves: module.valves ?? [],
+    userValves: module.userValves ?? [],
+  };
+}
