@@ -22,6 +22,7 @@ import { parseSlashCommand } from './slash-command.ts';
 import { assistantStopReason, streamAssistantStep, toChatToolCall } from './stream-assistant-step.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
 import { toLlmMessages } from './to-llm-messages.ts';
+import { toolConversation } from './tool-conversation.ts';
 import { VariableJournal } from './variable-journal.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
@@ -538,6 +539,7 @@ export class ChatSession {
           callId,
           signal: AbortSignal.any([signal, controller.signal]),
           onUpdate: (update) => this.#emit({ type: 'tool.progress', sessionId: this.id, callId: call.id, update }),
+          conversation: () => toolConversation(this.messages(), this.#chat.model),
         })
         .finally(() => {
           if (this.#runningCalls.get(call.id) === controller) this.#runningCalls.delete(call.id);

@@ -4,7 +4,7 @@
 // short grace for the tool to stop (its processes killed), then stop waiting even if it ignores
 // the signal: a promise that never settles must not hang the chat.
 import type { ToolUpdate } from '../../../shared/tools.ts';
-import type { Tool, ToolRunResult } from './types.ts';
+import type { Tool, ToolContext, ToolRunResult } from './types.ts';
 
 export type RunOutcome =
   | { kind: 'ok'; run: ToolRunResult }
@@ -24,6 +24,7 @@ export interface RunToolOptions {
   onUpdate?: (update: ToolUpdate) => void;
   /** See STOP_GRACE_MS (the default). */
   stopGraceMs?: number;
+  conversation?: ToolContext['conversation'];
 }
 
 class ToolTimeout extends Error {
@@ -53,7 +54,7 @@ export async function runTool(tool: Tool, args: Record<string, unknown>, options
   });
   const ran = (async (): Promise<RunOutcome> => {
     try {
-      const value = await tool.execute(args, { callId: options.callId, sessionId: options.sessionId, signal, onUpdate, timeoutMs });
+      const value = await tool.execute(args, { callId: options.callId, sessionId: options.sessionId, signal, onUpdate, timeoutMs, ...(options.conversation ? { conversation: options.conversation } : {}) });
       return { kind: 'ok', run: toRunResult(value) };
     } catch (error) {
       return { kind: 'threw', message: errorText(error) };

@@ -29,7 +29,7 @@ import {
 } from './tool-catalog.ts';
 import { BASE_TOOL_RULES, groupRulePrompt, ruleVariableName } from './tool-rules.ts';
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
-import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolGroup, ToolRunResult } from './types.ts';
+import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup, ToolRunResult } from './types.ts';
 import { ArgsValidator } from './validate-args.ts';
 import { varRefUses } from './var-ref-uses.ts';
 import { withCallTrace, type CallTrace } from './call-trace.ts';
@@ -68,6 +68,8 @@ export interface ExecuteOptions {
   callId?: string;
   signal?: AbortSignal;
   onUpdate?: (update: ToolUpdate) => void;
+  /** The chat the call belongs to (see ToolContext.conversation). */
+  conversation?: ToolContext['conversation'];
 }
 
 type Args = Record<string, unknown>;
@@ -327,6 +329,7 @@ export class ToolExecutor {
         timeoutMs: entry.tool.timeoutMs ?? this.toolTimeoutMs,
         signal,
         onUpdate: options.onUpdate,
+        ...(options.conversation ? { conversation: options.conversation } : {}),
         ...(this.stopGraceMs !== undefined ? { stopGraceMs: this.stopGraceMs } : {}),
       }),
     );
