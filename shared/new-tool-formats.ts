@@ -2,7 +2,7 @@
 // and the Tools panel's "New tool" form. Each has its template in resources/templates/<format>/.
 import type { ToolFormat } from './tools.ts';
 
-export const NEW_TOOL_FORMATS = ['python', 'powershell', 'script-py', 'script-js', 'three-layer', 'module-ts', 'module-js'] as const;
+export const NEW_TOOL_FORMATS = ['python', 'open-webui', 'powershell', 'script-py', 'script-js', 'three-layer', 'module-ts', 'module-js'] as const;
 export type NewToolFormat = (typeof NEW_TOOL_FORMATS)[number];
 
 export interface NewToolFormatInfo {
@@ -18,6 +18,7 @@ export interface NewToolFormatInfo {
 
 export const NEW_TOOL_FORMAT_INFO: Record<NewToolFormat, NewToolFormatInfo> = {
   python: { label: 'Python module (one .py file, a tool per function)', loadsAs: 'python', extension: '.py', names: 'snake' },
+  'open-webui': { label: 'Open WebUI Tools (one .py file: class Tools, Valves, events)', loadsAs: 'open-webui', extension: '.py', names: 'snake' },
   powershell: { label: 'PowerShell module (one .ps1 file, needs pwsh)', loadsAs: 'powershell', extension: '.ps1', names: 'id' },
   'script-py': { label: 'Script folder, Python (tool.json + script.py)', loadsAs: 'script', names: 'snake' },
   'script-js': { label: 'Script folder, JavaScript (tool.json + script.js)', loadsAs: 'script', names: 'snake' },
@@ -48,7 +49,7 @@ export function newToolNameProblem(format: NewToolFormat, name: string): string 
   if (name.length > MAX_NEW_TOOL_NAME) return `the name is longer than ${MAX_NEW_TOOL_NAME} characters`;
   const rule = NAME_RULES[NEW_TOOL_FORMAT_INFO[format].names];
   if (!rule.pattern.test(name)) return `"${name}" is not a valid ${format} tool name: use ${rule.text}`;
-  if (format === 'python' && PYTHON_KEYWORDS.has(name)) return `"${name}" is a Python keyword and cannot name a function; choose another name`;
+  if ((format === 'python' || format === 'open-webui') && PYTHON_KEYWORDS.has(name)) return `"${name}" is a Python keyword and cannot name a function; choose another name`;
   // PowerShell modules treat these prefixes as helpers and formatters, never as tools.
   if (format === 'powershell' && /^(internal-|format-)/i.test(name)) return `"${name}" would not be a tool: PowerShell functions named Internal-* or Format-* are helpers; choose another name`;
   return null;

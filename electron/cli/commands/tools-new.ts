@@ -16,6 +16,8 @@ const ALIASES: Record<string, NewToolFormat> = {
   ts: 'module-ts',
   js: 'module-js',
   py: 'python',
+  openwebui: 'open-webui',
+  owui: 'open-webui',
   ps1: 'powershell',
 };
 
