@@ -82,6 +82,8 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   reloadTools: empty,
   setGroupEnabled: obj({ group: name, enabled: bool() }),
   setToolEnabled: obj({ tool: name, enabled: bool() }),
+  getToolValves: obj({ group: name }),
+  setToolValves: obj({ group: name, kind: oneOf(['valves', 'userValves']), values: record(str(65_536), 64) }),
   createTool: obj({ format: oneOf(NEW_TOOL_FORMATS), name, files }, ['files']),
   readTool: obj({ name }),
   updateTool: obj({ name, files }),

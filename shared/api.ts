@@ -9,6 +9,7 @@ import type { Variable, VariableInfo, VariableType } from './variables.ts';
 import type { ChatToolSelection } from './tool-selection.ts';
 import type { McpImportPreview, McpInteractionAnswer, McpInteractionRequest, McpListing, McpPromptInfo, McpResourceInfo, McpServerView } from './mcp.ts';
 import type { NewToolFormat } from './new-tool-formats.ts';
+import type { GroupValvesView, ValveKind } from './tool-valves.ts';
 
 export type { ErrorValue } from './chat.ts';
 
@@ -218,11 +219,10 @@ export interface ApiMethods {
   setGroupEnabled: { request: { group: string; enabled: boolean }; response: ToolsState };
   /** Persists the tool's enable state (settings.toolDefaults) and applies it to every session. */
   setToolEnabled: { request: { tool: string; enabled: boolean }; response: ToolsState };
-  /**
-   * Creates a tool from its format's template in the first tools folder and loads it; its group is
-   * switched on unless the user switched it off. `files` overrides template files (script and
-   * three-layer tools only).
-   */
+  /** An Open WebUI group's Valves/UserValves; set: KEY → text as typed ('' = the default), checked by type, secrets to the keychain. */
+  getToolValves: { request: { group: string }; response: GroupValvesView };
+  setToolValves: { request: { group: string; kind: ValveKind; values: Record<string, string> }; response: GroupValvesView };
+  /** Creates a tool from its format's template in the first tools folder and loads it (its group on unless you switched it off); `files` overrides template files (script and three-layer tools). */
   createTool: { request: { format: NewToolFormat; name: string; files?: Record<string, string> }; response: CreatedTool };
   /** `name` is the registered tool name or the folder name. */
   readTool: { request: { name: string }; response: ToolFiles };
@@ -310,7 +310,7 @@ export const API_METHODS = [
   'listTools',
   'reloadTools',
   'setGroupEnabled',
-  'setToolEnabled',
+  'setToolEnabled', 'getToolValves', 'setToolValves',
   'createTool',
   'readTool',
   'updateTool',

@@ -20,6 +20,7 @@ import type { ApiHost } from './types.ts';
 import { createMcpService } from './mcp-service.ts';
 import type { McpManager } from '../sources/mcp/index.ts';
 import { homedir } from 'node:os';
+import { createValvesService } from './valves-service.ts';
 import { WELL_KNOWN_ROOTS } from '../sources/discovery/tool-roots.ts';
 
 export interface HostOptions {
@@ -91,6 +92,7 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
     providers: options.providers ?? createProviderService(),
     secrets,
     mcp,
+    valves: createValvesService(parts.home, () => parts.tools.source.groups(), secrets),
     appInfo,
   };
   // Approvals when no UI is attached (DESIGN: "no UI attached means rejected, never silently

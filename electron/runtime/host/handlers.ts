@@ -31,6 +31,15 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     return services.mcp;
   };
 
+  const needValves = () => {
+    if (!services.valves) throw apiError('UnavailableError', 'Tool valves are not available in this process');
+    return services.valves;
+  };
+  // The service's errors name the group or the field and what to do: passed on as they are.
+  const asNotFound = (error: Error): never => {
+    throw apiError(/^no tool group/.test(error.message) ? 'NotFoundError' : 'InvalidRequestError', error.message);
+  };
+
   const resolveProvider = (request: ProviderRequest) => resolveProviderRequest(request, settings.get(), secrets);
 
   return {
@@ -122,6 +131,8 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
       settings.setToolEnabled(tool, enabled);
       return tools.state();
     },
+    getToolValves: ({ group }) => needValves().get(group).catch(asNotFound),
+    setToolValves: ({ group, kind, values }) => needValves().set(group, kind, values).catch(asNotFound),
     createTool: ({ format, name, files }) => tools.create(format, name, files),
     readTool: ({ name }) => tools.read(name),
     updateTool: ({ name, files }) => tools.update(name, files),

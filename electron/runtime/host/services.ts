@@ -111,6 +111,9 @@ export interface McpService {
   close(): void;
 }
 
+export type { ValvesService } from './valves-service.ts';
+import type { ValvesService } from './valves-service.ts';
+
 export interface SecretService {
   set(name: string, value: string): Promise<void>;
   delete(name: string): Promise<boolean>;
@@ -126,5 +129,7 @@ export interface HostServices {
   secrets: SecretService;
   /** Settings → MCP servers; absent: the methods say MCP is not available here. */
   mcp?: McpService;
+  /** Open WebUI Valves (Settings → Tool groups); absent: not available here. */
+  valves?: ValvesService;
   appInfo(): Promise<AppInfo>;
 }

@@ -3,12 +3,14 @@ import { EXECUTION_POLICIES, RESULT_APPROVAL_POLICIES, type ToolInfo, type ToolP
 import { useApp } from '../store/app-context.tsx';
 import { Switch } from './switch.tsx';
 import { useSettings } from './use-settings.ts';
+import { ValvesForm, hasValves } from './valves-form.tsx';
 
 /** Tool groups and tools: enable toggles (persisted) and per-tool policy overrides. */
 export function GroupsSection() {
   const app = useApp();
   const { settings, save } = useSettings();
   const [expanded, setExpanded] = createSignal<Record<string, boolean>>({});
+  const [valvesOpen, setValvesOpen] = createSignal<Record<string, boolean>>({});
 
   const setGroup = async (group: string, enabled: boolean) => {
     const tools = await app.guard(() => app.api.setGroupEnabled({ group, enabled }));
@@ -49,7 +51,15 @@ export function GroupsSection() {
                 <button type="button" class="link small" aria-expanded={!!expanded()[group.name]} onClick={() => setExpanded({ ...expanded(), [group.name]: !expanded()[group.name] })}>
                   {expanded()[group.name] ? 'Hide tools' : 'Tools & policies'}
                 </button>
+                <Show when={hasValves(group)}>
+                  <button type="button" class="link small" aria-expanded={!!valvesOpen()[group.name]} onClick={() => setValvesOpen({ ...valvesOpen(), [group.name]: !valvesOpen()[group.name] })}>
+                    Valves
+                  </button>
+                </Show>
               </div>
+              <Show when={valvesOpen()[group.name]}>
+                <ValvesForm group={group.name} />
+              </Show>
               <Show when={expanded()[group.name]}>
                 <ul class="policy-list">
                   <For each={group.tools}>

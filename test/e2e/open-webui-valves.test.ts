@@ -1,0 +1,59 @@
+// Settings → Tool groups → Valves in Chromium against the real runtime: an Open WebUI toolkit
+// dropped into the tools folder shows its Valves and UserValves, a bad value is refused with the
+// field named, saved values reach the next call and stay out of the chat.
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { lastCall, openPanel, send, waitForStatus } from './support/chat-page.ts';
+import { repoRoot } from '../support/run-cli.ts';
+import { realPython } from '../support/real-python.ts';
+
+let app: E2EApp;
+let page: Page;
+
+beforeAll(async () => {
+  app = await startE2EApp({ settings: { pythonPath: realPython(), groupDefaults: { script: true, owui_demo: true }, permissionOverrides: { greet: { executionPolicy: 'auto' } } } });
+  ({ page } = app);
+  // Dropped in while the app runs: the watcher loads it.
+  cpSync(join(repoRoot, 'test/fixtures/tools/open-webui-demo'), join(app.home, 'tools'), { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('Open WebUI valves in Settings', () => {
+  it('shows the fields, refuses a bad value by name, and saved values reach the next call', async () => {
+    await openPanel(page, 'settings');
+    const group = page.locator('[data-testid="group-item"][data-group="owui_demo"]');
+    await group.waitFor({ timeout: 30_000 });
+    await group.getByRole('button', { name: 'Valves' }).click();
+    const form = page.getByTestId('valves-owui_demo');
+    await form.getByLabel(/GREETING/).waitFor();
+    expect(await form.getByLabel(/SERVICE_API_KEY/).getAttribute('type')).toBe('password');
+    expect(await form.getByLabel(/GREETING/).inputValue()).toBe('Hello');
+
+    await form.getByLabel(/REPEAT/).fill('lots');
+    await form.getByRole('button', { name: 'Save Valves' }).click();
+    await page.getByText('REPEAT expects an integer, got "lots"').waitFor();
+
+    await form.getByLabel(/REPEAT/).fill('2');
+    await form.getByLabel(/GREETING/).fill('Howdy');
+    await form.getByRole('button', { name: 'Save Valves' }).click();
+    await page.waitForFunction(() => {
+      const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.includes('Save Valves'));
+      return button?.disabled === true;
+    });
+    await form.getByLabel(/NICKNAME/).fill('Bob');
+    await form.getByRole('button', { name: 'Save Your UserValves' }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('button')].find((b) => b.textContent?.includes('Save Your UserValves'))?.disabled === true);
+    expect(JSON.parse(readFileSync(join(app.home, 'tool-valves.json'), 'utf8'))).toMatchObject({ owui_demo: { valves: { GREETING: 'Howdy', REPEAT: 2 }, userValves: { NICKNAME: 'Bob' } } });
+
+    await send(page, '/greet {"name": "Ada"}');
+    await waitForStatus(lastCall(page), 'done');
+    await lastCall(page).getByTestId('tool-result').locator('summary').click();
+    await expect(lastCall(page).getByTestId('tool-result').textContent()).resolves.toContain('Howdy, Ada (from Bob as admin) Howdy, Ada (from Bob as admin)');
+  }, 120_000);
+});
