@@ -146,10 +146,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (keyEndpoint) closers.push(() => keyEndpoint!.close());
     }
     const resolveSecrets = secretResolverFrom(secrets);
+    // A tool's questions (MCP elicitation, Open WebUI __event_call__): asked on the CLI's
+    // terminal, else as cards in the chat of the call.
+    const interactions = toolOptions.mcpInteractions ?? chatMcpInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
     const registry = new ToolRegistry({
       roots: toolRoots(),
       // Read at every (re)load, so interpreter, sandbox and limits changes apply.
-      context: () => createSourceContext(settings.get(), home, { roots: toolRoots(), runnerOptions: { resolveSecrets, ...(keyEndpoint ? { keyEndpoint } : {}) } }),
+      context: () => createSourceContext(settings.get(), home, { roots: toolRoots(), interactions, runnerOptions: { resolveSecrets, ...(keyEndpoint ? { keyEndpoint } : {}) } }),
       log,
     });
     closers.push(() => registry.close());
@@ -168,7 +171,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         runnerOptions: { resolveSecrets },
         credentials: keychainCredentialStore(secrets),
         // Without the CLI's terminal, a server's questions become cards in the chat of the call.
-        interactions: toolOptions.mcpInteractions ?? chatMcpInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {}),
+        interactions,
         ...(toolOptions.openUrl ? { openBrowser: webOnly(toolOptions.openUrl) } : {}),
       });
       if (toolOptions.mcp === 'start-all') {

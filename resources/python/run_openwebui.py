@@ -45,8 +45,9 @@ def jsonable(value):
 
 
 class Events:
-    def __init__(self, marker, messages_out):
+    def __init__(self, marker, ask):
         self.marker = marker
+        self.ask = ask
         self.events = []
 
     def record(self, event):
@@ -66,9 +67,23 @@ class Events:
         if kind == 'execute':
             raise Refused('__event_call__ type "execute" runs JavaScript in an Open WebUI browser tab; Tooldesk has no such page, so it is refused')
         if kind in ('confirmation', 'input'):
-            raise Refused('__event_call__ type "%s" needs an answer from the user while the tool runs, which Tooldesk cannot give yet; '
-                          'the tool must work without it' % kind)
+            if not self.ask:
+                raise Refused('__event_call__ type "%s" needs someone to answer, and no chat or terminal is attached to this call' % kind)
+            return ask_user(self.ask, event)
         raise Refused('__event_call__ type %r is not known' % (kind,))
+
+
+def ask_user(ask, event):
+    """Asks through the app's per-call endpoint and waits for the user's answer."""
+    import urllib.request
+    data = event.get('data') if isinstance(event.get('data'), dict) else {}
+    body = json.dumps({'type': event.get('type'), 'data': jsonable(data)}).encode('utf-8')
+    request = urllib.request.Request(ask['url'], data=body, method='POST', headers={
+        'Authorization': 'Bearer ' + ask['token'], 'Content-Type': 'application/json'})
+    # No proxy: the endpoint is on this machine.
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(request) as response:
+        return json.loads(response.read().decode('utf-8')).get('answer')
 
 
 def ensure_pydantic(warnings):
@@ -155,7 +170,7 @@ def main():
     folder = os.path.dirname(os.path.abspath(script))
     sys.path = [folder] + [p for p in sys.path if os.path.abspath(p or '.') != HERE]
     warnings = []
-    events = Events(marker, None)
+    events = Events(marker, request.get('ask'))
     try:
         ensure_pydantic(warnings)
         name = os.path.splitext(os.path.basename(script))[0]

@@ -14,7 +14,7 @@ let app: E2EApp;
 let page: Page;
 
 beforeAll(async () => {
-  app = await startE2EApp({ settings: { pythonPath: realPython(), groupDefaults: { script: true, owui_demo: true }, permissionOverrides: { greet: { executionPolicy: 'auto' } } } });
+  app = await startE2EApp({ settings: { pythonPath: realPython(), groupDefaults: { script: true, owui_demo: true, owui_asks: true }, permissionOverrides: { greet: { executionPolicy: 'auto' }, ask_name: { executionPolicy: 'auto' }, confirm_delete: { executionPolicy: 'auto' } } } });
   ({ page } = app);
   // Dropped in while the app runs: the watcher loads it.
   cpSync(join(repoRoot, 'test/fixtures/tools/open-webui-demo'), join(app.home, 'tools'), { recursive: true });
@@ -55,5 +55,25 @@ describe('Open WebUI valves in Settings', () => {
     await waitForStatus(lastCall(page), 'done');
     await lastCall(page).getByTestId('tool-result').locator('summary').click();
     await expect(lastCall(page).getByTestId('tool-result').textContent()).resolves.toContain('Howdy, Ada (from Bob as admin) Howdy, Ada (from Bob as admin)');
+  }, 120_000);
+
+  it('__event_call__ input and confirmation become inline cards in the chat of the call', async () => {
+    await send(page, '/ask_name {}');
+    const card = page.getByTestId('mcp-ask');
+    await card.waitFor({ timeout: 30_000 });
+    await expect(card.textContent()).resolves.toContain('Who are you?');
+    await card.locator('[data-field="value"]').fill('Grace');
+    await card.getByRole('button', { name: 'Send' }).click();
+    await waitForStatus(lastCall(page), 'done');
+    await lastCall(page).getByTestId('tool-result').locator('summary').click();
+    await expect(lastCall(page).getByTestId('tool-result').textContent()).resolves.toContain("hello 'Grace'");
+
+    await send(page, '/confirm_delete {"path": "notes.txt"}');
+    const confirm = page.getByTestId('mcp-ask').last();
+    await confirm.getByText('Delete notes.txt?').waitFor({ timeout: 30_000 });
+    await confirm.getByRole('button', { name: 'Decline' }).click();
+    await waitForStatus(lastCall(page), 'done');
+    await lastCall(page).getByTestId('tool-result').locator('summary').click();
+    await expect(lastCall(page).getByTestId('tool-result').textContent()).resolves.toContain('kept notes.txt (False)');
   }, 120_000);
 });

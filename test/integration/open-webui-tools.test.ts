@@ -107,6 +107,19 @@ describe('Open WebUI Tools files', () => {
     expect((await run(h, 'convert', { value: 1.5, unit: 'metric', point: { x: 1 } })).stdout).toBe("1.5 metric {'x': 1} fast\n");
   });
 
+  it('__event_call__ input and confirmation are asked on the terminal of tools run', async () => {
+    const h = home(python, 'open-webui-demo');
+    const named = await runCli(h.home, ['tools', 'run', 'ask_name', '--root', h.root, '--args', '{}'], 'y\nAda\ny\n');
+    expect(named.stderr).toContain('Who are you?');
+    expect(named.stdout).toBe("hello 'Ada'\n");
+    const declined = await runCli(h.home, ['tools', 'run', 'confirm_delete', '--root', h.root, '--args', '{"path": "a.txt"}'], 'y\nn\n');
+    expect(declined.stderr).toContain('Delete a.txt?');
+    expect(declined.stdout).toBe('kept a.txt (False)\n');
+    // End of input while asked: cancelled, so the confirmation is not given.
+    const cancelled = await runCli(h.home, ['tools', 'run', 'confirm_delete', '--root', h.root, '--args', '{"path": "b.txt"}'], 'y\n');
+    expect(cancelled.stdout).toBe('kept b.txt (False)\n');
+  });
+
   it('an HTMLResponse result is saved and answered with a link to open it', async () => {
     const h = home(python, 'open-webui-html');
     const result = JSON.parse((await run(h, 'chart', { title: 'Sales <2026>' }, ['--json'])).stdout);

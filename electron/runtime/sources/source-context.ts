@@ -17,6 +17,8 @@ export interface SourceContextOptions {
   runnerOptions?: RunnerOptions;
   /** The roots actually loaded (`--root`, the CLI's project folders), protected on top of the settings' ones. */
   roots?: readonly ToolRoot[];
+  /** Where a running tool's questions go (see SourceContext.interactions). */
+  interactions?: SourceContext['interactions'];
 }
 
 export function createSourceContext(settings: Settings, home: string, options: SourceContextOptions = {}): SourceContext {
@@ -42,6 +44,7 @@ export function createSourceContext(settings: Settings, home: string, options: S
     maxProcesses: settings.limits.maxProcesses,
     maxMemoryBytes: settings.limits.maxMemoryBytes,
     protect: protectedPathsFor(settings, home, options.roots),
+    ...(options.interactions ? { interactions: options.interactions } : {}),
   };
 }
 

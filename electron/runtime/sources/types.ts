@@ -3,6 +3,7 @@ import type { SandboxMode } from '../../../shared/settings.ts';
 import type { Diagnostic, ToolFormat } from '../../../shared/tools.ts';
 import type { ProtectedPaths, Runner } from '../runner/types.ts';
 import type { ToolGroup } from '../tools/types.ts';
+import type { McpInteractions } from './mcp/types.ts';
 
 export interface SourceEntry {
   /** The tools root this entry was found in. */
@@ -40,6 +41,11 @@ export interface SourceContext {
    * sessions (the home it was started with, not the environment's), and every tool folder.
    */
   protect?: ProtectedPaths;
+  /**
+   * Asks the user while a tool runs (Open WebUI `__event_call__` confirmation/input use its
+   * elicitation): the chat's card, or the terminal of `tools run`. Absent: nobody to ask.
+   */
+  interactions?: McpInteractions;
 }
 
 export interface LoadResult {

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { answerOf, elicitationOf, startAskEndpoint } from '../../../electron/runtime/sources/open-webui/ask-server.ts';
 import { foldEvents, progressLine } from '../../../electron/runtime/sources/open-webui/events.ts';
 import type { ValveSpec } from '../../../electron/runtime/sources/open-webui/parse.ts';
 import { pipCommand, requirementName, unmetRequirementsDiagnostic } from '../../../electron/runtime/sources/open-webui/requirements.ts';
@@ -103,5 +104,36 @@ describe('Open WebUI requirements', () => {
     const probe = { python: '/p', installed: new Map([['requests', true], ['absent', false]]), pydantic: true };
     expect(unmetRequirementsDiagnostic('/t.py', ['requests', 'absent==2'], probe)).toMatchObject({ code: 'unmet-requirements', message: 'Its requirements are not installed for /p: absent==2', hint: "Install them yourself (Tooldesk never installs packages): /p -m pip install absent==2" });
     expect(unmetRequirementsDiagnostic('/t.py', ['requests'], probe)).toBeNull();
+  });
+});
+
+describe('Open WebUI __event_call__ endpoint', () => {
+  it('maps confirmation and input to elicitation and back', () => {
+    expect(elicitationOf('confirmation', { title: 'Delete?', message: 'Delete a?' })).toEqual({ message: 'Delete?\n\nDelete a?', requestedSchema: { type: 'object', properties: {} } });
+    expect(elicitationOf('input', { title: 'Name', placeholder: 'a name', value: 'Bo' }).requestedSchema).toEqual({
+      type: 'object',
+      properties: { value: { type: 'string', title: 'Name', description: 'a name', default: 'Bo' } },
+      required: ['value'],
+    });
+    expect(answerOf('confirmation', { action: 'accept' })).toBe(true);
+    expect(answerOf('confirmation', { action: 'cancel' })).toBe(false);
+    expect(answerOf('input', { action: 'accept', content: { value: 'x' } })).toBe('x');
+    expect(answerOf('input', { action: 'decline' })).toBeNull();
+  });
+
+  it('answers only its token, only confirmation/input, only small bodies, and closes with the call', async () => {
+    const asked: string[] = [];
+    const controller = new AbortController();
+    const endpoint = await startAskEndpoint('g', { sessionId: 's', callId: 'c' }, { elicit: async (ask) => (asked.push(String(ask.params.message)), { action: 'accept', content: { value: 'yes' } }) }, controller.signal);
+    const post = (body: string, token = endpoint.token) => fetch(endpoint.url, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body });
+    expect((await post('{"type":"input","data":{}}', 'wrong')).status).toBe(403);
+    expect((await fetch(endpoint.url)).status).toBe(403);
+    expect((await post('{"type":"execute","data":{}}')).status).toBe(400);
+    expect((await post('x'.repeat(70_000)).catch(() => ({ status: 400 }))).status).toBe(400);
+    expect(asked).toEqual([]);
+    expect(await (await post('{"type":"input","data":{"message":"Who?"}}')).json()).toEqual({ answer: 'yes' });
+    expect(asked).toEqual(['Who?']);
+    controller.abort();
+    await expect(post('{"type":"input","data":{}}')).rejects.toThrow();
   });
 });

@@ -78,7 +78,7 @@ async function openWebUiGroups(modules: { entry: SourceEntry; module: OpenWebUiM
         diagnostics.push({ severity: 'info', file, line: parsed.line, code: 'unknown-injected-argument', message: `${parsed.function.name}() asks for ${name}, which Tooldesk does not provide: it gets None` });
       }
       const cached: CachedTool = { type: 'function', function: parsed.function, line: parsed.line, ...(parsed.declaredReturnType ? { declaredReturnType: parsed.declaredReturnType } : {}) };
-      return { ...createOpenWebUiTool(cached, owui, group, ctx), meta };
+      return { ...createOpenWebUiTool(cached, owui, group, ctx, parsed.injected.includes('__event_call__')), meta };
     });
     if (tools.length) groups.push({ name: group, tools, source: { format: 'open-webui', file, root: entry.root } });
   }

@@ -14,6 +14,7 @@ import { helperScript } from '../process/helper-scripts.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { runToolProcess, stderrTail, type ProcessReading, type ResultBase } from '../process/run-tool-process.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
+import { startAskEndpoint } from './ask-server.ts';
 import { foldEvents, progressLine, type OpenWebUiEvent } from './events.ts';
 import { callValves, readValves } from './valves.ts';
 
@@ -25,7 +26,7 @@ interface OpenWebUiEnvelope extends ModuleEnvelope {
   html?: string;
 }
 
-export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, group: string, ctx: SourceContext): Tool {
+export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, group: string, ctx: SourceContext, asks = false): Tool {
   const name = cached.function.name;
   const fields = moduleToolFields(cached, entry, 'a `timeout` is not part of Open WebUI files: set limits.toolTimeoutMs');
   return {
@@ -52,6 +53,9 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
         ...injectedContext(group, call),
       };
       const events = eventReader(marker, call);
+      // Only a method that takes __event_call__ can ask, and only where someone can answer.
+      const ask = asks && ctx.interactions ? await startAskEndpoint(group, call, ctx.interactions, call.signal) : undefined;
+      if (ask) Object.assign(request, { ask: { url: ask.url, token: ask.token } });
       const result = await runToolProcess(ctx, call, {
         spec: {
           command: python,
@@ -68,7 +72,7 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
         toolDir: dirname(entry.path),
         secrets: valves.secrets,
         timeoutMs: fields.timeoutMs ?? ctx.toolTimeoutMs,
-      });
+      }).finally(() => ask?.close());
       return finish(result, ctx, call);
     },
   };
