@@ -50,7 +50,7 @@ describe('Open WebUI tools over mcp serve', () => {
   it('are listed with their schemas and run with the saved valves', async () => {
     const serve = serveHome(['owui_demo']);
     cpSync(DEMO, serve.root, { recursive: true });
-    writeFileSync(join(serve.home, 'settings.json'), JSON.stringify({ pythonPath: python, groupDefaults: { owui_demo: true }, permissionOverrides: { greet: { executionPolicy: 'auto' }, slow_count: { executionPolicy: 'auto' } } }));
+    writeFileSync(join(serve.home, 'settings.json'), JSON.stringify({ pythonPath: python, groupDefaults: { owui_demo: true, owui_asks: true }, permissionOverrides: { greet: { executionPolicy: 'auto' }, slow_count: { executionPolicy: 'auto' }, ask_name: { executionPolicy: 'auto' } } }));
     writeFileSync(join(serve.home, 'tool-valves.json'), JSON.stringify({ owui_demo: { valves: { GREETING: 'Ahoy' } } }));
     const { client } = await connectStdio(serve);
     try {
@@ -62,6 +62,8 @@ describe('Open WebUI tools over mcp serve', () => {
       expect(textOf(result)).toBe('Ahoy, Ada (from friend as admin)');
       const counted = await client.callTool({ name: 'slow_count', arguments: { upto: 1 } });
       expect(textOf(counted)).toContain('Sources:\n- Numbers');
+      // No chat is attached to an MCP client's call: the question is declined, never answered for you.
+      expect(textOf(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('hello None');
     } finally {
       await client.close();
       serve.cleanup();
