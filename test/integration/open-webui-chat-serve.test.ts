@@ -42,7 +42,9 @@ describe('Open WebUI tools in a chat', () => {
     expect(toolMessages[1]!.content).toContain('(counted for you)');
     expect(toolMessages[1]!.content).toContain('Sources:\n- Numbers (https://example.org/numbers)');
     // The status events streamed as the call's progress while it ran.
-    expect(chat.stdout).toContain('counting 1/2');
+    // One line per status event (the chat shows them as the call's progress).
+    const progress = chat.stdout.split('\n').filter((l) => l.includes('"tool.progress"')).map((l) => JSON.parse(l).update?.text ?? '');
+    expect(progress.join('')).toContain('counting 1/2\ncounting 2/2 ✓\n[info] counted\n');
   });
 });
 

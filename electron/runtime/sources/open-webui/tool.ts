@@ -111,7 +111,7 @@ function eventReader(marker: string, call: ToolContext) {
         if (!line.startsWith(prefix)) continue;
         try {
           const line_ = progressLine(JSON.parse(line.slice(prefix.length)) as OpenWebUiEvent);
-          if (line_) call.onUpdate({ text: line_ });
+          if (line_) call.onUpdate({ text: `${line_}\n` });
         } catch {
           // a torn line: the envelope still lists the event
         }
