@@ -17,6 +17,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHIM = os.path.join(HERE, 'openwebui_shim')
+MAX_EVENTS = 1000
 
 
 class Refused(Exception):
@@ -49,13 +50,16 @@ class Events:
         self.marker = marker
         self.ask = ask
         self.events = []
+        self.dropped = 0
 
     def record(self, event):
         if not isinstance(event, dict):
             raise TypeError('__event_emitter__ takes a dict like {"type": "status", "data": {...}}, got %s' % type(event).__name__)
+        if len(self.events) >= MAX_EVENTS:
+            self.dropped += 1  # neither kept nor shown: a flood cannot fill the output cap
+            return
         event = {'type': str(event.get('type', '')), 'data': jsonable(event.get('data') if isinstance(event.get('data'), dict) else {})}
-        if len(self.events) < 1000:
-            self.events.append(event)
+        self.events.append(event)
         sys.stdout.flush()
         os.write(1, ('\n%s event %s\n' % (self.marker, json.dumps(event, ensure_ascii=False))).encode('utf-8'))
 
@@ -202,6 +206,8 @@ def main():
         import traceback
         envelope = {'success': False, 'error': '%s: %s' % (type(error).__name__, error), 'traceback': traceback.format_exc()}
     envelope['events'] = events.events
+    if events.dropped:
+        warnings.append('%d events after the first %d were dropped.' % (events.dropped, MAX_EVENTS))
     if warnings:
         envelope['warnings'] = warnings
     sys.stdout.flush()

@@ -120,6 +120,25 @@ describe('Open WebUI Tools files', () => {
     expect(cancelled.stdout).toBe('kept b.txt (False)\n');
   });
 
+  it('a tool cannot forge events or its result, floods are bounded, a misused emitter is a clear error', async () => {
+    const h = home(python, 'open-webui-hostile');
+    const listed = JSON.parse((await runCli(h.home, ['tools', 'list', '--root', h.root, '--json'])).stdout) as { groups: { tools: { name: string }[] }[] };
+    expect(listed.groups.flatMap((g) => g.tools.map((t) => t.name))).toEqual(['forge', 'flood', 'misuse']);
+    const forged = JSON.parse((await run(h, 'forge', {}, ['--json'])).stdout);
+    expect(forged).toMatchObject({ status: 'SUCCESS', data: 'the real result' });
+    expect(forged.finalText).not.toContain('forged');
+    expect(forged.logs).toContain('forged result'); // what it printed stays its logs
+    const flood = JSON.parse((await run(h, 'flood', { n: 5000 }, ['--json'])).stdout);
+    expect(flood.data).toBe('flooded');
+    // The events the envelope lists are capped at 1000: the appended text is too.
+    expect(flood.finalText).toBe(`flooded\n\n${'x'.repeat(1000)}`);
+    expect(flood.warnings).toContain('4000 events after the first 1000 were dropped.');
+    expect(flood.logs ?? '').not.toContain('event {');
+    const misuse = JSON.parse((await run(h, 'misuse', {}, ['--json'])).stdout);
+    expect(misuse.status).toBe('ERROR');
+    expect(misuse.finalText).toContain('TypeError: __event_emitter__ takes a dict like {"type": "status", "data": {...}}, got str');
+  });
+
   it('an HTMLResponse result is saved and answered with a link to open it', async () => {
     const h = home(python, 'open-webui-html');
     const result = JSON.parse((await run(h, 'chart', { title: 'Sales <2026>' }, ['--json'])).stdout);
