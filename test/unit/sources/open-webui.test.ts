@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerOf, elicitationOf, startAskEndpoint } from '../../../electron/runtime/sources/open-webui/ask-server.ts';
+import { hasToolsClassLine } from '../../../electron/runtime/sources/open-webui/index.ts';
 import { foldEvents, progressLine } from '../../../electron/runtime/sources/open-webui/events.ts';
 import type { ValveSpec } from '../../../electron/runtime/sources/open-webui/parse.ts';
 import { pipCommand, requirementName, unmetRequirementsDiagnostic } from '../../../electron/runtime/sources/open-webui/requirements.ts';
@@ -135,5 +136,19 @@ describe('Open WebUI __event_call__ endpoint', () => {
     expect(asked).toEqual(['Who?']);
     controller.abort();
     await expect(post('{"type":"input","data":{}}')).rejects.toThrow();
+  });
+});
+
+describe('Open WebUI candidate files', () => {
+  it('are the ones with a line starting `class Tools` (the AST decides the rest)', () => {
+    const has = (text: string) => hasToolsClassLine(Buffer.from(text));
+    expect(has('class Tools:\n')).toBe(true);
+    expect(has('\ufeffclass Tools:\n')).toBe(true);
+    expect(has('import x\nclass Tools(object):\n')).toBe(true);
+    expect(has('class Tools')).toBe(true);
+    expect(has('class ToolsHelper:\n')).toBe(false);
+    expect(has('    class Tools:\n')).toBe(false);
+    expect(has('# class Tools\nx = "class Tools"\n')).toBe(false);
+    expect(has('def f():\n    pass\n')).toBe(false);
   });
 });

@@ -3,20 +3,18 @@
 // WebUI files go on to the Python module loader unchanged. The rule (README, "Open WebUI Tools"):
 // a top-level `class Tools` with a nested `Valves`/`UserValves` class or a public method that has
 // a docstring; a `class Tools` with neither stays a plain module.
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { Tool, ToolGroup } from '../../tools/types.ts';
 import type { CachedTool } from '../cached-modules/cache.ts';
 import { fileStem } from '../cached-modules/groups.ts';
-import { MAX_TOOL_FILE_BYTES, readTextFile } from '../files/read-text-file.ts';
+import { MAX_TOOL_FILE_BYTES } from '../files/read-text-file.ts';
+import { mapLimit } from '../process/map-limit.ts';
 import { loadPythonModules } from '../python/index.ts';
 import type { LoadResult, SourceContext, SourceEntry, SourceLoader } from '../types.ts';
 import { parseOpenWebUiFiles, type OpenWebUiModule, type ValveSpec } from './parse.ts';
 import { missingPydanticDiagnostic, probeRequirements, requirementName, unmetRequirementsDiagnostic, type RequirementsProbe } from './requirements.ts';
 import { createOpenWebUiTool } from './tool.ts';
-
-/** What a `.py` file must contain to be read as a candidate at all (the AST decides). */
-const CANDIDATE = /^class\s+Tools\b/m;
 
 /** What the UI and `tools config` read from an Open WebUI tool's `meta.openWebUi`. */
 export interface OpenWebUiMeta {
@@ -31,7 +29,9 @@ export interface OpenWebUiMeta {
 export const loadPythonFiles: SourceLoader = async (entries, ctx) => {
   const candidates: SourceEntry[] = [];
   const plain: SourceEntry[] = [];
-  await Promise.all(entries.map(async (entry) => ((await isCandidate(entry.path)) ? candidates : plain).push(entry)));
+  // Every .py file is read once to look for `class Tools` (a few ms for a thousand files).
+  const flags = await mapLimit(entries, 32, (entry) => isCandidate(entry.path));
+  entries.forEach((entry, i) => (flags[i] ? candidates : plain).push(entry));
   const parsed = await parseOpenWebUiFiles(candidates.map((e) => e.path), ctx);
   const modules: { entry: SourceEntry; module: OpenWebUiModule }[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -50,13 +50,29 @@ async function isCandidate(path: string): Promise<boolean> {
   try {
     const info = await stat(path);
     if (!info.isFile() || info.size > MAX_TOOL_FILE_BYTES) return false;
-    return CANDIDATE.test(await readTextFile(path));
+    return hasToolsClassLine(await readFile(path));
   } catch {
     return false; // the Python loader says why it cannot be read
   }
 }
 
-const sortedLike = (order: SourceEntry[], subset: SourceEntry[]): SourceEntry[] => order.filter((e) => subset.includes(e));
+const NEEDLE = Buffer.from('class Tools');
+
+/** A line starting `class Tools` (then not a name character): bytes searched, nothing decoded. */
+export function hasToolsClassLine(source: Buffer): boolean {
+  for (let at = source.indexOf(NEEDLE); at !== -1; at = source.indexOf(NEEDLE, at + 1)) {
+    const before = at === 0 ? 0x0a : source[at - 1];
+    const after = source[at + NEEDLE.length];
+    const startsLine = before === 0x0a || (at === 3 && source[0] === 0xef); // after a newline or a UTF-8 BOM
+    if (startsLine && (after === undefined || !/[A-Za-z0-9_]/.test(String.fromCharCode(after)))) return true;
+  }
+  return false;
+}
+
+const sortedLike = (order: SourceEntry[], subset: SourceEntry[]): SourceEntry[] => {
+  const keep = new Set(subset);
+  return order.filter((e) => keep.has(e));
+};
 
 async function openWebUiGroups(modules: { entry: SourceEntry; module: OpenWebUiModule }[], ctx: SourceContext): Promise<LoadResult> {
   const groups: ToolGroup[] = [];
