@@ -12,6 +12,7 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # nothing is written beside the app's own scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import parse_modules  # noqa: E402  (our sibling: docstrings, annotations, defaults)
 
