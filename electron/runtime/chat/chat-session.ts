@@ -13,8 +13,7 @@ import { ToolExecutor } from '../tools/tool-executor.ts';
 import type { PermissionStore, ToolGroup } from '../tools/types.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
-import { ApprovalBroker } from './approval-broker.ts';
-import { McpInteractionBroker } from './mcp-interaction-broker.ts';
+import { PendingAsks, reasonText } from '../base/pending-asks.ts';
 import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
 import { applyEnableState, keepExecutorTools, type GroupsChange } from '../tools/executor-groups.ts';
@@ -79,8 +78,9 @@ export class ChatSession {
   readonly #tree: MessageTree;
   #chat: ChatSettings;
   readonly #events: Emitter<ChatEvent>;
-  readonly #approvals: ApprovalBroker;
-  readonly #mcpAsks: McpInteractionBroker;
+  readonly #approvals: PendingAsks<ApprovalRequest, ApprovalDecision>;
+  /** What MCP servers ask during a call (elicitation, sampling), shown as cards like approvals. */
+  readonly #mcpAsks: PendingAsks<McpInteractionRequest, McpInteractionAnswer>;
   readonly #disposers: Array<() => void> = [];
   readonly #usedCallIds = new Set<string>();
   readonly attachments: SessionAttachments;
@@ -114,19 +114,28 @@ export class ChatSession {
     this.variables = new VariableSystem({ maxEntries: limits.variableMaxEntries, maxBytes: limits.variableMaxBytes });
     if (state && state.variables.length > 0) this.variables.restore({ version: 1, variables: state.variables });
     const journal = new VariableJournal(this.variables, (record) => this.#file.append(record));
-    this.#approvals = new ApprovalBroker({
-      canAsk: () => this.#events.size > 0 || Boolean(options.hasApprover?.()),
+    // Someone listening to this session or to the manager (a window, a terminal, the host) can answer.
+    const canAsk = () => this.#events.size > 0 || Boolean(options.hasApprover?.());
+    this.#approvals = new PendingAsks<ApprovalRequest, ApprovalDecision>({
+      canAsk,
       requested: (request) => this.#emit({ type: 'approval.requested', sessionId: this.id, request }),
       resolved: (request, decision) => {
         this.#file.append({ t: 'approval', at: Date.now(), request, decision });
         this.#emit({ type: 'approval.resolved', sessionId: this.id, requestId: request.id, decision });
       },
+      // The abort's reason says who stopped it (the turn's abort, or cancelling this one call).
+      dropped: (reason) => {
+        const why = reasonText(reason);
+        return { decision: 'reject', reason: why ? `The call was stopped (${why}).` : 'The turn was aborted.' };
+      },
+      unattended: () => ({ decision: 'reject', reason: 'No one is there to approve it (no UI or terminal is attached to this session).' }),
     });
-    this.#mcpAsks = new McpInteractionBroker({
-      // Like approvals: someone listening to this session or to the manager (a window, the host).
-      canAsk: () => this.#events.size > 0 || Boolean(options.hasApprover?.()),
+    this.#mcpAsks = new PendingAsks<McpInteractionRequest, McpInteractionAnswer>({
+      canAsk,
       requested: (request) => this.#emit({ type: 'mcp.interaction.requested', sessionId: this.id, request }),
       resolved: (request, answer) => this.#emit({ type: 'mcp.interaction.resolved', sessionId: this.id, requestId: request.id, answer }),
+      dropped: () => ({ action: 'cancel' }),
+      unattended: () => ({ action: 'decline' }),
     });
     this.executor = new ToolExecutor({
       sessionId: this.id,
@@ -393,6 +402,9 @@ export class ChatSession {
     this.#closed = true;
     this.abort();
     this.executor.close();
+    const closed = new Error('session closed');
+    this.#approvals.rejectAll(closed);
+    this.#mcpAsks.rejectAll(closed);
     void this.executor.notifySession('shutdown');
     for (const dispose of this.#disposers.splice(0)) dispose();
     this.#events.dispose();
