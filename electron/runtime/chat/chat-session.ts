@@ -9,14 +9,13 @@ import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { LlmToolCall } from '../llm/types.ts';
 import { Emitter } from '../base/emitter.ts';
 import { FileError } from '../base/file-error.ts';
-import { ToolExecutor } from '../tools/tool-executor.ts';
-import type { PermissionStore, ToolGroup } from '../tools/types.ts';
+import type { ToolExecutor } from '../tools/tool-executor.ts';
+import type { ToolSession, ToolSessionFactory } from '../tools/tool-session.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
 import { PendingAsks, reasonText } from '../base/pending-asks.ts';
 import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
-import { applyEnableState, keepExecutorTools, type GroupsChange } from '../tools/executor-groups.ts';
 import { parseSlashCommand } from './slash-command.ts';
 import { assistantStopReason, streamAssistantStep, toChatToolCall } from './stream-assistant-step.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
@@ -24,7 +23,7 @@ import { toLlmMessages } from './to-llm-messages.ts';
 import { VariableJournal } from './variable-journal.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
-import { applyToolSelection, normalizeSelection, selectionRefusal } from './tool-selection.ts';
+import { normalizeSelection } from '../tools/tool-selection.ts';
 import { ToolBudget } from './tool-budget.ts';
 import { expandUserVarRefs } from './user-var-refs.ts';
 import { unknownToolAnswer } from './unknown-slash.ts';
@@ -32,27 +31,15 @@ import { MessageTree } from './message-tree.ts';
 import { SessionAttachments, type StoredAttachment } from './session-attachments.ts';
 import { stepTiming, type StepClock } from './step-timing.ts';
 
-/** Where a session's tool groups come from (the ToolRegistry fits). */
-export interface ToolSource {
-  groups(): ToolGroup[];
-  /**
-   * Contract: the listener is called after the set of groups changed, with which groups changed
-   * when known (the ToolRegistry passes them); returns a disposer.
-   */
-  onChanged?(listener: (change?: GroupsChange) => void): () => void;
-}
-
 export interface ChatSessionOptions {
   file: SessionFile;
   /** The replayed file (SessionFile.open); absent for a new session. */
   state?: SessionState;
   settings: () => Settings;
-  /** Settings change subscription, to re-apply enable state. Returns a disposer. */
-  onSettingsChanged?: (listener: (settings: Settings) => void) => () => void;
-  tools?: ToolSource;
+  /** Opens this chat's ToolSession (executor, group sync, the chat's choice of tools). */
+  toolSession: ToolSessionFactory;
   /** Resolved at the start of every turn, so provider changes apply to running sessions; `chat` names the chat's own model. */
   provider: (chat?: ChatSettings) => Promise<ProviderResolution>;
-  permissions?: PermissionStore;
   /** Every event also goes here (the SessionManager's fan-out); it does not count as an approver. */
   forward?: (event: ChatEvent) => void;
   /** Someone outside can answer approvals (the manager has listeners). */
@@ -71,6 +58,7 @@ const errorValue = (name: string, message: string): ErrorValue => ({ name, messa
 
 export class ChatSession {
   readonly id: string;
+  readonly tools: ToolSession;
   readonly executor: ToolExecutor;
   readonly variables: VariableSystem;
   readonly #file: SessionFile;
@@ -89,8 +77,6 @@ export class ChatSession {
   /** Images stored by calls of this run (file → type), readable before their message is appended. */
   readonly #newToolImages = new Map<string, string>();
   #approvalMemoryJson: string;
-  /** This chat's choice of tools; null follows the global switches. */
-  #selection: ChatToolSelection | null;
   readonly #budget = new ToolBudget();
   #turn: { id: string; controller: AbortController } | null = null;
   #titled: boolean;
@@ -106,7 +92,6 @@ export class ChatSession {
     this.#tree = state?.tree ?? new MessageTree();
     this.#chat = state?.chat ?? {};
     this.#titled = this.#file.info.title !== DEFAULT_TITLE || this.#tree.all().some((m) => m.role === 'user');
-    this.#selection = normalizeSelection(state?.toolSelection);
     for (const m of this.#tree.all()) {
       if (m.role === 'tool') this.#usedCallIds.add(m.result.callId ?? m.callId);
     }
@@ -137,32 +122,19 @@ export class ChatSession {
       dropped: () => ({ action: 'cancel' }),
       unattended: () => ({ action: 'decline' }),
     });
-    this.executor = new ToolExecutor({
+    this.tools = options.toolSession({
       sessionId: this.id,
       variables: this.variables,
       approve: (request, signal) => this.#approvals.ask(request, signal),
-      truncateChars: limits.truncateChars,
-      toolTimeoutMs: limits.toolTimeoutMs,
-      ...(options.permissions ? { permissions: options.permissions } : {}),
+      selection: normalizeSelection(state?.toolSelection),
       log: (message) => this.#notice('warning', message),
     });
+    this.executor = this.tools.executor;
     if (state?.approvalMemory) this.executor.importApprovalMemory(state.approvalMemory);
     this.#approvalMemoryJson = JSON.stringify(this.executor.exportApprovalMemory());
     this.#disposers.push(
       this.executor.onVariablesChanged((change) => {
         if (journal.record(change)) this.#emit({ type: 'variables.changed', sessionId: this.id });
-      }),
-    );
-    this.#disposers.push(
-      keepExecutorTools(this.executor, {
-        tools: options.tools ?? { groups: () => [] },
-        enableState: () => options.settings(),
-        ...(options.onSettingsChanged ? { onEnableStateChanged: options.onSettingsChanged } : {}),
-        ...(options.log ? { log: options.log } : {}),
-        // This chat's own choice of tools goes on top of the global switches.
-        afterEnable: () => {
-          if (this.#selection) applyToolSelection(this.executor, this.#selection);
-        },
       }),
     );
   }
@@ -359,15 +331,14 @@ export class ChatSession {
 
   /** This chat's tools (null: the global switches apply). */
   toolSelection(): ChatToolSelection | null {
-    return this.#selection ? { tools: [...this.#selection.tools], pinned: [...this.#selection.pinned] } : null;
+    return this.tools.selection();
   }
 
   /** Stores the chat's choice of tools with the session and applies it from the next request on. */
   setToolSelection(selection: ChatToolSelection | null): ChatToolSelection | null {
-    this.#selection = selection === null ? null : normalizeSelection(selection);
-    this.#file.append({ t: 'tool-selection', at: Date.now(), selection: this.#selection });
-    this.#applyEnable(this.#options.settings());
-    return this.toolSelection();
+    const kept = this.tools.setSelection(selection);
+    this.#file.append({ t: 'tool-selection', at: Date.now(), selection: kept });
+    return kept;
   }
 
   /** An image one of this session's tool calls returned (only those: not any file of the session). */
@@ -401,7 +372,7 @@ export class ChatSession {
     if (this.#closed) return;
     this.#closed = true;
     this.abort();
-    this.executor.close();
+    this.tools.close();
     const closed = new Error('session closed');
     this.#approvals.rejectAll(closed);
     this.#mcpAsks.rejectAll(closed);
@@ -530,7 +501,7 @@ export class ChatSession {
     for (let n = 2; this.#usedCallIds.has(callId); n++) callId = `${call.id}_${n}`;
     this.#usedCallIds.add(callId);
     const display = toChatToolCall(call);
-    const groupName = this.#groupOf(call.name);
+    const groupName = this.tools.groupOf(call.name);
     const tool = this.executor.getTool(call.name);
     let summary: string | undefined;
     try {
@@ -591,7 +562,7 @@ export class ChatSession {
     if (call.name === FIND_TOOLS && !this.executor.getTool(FIND_TOOLS)) {
       result = this.#budget.find(args, this.executor.getEnabledToolDefinitions());
     } else {
-      const refusal = selectionRefusal(this.executor, this.#selection, call.name);
+      const refusal = this.tools.refusal(call.name);
       if (refusal) result = { toolName: call.name, status: 'ERROR', error: refusal, finalText: refusal };
     }
     if (!result) return undefined;
@@ -603,7 +574,7 @@ export class ChatSession {
   /** The definitions one request carries: all enabled ones, or FindTools and a few when they exceed the budget. */
   #offeredTools(): { tools: ReturnType<ToolExecutor['getEnabledToolDefinitions']>; rule?: string } {
     const all = this.executor.getEnabledToolDefinitions();
-    const pinnedNames = new Set(this.#selection?.pinned ?? []);
+    const pinnedNames = new Set(this.tools.selection()?.pinned ?? []);
     const pinned = new Set<string>();
     if (pinnedNames.size > 0) {
       for (const group of this.executor.listGroups()) for (const tool of group.tools) if (pinnedNames.has(tool.name)) pinned.add(tool.modelName);
@@ -621,21 +592,6 @@ export class ChatSession {
     if (json === this.#approvalMemoryJson) return;
     this.#approvalMemoryJson = json;
     this.#file.append({ t: 'approval-memory', at: Date.now(), data });
-  }
-
-  // ── tools and enable state ──────────────────────────────────────────────────────────────
-
-  /** The global switches, then this chat's own choice on top. */
-  #applyEnable(settings: Settings): void {
-    applyEnableState(this.executor, settings);
-    if (this.#selection) applyToolSelection(this.executor, this.#selection);
-  }
-
-  #groupOf(name: string): string {
-    for (const group of this.executor.listGroups()) {
-      if (group.tools.some((t) => t.name === name || t.modelName === name)) return group.name;
-    }
-    return '';
   }
 
   // ── persistence and events ──────────────────────────────────────────────────────────────
