@@ -1,12 +1,13 @@
 // A chat session: its own ToolExecutor and VariableSystem, the agent loop, approvals answered
 // through the session API, and everything persisted to the session's JSONL file as it happens.
 import { randomUUID } from 'node:crypto';
-import type { AssistantMessage, Attachment, BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, StopReason, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
+import type { Attachment, BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, StopReason, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
 import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
 import { acceptsImages } from '../../../shared/model-facts.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
-import type { LlmToolCall } from '../llm/types.ts';
+import type { LlmRequest, LlmToolCall } from '../llm/types.ts';
+import { runAgentLoop } from './agent-loop.ts';
 import { Emitter } from '../base/emitter.ts';
 import { FileError } from '../base/file-error.ts';
 import type { ToolExecutor } from '../tools/tool-executor.ts';
@@ -17,7 +18,7 @@ import { PendingAsks, reasonText } from '../base/pending-asks.ts';
 import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
 import { parseSlashCommand } from './slash-command.ts';
-import { assistantStopReason, streamAssistantStep, toChatToolCall } from './stream-assistant-step.ts';
+import { toChatToolCall } from './stream-assistant-step.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
 import { toLlmMessages } from './to-llm-messages.ts';
 import { VariableJournal } from './variable-journal.ts';
@@ -29,7 +30,6 @@ import { expandUserVarRefs } from './user-var-refs.ts';
 import { unknownToolAnswer } from './unknown-slash.ts';
 import { MessageTree } from './message-tree.ts';
 import { SessionAttachments, type StoredAttachment } from './session-attachments.ts';
-import { stepTiming, type StepClock } from './step-timing.ts';
 
 export interface ChatSessionOptions {
   file: SessionFile;
@@ -436,62 +436,41 @@ export class ChatSession {
     if (!resolution.ok) return { stopReason: 'error', error: errorValue('NoProvider', resolution.reason) };
     const { provider, config } = resolution;
     const model = this.#chat.model && (!this.#chat.providerId || this.#chat.providerId === config.id) ? this.#chat.model : config.model;
-    const maxSteps = Math.max(1, this.#options.settings().limits.maxSteps);
-    for (let step = 1; step <= maxSteps; step++) {
-      const { tools, rule } = this.#offeredTools();
-      const userPrompt = this.#chat.systemPrompt ?? this.#options.settings().systemPrompt;
-      const system = tools.length > 0 ? [userPrompt, this.executor.toolRules(), rule ?? ''].filter((s) => s.trim()).join('\n\n') : userPrompt;
-      const messageId = newId('msg');
-      const request = {
-        messages: toLlmMessages(
-          system,
-          this.#tree.path(),
-          (message) => this.attachments.parts(message),
-          // Tools' images only to models known to take them: a text model would refuse the whole request.
-          acceptsImages(model) ? (message) => this.attachments.toolImageParts(message) : undefined,
-        ),
-        model,
-        ...(tools.length ? { tools } : {}),
-        ...(this.#chat.temperature !== undefined ? { temperature: this.#chat.temperature } : {}),
-        ...(this.#chat.maxTokens !== undefined ? { maxTokens: this.#chat.maxTokens } : {}),
-      };
-      const clock: StepClock = { startedAt: Date.now() };
-      const result = await streamAssistantStep(provider, request, signal, {
-        onDelta: (delta) => {
-          clock.firstTokenAt ??= Date.now();
-          this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...delta });
-        },
-        onRetry: (message) => this.#notice('info', message),
-      });
-      const assistant: AssistantMessage = {
-        id: messageId,
-        role: 'assistant',
-        content: result.content,
-        createdAt: Date.now(),
+    return runAgentLoop(
+      {
+        provider,
         model,
         providerId: config.id,
-        timing: stepTiming(clock, Date.now(), result.usage),
-        stopReason: assistantStopReason(result),
-        ...(result.reasoning ? { reasoning: result.reasoning } : {}),
-        ...(result.toolCalls.length ? { toolCalls: result.toolCalls.map(toChatToolCall) } : {}),
-        ...(result.usage ? { usage: result.usage } : {}),
-        ...(result.error && result.error.kind !== 'aborted' ? { error: errorValue(`llm.${result.error.kind}`, result.error.message) } : {}),
-      };
-      // Tool calls of a failed or aborted stream are incomplete: never run them.
-      if (result.error) delete assistant.toolCalls;
-      if (assistant.content || assistant.reasoning || assistant.toolCalls || assistant.error) this.#append(assistant);
-      if (result.error) {
-        return result.error.kind === 'aborted' ? { stopReason: 'aborted' } : { stopReason: 'error', error: errorValue(`llm.${result.error.kind}`, result.error.message) };
-      }
-      if (result.toolCalls.length === 0) return { stopReason: assistant.stopReason === 'length' ? 'length' : 'stop' };
+        maxSteps: this.#options.settings().limits.maxSteps,
+        assembleRequest: () => this.#assembleRequest(model),
+        onDelta: (messageId, delta) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...delta }),
+        onRetry: (message) => this.#notice('info', message),
+        append: (message) => this.#append(message),
+        runCall: (call, callSignal) => this.#runCall(call, callSignal, false),
+        newId,
+      },
+      signal,
+    );
+  }
 
-      // Parallel calls run concurrently, each with its own approval; results go back in call order.
-      const results = await Promise.all(result.toolCalls.map((call) => this.#runCall(call, signal, false)));
-      for (const message of results) this.#append(message);
-      if (signal.aborted) return { stopReason: 'aborted' };
-    }
-    const message = `Stopped after ${maxSteps} model steps (the limit is limits.maxSteps in the settings).`;
-    return { stopReason: 'max-steps', error: errorValue('MaxSteps', message) };
+  /** A step's request: the system prompt with the tools' rules, the shown branch, the offered tools. */
+  #assembleRequest(model: string): LlmRequest {
+    const { tools, rule } = this.#offeredTools();
+    const userPrompt = this.#chat.systemPrompt ?? this.#options.settings().systemPrompt;
+    const system = tools.length > 0 ? [userPrompt, this.executor.toolRules(), rule ?? ''].filter((s) => s.trim()).join('\n\n') : userPrompt;
+    return {
+      messages: toLlmMessages(
+        system,
+        this.#tree.path(),
+        (message) => this.attachments.parts(message),
+        // Tools' images only to models known to take them: a text model would refuse the whole request.
+        acceptsImages(model) ? (message) => this.attachments.toolImageParts(message) : undefined,
+      ),
+      model,
+      ...(tools.length ? { tools } : {}),
+      ...(this.#chat.temperature !== undefined ? { temperature: this.#chat.temperature } : {}),
+      ...(this.#chat.maxTokens !== undefined ? { maxTokens: this.#chat.maxTokens } : {}),
+    };
   }
 
   /** Runs one call through the executor with events; appends its message unless told not to. */
