@@ -2,7 +2,7 @@
 // through the session API, and everything persisted to the session's JSONL file as it happens.
 import { randomUUID } from 'node:crypto';
 import type { Attachment, BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, StopReason, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
-import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
+import type { Settings } from '../../../shared/settings.ts';
 import { acceptsImages } from '../../../shared/model-facts.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
@@ -14,18 +14,18 @@ import type { ToolExecutor } from '../tools/tool-executor.ts';
 import type { ToolSession, ToolSessionFactory } from '../tools/tool-session.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
-import { PendingAsks, reasonText } from '../base/pending-asks.ts';
+import type { PendingAsks } from '../base/pending-asks.ts';
+import { sessionAsks } from './session-asks.ts';
+import { ChatToolCalls } from './chat-tool-calls.ts';
 import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
-import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
+import type { BoundOptions } from './bound-tool-result.ts';
 import { parseSlashCommand } from './slash-command.ts';
-import { toChatToolCall } from './stream-assistant-step.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
 import { toLlmMessages } from './to-llm-messages.ts';
 import { VariableJournal } from './variable-journal.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
 import { normalizeSelection } from '../tools/tool-selection.ts';
-import { ToolBudget } from './tool-budget.ts';
 import { expandUserVarRefs } from './user-var-refs.ts';
 import { unknownToolAnswer } from './unknown-slash.ts';
 import { MessageTree } from './message-tree.ts';
@@ -70,14 +70,8 @@ export class ChatSession {
   /** What MCP servers ask during a call (elicitation, sampling), shown as cards like approvals. */
   readonly #mcpAsks: PendingAsks<McpInteractionRequest, McpInteractionAnswer>;
   readonly #disposers: Array<() => void> = [];
-  readonly #usedCallIds = new Set<string>();
   readonly attachments: SessionAttachments;
-  /** Running calls by the call id the events carry, so one call can be cancelled alone. */
-  readonly #runningCalls = new Map<string, AbortController>();
-  /** Images stored by calls of this run (file → type), readable before their message is appended. */
-  readonly #newToolImages = new Map<string, string>();
-  #approvalMemoryJson: string;
-  readonly #budget = new ToolBudget();
+  readonly #calls: ChatToolCalls;
   #turn: { id: string; controller: AbortController } | null = null;
   #titled: boolean;
   #closed = false;
@@ -92,36 +86,17 @@ export class ChatSession {
     this.#tree = state?.tree ?? new MessageTree();
     this.#chat = state?.chat ?? {};
     this.#titled = this.#file.info.title !== DEFAULT_TITLE || this.#tree.all().some((m) => m.role === 'user');
-    for (const m of this.#tree.all()) {
-      if (m.role === 'tool') this.#usedCallIds.add(m.result.callId ?? m.callId);
-    }
     const limits = options.settings().limits;
     this.variables = new VariableSystem({ maxEntries: limits.variableMaxEntries, maxBytes: limits.variableMaxBytes });
     if (state && state.variables.length > 0) this.variables.restore({ version: 1, variables: state.variables });
     const journal = new VariableJournal(this.variables, (record) => this.#file.append(record));
-    // Someone listening to this session or to the manager (a window, a terminal, the host) can answer.
-    const canAsk = () => this.#events.size > 0 || Boolean(options.hasApprover?.());
-    this.#approvals = new PendingAsks<ApprovalRequest, ApprovalDecision>({
-      canAsk,
-      requested: (request) => this.#emit({ type: 'approval.requested', sessionId: this.id, request }),
-      resolved: (request, decision) => {
-        this.#file.append({ t: 'approval', at: Date.now(), request, decision });
-        this.#emit({ type: 'approval.resolved', sessionId: this.id, requestId: request.id, decision });
-      },
-      // The abort's reason says who stopped it (the turn's abort, or cancelling this one call).
-      dropped: (reason) => {
-        const why = reasonText(reason);
-        return { decision: 'reject', reason: why ? `The call was stopped (${why}).` : 'The turn was aborted.' };
-      },
-      unattended: () => ({ decision: 'reject', reason: 'No one is there to approve it (no UI or terminal is attached to this session).' }),
-    });
-    this.#mcpAsks = new PendingAsks<McpInteractionRequest, McpInteractionAnswer>({
-      canAsk,
-      requested: (request) => this.#emit({ type: 'mcp.interaction.requested', sessionId: this.id, request }),
-      resolved: (request, answer) => this.#emit({ type: 'mcp.interaction.resolved', sessionId: this.id, requestId: request.id, answer }),
-      dropped: () => ({ action: 'cancel' }),
-      unattended: () => ({ action: 'decline' }),
-    });
+    ({ approvals: this.#approvals, mcp: this.#mcpAsks } = sessionAsks({
+      sessionId: this.id,
+      // Someone listening to this session or to the manager (a window, a terminal, the host).
+      canAsk: () => this.#events.size > 0 || Boolean(options.hasApprover?.()),
+      emit: (event) => this.#emit(event),
+      record: (record) => this.#file.append(record),
+    }));
     this.tools = options.toolSession({
       sessionId: this.id,
       variables: this.variables,
@@ -131,7 +106,19 @@ export class ChatSession {
     });
     this.executor = this.tools.executor;
     if (state?.approvalMemory) this.executor.importApprovalMemory(state.approvalMemory);
-    this.#approvalMemoryJson = JSON.stringify(this.executor.exportApprovalMemory());
+    this.#calls = new ChatToolCalls(
+      {
+        sessionId: this.id,
+        tools: this.tools,
+        attachments: this.attachments,
+        settings: options.settings,
+        ...(options.storedResult ? { storedResult: options.storedResult } : {}),
+        emit: (event) => this.#emit(event),
+        record: (record) => this.#file.append(record),
+        newId,
+      },
+      this.#tree.all(),
+    );
     this.#disposers.push(
       this.executor.onVariablesChanged((change) => {
         if (journal.record(change)) this.#emit({ type: 'variables.changed', sessionId: this.id });
@@ -273,10 +260,7 @@ export class ChatSession {
    * on. False when no such call is running (it already finished).
    */
   cancelToolCall(callId: string): boolean {
-    const controller = this.#runningCalls.get(callId);
-    if (!controller) return false;
-    controller.abort(new Error('cancelled by the user'));
-    return true;
+    return this.#calls.cancel(callId);
   }
 
   /** Shows what an MCP server asks as a card; resolves with the answer (cancel when the call or turn ends first). */
@@ -311,7 +295,8 @@ export class ChatSession {
     const controller = new AbortController();
     this.#turn = { id: newId('turn'), controller };
     try {
-      const message = await this.#runCall({ id: newId('call'), name, arguments: JSON.stringify(args) }, controller.signal, true, rerunOf);
+      const message = await this.#calls.run({ id: newId('call'), name, arguments: JSON.stringify(args) }, controller.signal, rerunOf);
+      this.#append(message);
       return message.result;
     } finally {
       this.#turn = null;
@@ -344,7 +329,7 @@ export class ChatSession {
   /** An image one of this session's tool calls returned (only those: not any file of the session). */
   toolImage(stored: string): { mimeType: string; data: string } | null {
     // Calls of a step still running are not in the history yet, but the chat shows them already.
-    let mimeType = this.#newToolImages.get(stored);
+    let mimeType = this.#calls.newImageType(stored);
     for (const message of this.#tree.all()) {
       if (mimeType) break;
       if (message.role === 'tool') mimeType = message.result.images?.find((i) => i.stored === stored)?.mimeType;
@@ -419,10 +404,11 @@ export class ChatSession {
     if (slash && (slashTool || !resolution.ok)) {
       const call: LlmToolCall = { id: newId('call'), name: slash.name, arguments: slash.ok ? JSON.stringify(slash.args) : '' };
       if (!slash.ok) {
-        this.#append(this.#toolMessage(call, {}, { status: 'ERROR', error: slash.error, finalText: slash.error }));
+        this.#append(this.#calls.message(call, {}, { status: 'ERROR', error: slash.error, finalText: slash.error }));
         return { stopReason: 'error', error: errorValue('InvalidArguments', slash.error) };
       }
-      const message = await this.#runCall(call, signal);
+      const message = await this.#calls.run(call, signal);
+      this.#append(message);
       if (signal.aborted) return { stopReason: 'aborted' };
       return message.result.status === 'SUCCESS' ? { stopReason: 'stop' } : { stopReason: 'error', error: errorValue(message.result.status, message.result.error ?? message.content) };
     }
@@ -446,7 +432,7 @@ export class ChatSession {
         onDelta: (messageId, delta) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...delta }),
         onRetry: (message) => this.#notice('info', message),
         append: (message) => this.#append(message),
-        runCall: (call, callSignal) => this.#runCall(call, callSignal, false),
+        runCall: (call, callSignal) => this.#calls.run(call, callSignal),
         newId,
       },
       signal,
@@ -455,7 +441,7 @@ export class ChatSession {
 
   /** A step's request: the system prompt with the tools' rules, the shown branch, the offered tools. */
   #assembleRequest(model: string): LlmRequest {
-    const { tools, rule } = this.#offeredTools();
+    const { tools, rule } = this.#calls.offered(this.tools.selection());
     const userPrompt = this.#chat.systemPrompt ?? this.#options.settings().systemPrompt;
     const system = tools.length > 0 ? [userPrompt, this.executor.toolRules(), rule ?? ''].filter((s) => s.trim()).join('\n\n') : userPrompt;
     return {
@@ -473,106 +459,6 @@ export class ChatSession {
     };
   }
 
-  /** Runs one call through the executor with events; appends its message unless told not to. */
-  async #runCall(call: LlmToolCall, signal: AbortSignal, append = true, rerunOf?: string): Promise<ToolResultMessage> {
-    // Variables are named after the call id: keep them unique within the session.
-    let callId = call.id;
-    for (let n = 2; this.#usedCallIds.has(callId); n++) callId = `${call.id}_${n}`;
-    this.#usedCallIds.add(callId);
-    const display = toChatToolCall(call);
-    const groupName = this.tools.groupOf(call.name);
-    const tool = this.executor.getTool(call.name);
-    let summary: string | undefined;
-    try {
-      summary = tool?.compressArgs?.(display.args);
-    } catch {
-      summary = undefined;
-    }
-    this.#emit({ type: 'tool.started', sessionId: this.id, callId: call.id, toolName: call.name, groupName, args: display.args, ...(summary ? { summary } : {}), ...(rerunOf ? { rerunOf } : {}) });
-    // Its own controller, so cancelToolCall stops this call and not the turn.
-    const controller = new AbortController();
-    this.#runningCalls.set(call.id, controller);
-    const preset = this.#answeredHere(call, display.args, callId);
-    const result =
-      preset ??
-      (await this.executor
-        .execute(call.name, call.arguments, {
-          callId,
-          signal: AbortSignal.any([signal, controller.signal]),
-          onUpdate: (update) => this.#emit({ type: 'tool.progress', sessionId: this.id, callId: call.id, update }),
-        })
-        .finally(() => {
-          if (this.#runningCalls.get(call.id) === controller) this.#runningCalls.delete(call.id);
-        }));
-    if (preset) this.#runningCalls.delete(call.id);
-    // Stopped by the user (this call's Cancel, or the turn's Stop): "cancelled", not a failure.
-    if (result.status !== 'SUCCESS' && (controller.signal.aborted || signal.aborted)) result.cancelled = true;
-    // Image bytes go to files of the session; the result keeps their names.
-    if (result.images?.length) result.images = this.#keepToolImages(result.images, callId);
-    // Events, history and the file all carry the bounded result: what a reopened session shows.
-    const bounded = boundToolResult(result, this.#options.storedResult);
-    this.#emit({ type: 'tool.finished', sessionId: this.id, callId: call.id, toolName: call.name, result: bounded.result });
-    this.#persistApprovalMemory();
-    const message = this.#toolMessage(call, display.args, bounded.result, groupName);
-    if (bounded.cut) message.cut = bounded.cut;
-    if (rerunOf) message.rerunOf = rerunOf;
-    if (append) this.#append(message);
-    return message;
-  }
-
-  #toolMessage(call: LlmToolCall, args: Record<string, unknown>, result: ToolExecuteResult, groupName?: string): ToolResultMessage {
-    return {
-      id: newId('msg'),
-      role: 'tool',
-      createdAt: Date.now(),
-      callId: call.id,
-      toolName: call.name,
-      ...(groupName ? { groupName } : {}),
-      args,
-      content: result.finalText ?? result.error ?? '',
-      result,
-    };
-  }
-
-  /** Calls the chat answers itself: FindTools, and tools this chat's selection leaves out. */
-  #answeredHere(call: LlmToolCall, args: Record<string, unknown>, callId: string): ToolExecuteResult | undefined {
-    const started = performance.now();
-    let result: ToolExecuteResult | undefined;
-    if (call.name === FIND_TOOLS && !this.executor.getTool(FIND_TOOLS)) {
-      result = this.#budget.find(args, this.executor.getEnabledToolDefinitions());
-    } else {
-      const refusal = this.tools.refusal(call.name);
-      if (refusal) result = { toolName: call.name, status: 'ERROR', error: refusal, finalText: refusal };
-    }
-    if (!result) return undefined;
-    result.callId = callId;
-    result.durationMs = performance.now() - started;
-    return result;
-  }
-
-  /** The definitions one request carries: all enabled ones, or FindTools and a few when they exceed the budget. */
-  #offeredTools(): { tools: ReturnType<ToolExecutor['getEnabledToolDefinitions']>; rule?: string } {
-    const all = this.executor.getEnabledToolDefinitions();
-    const pinnedNames = new Set(this.tools.selection()?.pinned ?? []);
-    const pinned = new Set<string>();
-    if (pinnedNames.size > 0) {
-      for (const group of this.executor.listGroups()) for (const tool of group.tools) if (pinnedNames.has(tool.name)) pinned.add(tool.modelName);
-    }
-    const budget = this.#options.settings().limits.toolDefinitionBudgetChars ?? DEFAULT_LIMITS.toolDefinitionBudgetChars;
-    const offered = this.#budget.offer(all, pinned, budget);
-    return offered.rule ? { tools: offered.tools, rule: offered.rule } : { tools: offered.tools };
-  }
-
-  // ── approval memory ───────────────────────────────────────────────────────────────────────────
-
-  #persistApprovalMemory(): void {
-    const data = this.executor.exportApprovalMemory();
-    const json = JSON.stringify(data);
-    if (json === this.#approvalMemoryJson) return;
-    this.#approvalMemoryJson = json;
-    this.#file.append({ t: 'approval-memory', at: Date.now(), data });
-  }
-
   // ── persistence and events ──────────────────────────────────────────────────────────────
 
   #append(message: ChatMessage): void {
@@ -581,18 +467,6 @@ export class ChatSession {
     this.#file.append({ t: 'message', at: message.createdAt, message });
     const branch = this.#tree.branchOf(message.id);
     this.#emit({ type: 'session.message', sessionId: this.id, message, ...(branch ? { branch } : {}) });
-  }
-
-  #keepToolImages(images: NonNullable<ToolExecuteResult['images']>, callId: string): NonNullable<ToolExecuteResult['images']> {
-    try {
-      const kept = this.attachments.storeToolImages(images, `tool-${callId}`);
-      for (const image of kept) if (image.stored) this.#newToolImages.set(image.stored, image.mimeType);
-      return kept;
-    } catch (error) {
-      // A full disk loses the images, not the result.
-      const note = `not kept: ${(error as Error).message}`;
-      return images.map(({ data: _bytes, ...image }) => ({ ...image, note }));
-    }
   }
 
   /** A text or PDF attachment's whole text goes into a variable the model can read in slices. */
