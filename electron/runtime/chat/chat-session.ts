@@ -1,13 +1,13 @@
 // A chat session: its own ToolExecutor and VariableSystem, the agent loop, approvals answered
 // through the session API, and everything persisted to the session's JSONL file as it happens.
 import { randomUUID } from 'node:crypto';
-import type { Attachment, BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, StopReason, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
+import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, StopReason, ToolResultMessage } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
-import { acceptsImages } from '../../../shared/model-facts.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { LlmRequest, LlmToolCall } from '../llm/types.ts';
 import { runAgentLoop } from './agent-loop.ts';
+import { assembleChatRequest, userMessageOf } from './chat-request.ts';
 import { Emitter } from '../base/emitter.ts';
 import { FileError } from '../base/file-error.ts';
 import type { ToolExecutor } from '../tools/tool-executor.ts';
@@ -21,13 +21,10 @@ import type { McpInteractionAnswer, McpInteractionRequest } from '../../../share
 import type { BoundOptions } from './bound-tool-result.ts';
 import { parseSlashCommand } from './slash-command.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
-import { toLlmMessages } from './to-llm-messages.ts';
 import { VariableJournal } from './variable-journal.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
 import { normalizeSelection } from '../tools/tool-selection.ts';
-import { expandUserVarRefs } from './user-var-refs.ts';
-import { unknownToolAnswer } from './unknown-slash.ts';
 import { MessageTree } from './message-tree.ts';
 import { SessionAttachments, type StoredAttachment } from './session-attachments.ts';
 
@@ -328,14 +325,7 @@ export class ChatSession {
 
   /** An image one of this session's tool calls returned (only those: not any file of the session). */
   toolImage(stored: string): { mimeType: string; data: string } | null {
-    // Calls of a step still running are not in the history yet, but the chat shows them already.
-    let mimeType = this.#calls.newImageType(stored);
-    for (const message of this.#tree.all()) {
-      if (mimeType) break;
-      if (message.role === 'tool') mimeType = message.result.images?.find((i) => i.stored === stored)?.mimeType;
-    }
-    const bytes = mimeType ? this.attachments.read(stored) : null;
-    return mimeType && bytes ? { mimeType, data: bytes.toString('base64') } : null;
+    return this.#calls.image(stored, this.#tree.all());
   }
 
   /** Validates arguments like a call would (`$VAR_REF`, schema), without running anything. */
@@ -373,24 +363,11 @@ export class ChatSession {
     signal: AbortSignal,
     options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[]; prompt?: string },
   ): Promise<Omit<TurnOutcome, 'turnId'>> {
-    // A prompt's text is the server's, taken as it is: a `/tool` or `$VAR_REF` in it is just text.
+    const made = userMessageOf(text, { ...options, messageId: options.messageId ?? newId('msg') }, this.executor);
+    if (!made.ok) return { stopReason: 'error', error: made.error };
     const verbatim = options.prompt !== undefined;
-    // Checked before anything is recorded or sent: an unknown /tool or $VAR_REF never reaches the model.
-    const early = verbatim ? null : parseSlashCommand(text);
-    if (early && !this.executor.getTool(early.name) && early.name !== FIND_TOOLS) {
-      return { stopReason: 'error', error: errorValue('UnknownTool', unknownToolAnswer(early.name, this.executor.getEnabledToolDefinitions())) };
-    }
-    const expanded = early || verbatim ? { ok: true as const, text, refs: [] } : expandUserVarRefs(text, this.variables);
-    if (!expanded.ok) return { stopReason: 'error', error: errorValue('UnknownVariable', expanded.error) };
-    const id = options.messageId ?? newId('msg');
-    const attachments = (options.attachments ?? []).map((stored, index) => this.#keepAttachmentText(stored, id, index));
-    const user: UserMessage = { id, role: 'user', content: expanded.text, createdAt: Date.now(), ...(attachments.length ? { attachments } : {}), ...(verbatim ? { prompt: options.prompt! } : {}) };
-    if (expanded.refs.length > 0) {
-      user.typedContent = text;
-      user.varRefs = expanded.refs;
-    }
     if (options.parentId !== this.#tree.head) this.#moveHead(options.parentId);
-    this.#append(user);
+    this.#append(made.user);
     if (!this.#titled) {
       this.#titled = true;
       const title = titleFromMessage(text);
@@ -439,24 +416,16 @@ export class ChatSession {
     );
   }
 
-  /** A step's request: the system prompt with the tools' rules, the shown branch, the offered tools. */
   #assembleRequest(model: string): LlmRequest {
-    const { tools, rule } = this.#calls.offered(this.tools.selection());
-    const userPrompt = this.#chat.systemPrompt ?? this.#options.settings().systemPrompt;
-    const system = tools.length > 0 ? [userPrompt, this.executor.toolRules(), rule ?? ''].filter((s) => s.trim()).join('\n\n') : userPrompt;
-    return {
-      messages: toLlmMessages(
-        system,
-        this.#tree.path(),
-        (message) => this.attachments.parts(message),
-        // Tools' images only to models known to take them: a text model would refuse the whole request.
-        acceptsImages(model) ? (message) => this.attachments.toolImageParts(message) : undefined,
-      ),
+    return assembleChatRequest({
       model,
-      ...(tools.length ? { tools } : {}),
-      ...(this.#chat.temperature !== undefined ? { temperature: this.#chat.temperature } : {}),
-      ...(this.#chat.maxTokens !== undefined ? { maxTokens: this.#chat.maxTokens } : {}),
-    };
+      chat: this.#chat,
+      systemPrompt: this.#options.settings().systemPrompt,
+      offered: this.#calls.offered(this.tools.selection()),
+      toolRules: () => this.executor.toolRules(),
+      path: this.#tree.path(),
+      attachments: this.attachments,
+    });
   }
 
   // ── persistence and events ──────────────────────────────────────────────────────────────
@@ -467,14 +436,6 @@ export class ChatSession {
     this.#file.append({ t: 'message', at: message.createdAt, message });
     const branch = this.#tree.branchOf(message.id);
     this.#emit({ type: 'session.message', sessionId: this.id, message, ...(branch ? { branch } : {}) });
-  }
-
-  /** A text or PDF attachment's whole text goes into a variable the model can read in slices. */
-  #keepAttachmentText(stored: StoredAttachment, messageId: string, index: number): Attachment {
-    if (stored.text === undefined) return stored.attachment;
-    const name = `attachment_${messageId.replace(/[^A-Za-z0-9_]/g, '_')}_${index + 1}`;
-    this.variables.add(name, stored.text, 'USER_ADD', { desc: `Text of the attached file ${stored.attachment.name}`, tags: ['attachment'] });
-    return { ...stored.attachment, variable: name };
   }
 
   /** Moves the shown branch's end (recorded, so a reopened session shows the same branch). */

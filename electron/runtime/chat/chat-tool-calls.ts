@@ -3,7 +3,7 @@
 // own Cancel, its images kept as files of the session, its result bounded as the session keeps
 // it, and the approval memory persisted when a call changed it. Also what one request offers
 // (all enabled definitions, or FindTools and a few when they exceed the budget).
-import type { ChatEvent, ToolResultMessage } from '../../../shared/chat.ts';
+import type { ChatEvent, ChatMessage, ToolResultMessage } from '../../../shared/chat.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
 import type { ToolDefinition, ToolExecuteResult } from '../../../shared/tools.ts';
@@ -123,9 +123,16 @@ export class ChatToolCalls {
     return offered.rule ? { tools: offered.tools, rule: offered.rule } : { tools: offered.tools };
   }
 
-  /** The mime type of an image a call of this run stored (before its message is in the history). */
-  newImageType(stored: string): string | undefined {
-    return this.#newImages.get(stored);
+  /** An image one of this session's tool calls returned (only those: not any file of the session). */
+  image(stored: string, history: readonly ChatMessage[]): { mimeType: string; data: string } | null {
+    // Calls of a step still running are not in the history yet, but the chat shows them already.
+    let mimeType = this.#newImages.get(stored);
+    for (const message of history) {
+      if (mimeType) break;
+      if (message.role === 'tool') mimeType = message.result.images?.find((i) => i.stored === stored)?.mimeType;
+    }
+    const bytes = mimeType ? this.#ports.attachments.read(stored) : null;
+    return mimeType && bytes ? { mimeType, data: bytes.toString('base64') } : null;
   }
 
   /** FindTools, answered over the chat's enabled definitions (unless a tool of that name exists). */
