@@ -5,9 +5,7 @@ import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, Sess
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
-import type { LlmRequest, LlmToolCall } from '../llm/types.ts';
-import { runAgentLoop } from './agent-loop.ts';
-import { assembleChatRequest, userMessageOf } from './chat-request.ts';
+import { runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
 import { Emitter } from '../base/emitter.ts';
 import { FileError } from '../base/file-error.ts';
 import type { ToolExecutor } from '../tools/tool-executor.ts';
@@ -19,11 +17,9 @@ import { sessionAsks } from './session-asks.ts';
 import { ChatToolCalls } from './chat-tool-calls.ts';
 import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
 import type { BoundOptions } from './bound-tool-result.ts';
-import { parseSlashCommand } from './slash-command.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
 import { VariableJournal } from './variable-journal.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
-import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
 import { normalizeSelection } from '../tools/tool-selection.ts';
 import { MessageTree } from './message-tree.ts';
 import { SessionAttachments, type StoredAttachment } from './session-attachments.ts';
@@ -195,7 +191,7 @@ export class ChatSession {
     const from = userId;
     return this.#startTurn(async (signal) => {
       this.#moveHead(from);
-      return this.#runModel(signal);
+      return runModelTurn(this.#turnHost, signal);
     });
   }
 
@@ -356,76 +352,33 @@ export class ChatSession {
     this.#events.dispose();
   }
 
-  // ── the agent loop ──────────────────────────────────────────────────────────────────────
+  // ── turns ───────────────────────────────────────────────────────────────────────────────
 
-  async #runTurn(
-    text: string,
-    signal: AbortSignal,
-    options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[]; prompt?: string },
-  ): Promise<Omit<TurnOutcome, 'turnId'>> {
-    const made = userMessageOf(text, { ...options, messageId: options.messageId ?? newId('msg') }, this.executor);
-    if (!made.ok) return { stopReason: 'error', error: made.error };
-    const verbatim = options.prompt !== undefined;
-    if (options.parentId !== this.#tree.head) this.#moveHead(options.parentId);
-    this.#append(made.user);
-    if (!this.#titled) {
+  #runTurn(text: string, signal: AbortSignal, options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[]; prompt?: string }): Promise<TurnResult> {
+    return runUserTurn(this.#turnHost, text, { ...options, messageId: options.messageId ?? newId('msg') }, signal, (user) => {
+      if (options.parentId !== this.#tree.head) this.#moveHead(options.parentId);
+      this.#append(user);
+      if (this.#titled) return;
       this.#titled = true;
       const title = titleFromMessage(text);
       if (title !== this.info.title) this.#file.append({ t: 'title', at: Date.now(), title });
-    }
-
-    const resolution = await this.#options.provider(this.#chat);
-    const slash = verbatim ? null : parseSlashCommand(text);
-    const slashTool = slash && (this.executor.getTool(slash.name) ?? (slash.name === FIND_TOOLS ? true : undefined));
-    // A slash command runs when the tool exists, or when there is no model to ask anyway.
-    if (slash && (slashTool || !resolution.ok)) {
-      const call: LlmToolCall = { id: newId('call'), name: slash.name, arguments: slash.ok ? JSON.stringify(slash.args) : '' };
-      if (!slash.ok) {
-        this.#append(this.#calls.message(call, {}, { status: 'ERROR', error: slash.error, finalText: slash.error }));
-        return { stopReason: 'error', error: errorValue('InvalidArguments', slash.error) };
-      }
-      const message = await this.#calls.run(call, signal);
-      this.#append(message);
-      if (signal.aborted) return { stopReason: 'aborted' };
-      return message.result.status === 'SUCCESS' ? { stopReason: 'stop' } : { stopReason: 'error', error: errorValue(message.result.status, message.result.error ?? message.content) };
-    }
-    if (!resolution.ok) return { stopReason: 'error', error: errorValue('NoProvider', resolution.reason) };
-    return this.#runModel(signal, resolution);
-  }
-
-  /** The model loop from the current head: answers, tool calls and their results until a final answer. */
-  async #runModel(signal: AbortSignal, resolved?: ProviderResolution): Promise<Omit<TurnOutcome, 'turnId'>> {
-    const resolution = resolved ?? (await this.#options.provider(this.#chat));
-    if (!resolution.ok) return { stopReason: 'error', error: errorValue('NoProvider', resolution.reason) };
-    const { provider, config } = resolution;
-    const model = this.#chat.model && (!this.#chat.providerId || this.#chat.providerId === config.id) ? this.#chat.model : config.model;
-    return runAgentLoop(
-      {
-        provider,
-        model,
-        providerId: config.id,
-        maxSteps: this.#options.settings().limits.maxSteps,
-        assembleRequest: () => this.#assembleRequest(model),
-        onDelta: (messageId, delta) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...delta }),
-        onRetry: (message) => this.#notice('info', message),
-        append: (message) => this.#append(message),
-        runCall: (call, callSignal) => this.#calls.run(call, callSignal),
-        newId,
-      },
-      signal,
-    );
-  }
-
-  #assembleRequest(model: string): LlmRequest {
-    return assembleChatRequest({
-      model,
-      chat: this.#chat,
-      systemPrompt: this.#options.settings().systemPrompt,
-      offered: this.#calls.offered(this.tools.selection()),
-      toolRules: () => this.executor.toolRules(),
-      path: this.#tree.path(),
-      attachments: this.attachments,
     });
+  }
+
+  get #turnHost(): TurnHost {
+    return {
+      tools: this.tools,
+      calls: this.#calls,
+      attachments: this.attachments,
+      chat: () => this.#chat,
+      settings: () => this.#options.settings(),
+      provider: (chat) => this.#options.provider(chat),
+      path: () => this.#tree.path(),
+      append: (message) => this.#append(message),
+      delta: (messageId, delta) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...delta }),
+      notice: (level, message) => this.#notice(level, message),
+      newId,
+    };
   }
 
   // ── persistence and events ──────────────────────────────────────────────────────────────
