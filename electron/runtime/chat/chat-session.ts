@@ -1,21 +1,21 @@
-// A chat session: its own ToolExecutor and VariableSystem, the agent loop, approvals answered
-// through the session API, and everything persisted to the session's JSONL file as it happens.
+// A chat session: the message tree, its file and its events. Its tools are a ToolSession
+// (tools/tool-session.ts); its calls run in chat-tool-calls.ts, its turns in chat-turn.ts (over
+// the agent loop of agent-loop.ts); what it asks the user is in session-asks.ts. Everything is
+// persisted to the session's JSONL file as it happens.
 import { randomUUID } from 'node:crypto';
-import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, StopReason, ToolResultMessage } from '../../../shared/chat.ts';
+import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import { runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
 import { Emitter } from '../base/emitter.ts';
-import { FileError } from '../base/file-error.ts';
 import type { ToolExecutor } from '../tools/tool-executor.ts';
 import type { ToolSession, ToolSessionFactory } from '../tools/tool-session.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
-import type { PendingAsks } from '../base/pending-asks.ts';
-import { sessionAsks } from './session-asks.ts';
-import { ChatToolCalls } from './chat-tool-calls.ts';
-import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
+import { sessionAsks, type SessionAsks } from './session-asks.ts';
+import { ChatToolCalls, rerunOf } from './chat-tool-calls.ts';
+import type { SessionRecord } from './session-records.ts';
 import type { BoundOptions } from './bound-tool-result.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
 import { VariableJournal } from './variable-journal.ts';
@@ -42,9 +42,8 @@ export interface ChatSessionOptions {
   log?: (message: string) => void;
 }
 
-export type TurnOutcome = { turnId: string; stopReason: StopReason; error?: ErrorValue };
-
-export type SendResult = { ok: true; turnId: string; done: Promise<TurnOutcome> } | { ok: false; error: ErrorValue };
+import { TurnGate, type SendResult } from './turn-gate.ts';
+export type { SendResult, TurnOutcome } from './turn-gate.ts';
 
 const newId = (prefix: string) => `${prefix}-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const errorValue = (name: string, message: string): ErrorValue => ({ name, message });
@@ -59,13 +58,12 @@ export class ChatSession {
   readonly #tree: MessageTree;
   #chat: ChatSettings;
   readonly #events: Emitter<ChatEvent>;
-  readonly #approvals: PendingAsks<ApprovalRequest, ApprovalDecision>;
-  /** What MCP servers ask during a call (elicitation, sampling), shown as cards like approvals. */
-  readonly #mcpAsks: PendingAsks<McpInteractionRequest, McpInteractionAnswer>;
+  /** Tool approvals, and what MCP servers ask during a call (elicitation, sampling): cards in the chat. */
+  readonly asks: SessionAsks;
   readonly #disposers: Array<() => void> = [];
   readonly attachments: SessionAttachments;
   readonly #calls: ChatToolCalls;
-  #turn: { id: string; controller: AbortController } | null = null;
+  readonly #turns: TurnGate;
   #titled: boolean;
   #closed = false;
 
@@ -74,6 +72,12 @@ export class ChatSession {
     this.#events = new Emitter({ onListenerError: (error) => options.log?.(`A session event listener failed: ${(error as Error).message}`) });
     this.#file = options.file;
     this.id = options.file.id;
+    this.#turns = new TurnGate({
+      newId,
+      closedReason: () => (this.#closed ? `Session ${this.id} is closed.` : undefined),
+      started: (turnId) => this.#emit({ type: 'session.turn', sessionId: this.id, turnId, state: 'started' }),
+      finished: ({ turnId, stopReason, error }) => this.#emit({ type: 'session.turn', sessionId: this.id, turnId, state: 'finished', stopReason, ...(error ? { error } : {}) }),
+    });
     const state = options.state;
     this.attachments = new SessionAttachments(options.file.dir, this.id);
     this.#tree = state?.tree ?? new MessageTree();
@@ -83,43 +87,32 @@ export class ChatSession {
     this.variables = new VariableSystem({ maxEntries: limits.variableMaxEntries, maxBytes: limits.variableMaxBytes });
     if (state && state.variables.length > 0) this.variables.restore({ version: 1, variables: state.variables });
     const journal = new VariableJournal(this.variables, (record) => this.#file.append(record));
-    ({ approvals: this.#approvals, mcp: this.#mcpAsks } = sessionAsks({
+    this.asks = sessionAsks({
       sessionId: this.id,
       // Someone listening to this session or to the manager (a window, a terminal, the host).
       canAsk: () => this.#events.size > 0 || Boolean(options.hasApprover?.()),
       emit: (event) => this.#emit(event),
       record: (record) => this.#file.append(record),
-    }));
+    });
     this.tools = options.toolSession({
       sessionId: this.id,
       variables: this.variables,
-      approve: (request, signal) => this.#approvals.ask(request, signal),
+      approve: (request, signal) => this.asks.approvals.ask(request, signal),
       selection: normalizeSelection(state?.toolSelection),
       log: (message) => this.#notice('warning', message),
     });
     this.executor = this.tools.executor;
     if (state?.approvalMemory) this.executor.importApprovalMemory(state.approvalMemory);
-    this.#calls = new ChatToolCalls(
-      {
-        sessionId: this.id,
-        tools: this.tools,
-        attachments: this.attachments,
-        settings: options.settings,
-        ...(options.storedResult ? { storedResult: options.storedResult } : {}),
-        emit: (event) => this.#emit(event),
-        record: (record) => this.#file.append(record),
-        newId,
-      },
-      this.#tree.all(),
-    );
+    const { storedResult, settings } = options;
+    const record = (entry: SessionRecord) => this.#file.append(entry);
+    const ports = { sessionId: this.id, tools: this.tools, attachments: this.attachments, settings, record, newId, emit: (event: ChatEvent) => this.#emit(event) };
+    this.#calls = new ChatToolCalls({ ...ports, ...(storedResult ? { storedResult } : {}) }, this.#tree.all());
     this.#disposers.push(
       this.executor.onVariablesChanged((change) => {
         if (journal.record(change)) this.#emit({ type: 'variables.changed', sessionId: this.id });
       }),
     );
   }
-
-  // ── reading ─────────────────────────────────────────────────────────────────────────────
 
   get info(): SessionInfo {
     return this.#file.info;
@@ -145,11 +138,11 @@ export class ChatSession {
   }
 
   pendingApprovals(): ApprovalRequest[] {
-    return this.#approvals.pending();
+    return this.asks.approvals.pending();
   }
 
   get running(): boolean {
-    return this.#turn !== null;
+    return this.#turns.running;
   }
 
   /** Returns a disposer. Without any listener, approvals are rejected (no one can answer). */
@@ -166,7 +159,7 @@ export class ChatSession {
   send(text: string, options: { messageId?: string; attachments?: StoredAttachment[]; prompt?: string } = {}): SendResult {
     if (options.messageId && this.#tree.has(options.messageId)) return { ok: true, turnId: 'already-sent', done: Promise.resolve({ turnId: 'already-sent', stopReason: 'stop' }) };
     if (text.trim() === '' && !options.attachments?.length) return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
-    return this.#startTurn((signal) => this.#runTurn(text, signal, { parentId: this.#tree.head, ...options }));
+    return this.#turns.start((signal) => this.#runTurn(text, signal, { parentId: this.#tree.head, ...options }));
   }
 
   /** Edit: a new user message beside `messageId` (the old one and its continuation stay as a branch), then the model answers. */
@@ -174,7 +167,7 @@ export class ChatSession {
     const old = this.#tree.get(messageId);
     if (!old || old.role !== 'user') return { ok: false, error: errorValue('NotFoundError', `No user message "${messageId}" in this session.`) };
     if (text.trim() === '' && !old.attachments?.length) return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
-    return this.#startTurn((signal) =>
+    return this.#turns.start((signal) =>
       this.#runTurn(text, signal, { parentId: this.#tree.parentOf(messageId), ...(old.attachments ? { attachments: old.attachments.map((attachment) => ({ attachment })) } : {}) }),
     );
   }
@@ -189,7 +182,7 @@ export class ChatSession {
     while (userId !== null && this.#tree.get(userId)!.role !== 'user') userId = this.#tree.parentOf(userId);
     if (userId === null) return { ok: false, error: errorValue('NotFoundError', 'There is no user message before this one to answer again.') };
     const from = userId;
-    return this.#startTurn(async (signal) => {
+    return this.#turns.start(async (signal) => {
       this.#moveHead(from);
       return runModelTurn(this.#turnHost, signal);
     });
@@ -197,14 +190,14 @@ export class ChatSession {
 
   /** Shows another branch: the newest continuation of `messageId` (one of a message's alternatives). */
   switchBranch(messageId: string): boolean {
-    if (this.#turn || !this.#tree.has(messageId)) return false;
+    if (this.#turns.running || !this.#tree.has(messageId)) return false;
     this.#moveHead(this.#tree.latestLeaf(messageId));
     return true;
   }
 
   /** Deletes one message; what followed it continues from the message before. */
   deleteMessage(messageId: string): boolean {
-    if (this.#turn || !this.#tree.has(messageId)) return false;
+    if (this.#turns.running || !this.#tree.has(messageId)) return false;
     this.#file.append({ t: 'delete', at: Date.now(), id: messageId });
     this.#tree.delete(messageId);
     this.#emitPath();
@@ -219,32 +212,9 @@ export class ChatSession {
     return this.chatSettings();
   }
 
-  #startTurn(work: (signal: AbortSignal) => Promise<Omit<TurnOutcome, 'turnId'>>): SendResult {
-    if (this.#closed) return { ok: false, error: errorValue('SessionClosed', `Session ${this.id} is closed.`) };
-    if (this.#turn) return { ok: false, error: errorValue('SessionBusy', 'A turn is already running in this session; wait for it or abort it.') };
-    const turn = { id: newId('turn'), controller: new AbortController() };
-    this.#turn = turn;
-    this.#emit({ type: 'session.turn', sessionId: this.id, turnId: turn.id, state: 'started' });
-    const done = work(turn.controller.signal)
-      .catch((error: unknown): Omit<TurnOutcome, 'turnId'> => ({
-        stopReason: 'error',
-        // A file that cannot be written (a full disk) is the user's to fix: its one line, not a stack.
-        error: error instanceof FileError ? errorValue(error.name, error.message) : errorValue('InternalError', String((error as Error)?.stack ?? error)),
-      }))
-      .then((outcome) => {
-        this.#turn = null;
-        const finished: TurnOutcome = { turnId: turn.id, ...outcome };
-        this.#emit({ type: 'session.turn', sessionId: this.id, turnId: turn.id, state: 'finished', stopReason: outcome.stopReason, ...(outcome.error ? { error: outcome.error } : {}) });
-        return finished;
-      });
-    return { ok: true, turnId: turn.id, done };
-  }
-
   /** Aborts the running turn: the stream stops, running tools get the signal, pending approvals are rejected. */
   abort(): boolean {
-    if (!this.#turn) return false;
-    this.#turn.controller.abort(new Error('aborted by the user'));
-    return true;
+    return this.#turns.abort();
   }
 
   /**
@@ -256,19 +226,6 @@ export class ChatSession {
     return this.#calls.cancel(callId);
   }
 
-  /** Shows what an MCP server asks as a card; resolves with the answer (cancel when the call or turn ends first). */
-  askMcp(request: McpInteractionRequest, signal: AbortSignal): Promise<McpInteractionAnswer> {
-    return this.#mcpAsks.ask(request, signal);
-  }
-
-  answerMcpInteraction(requestId: string, answer: McpInteractionAnswer): boolean {
-    return this.#mcpAsks.answer(requestId, answer);
-  }
-
-  pendingMcpInteractions(): McpInteractionRequest[] {
-    return this.#mcpAsks.pending();
-  }
-
   /** The provider this chat's turns use (MCP sampling answers with it). */
   provider(): Promise<ProviderResolution> {
     return this.#options.provider();
@@ -276,35 +233,23 @@ export class ChatSession {
 
   /** False when no such request is pending (already answered, or dropped). */
   answerApproval(requestId: string, decision: ApprovalDecision): boolean {
-    return this.#approvals.answer(requestId, decision);
+    return this.asks.approvals.answer(requestId, decision);
   }
 
   /** Runs a tool by hand (the API's runTool), recorded in the history like `/tool {json}`. */
   async runTool(name: string, args: Record<string, unknown>, rerunOf?: string): Promise<ToolExecuteResult> {
-    if (this.#turn || this.#closed) {
-      const message = this.#closed ? `Session ${this.id} is closed.` : 'A turn is running in this session; wait for it or abort it.';
-      return { status: 'ERROR', error: message, finalText: message };
-    }
-    const controller = new AbortController();
-    this.#turn = { id: newId('turn'), controller };
-    try {
-      const message = await this.#calls.run({ id: newId('call'), name, arguments: JSON.stringify(args) }, controller.signal, rerunOf);
+    const ran = await this.#turns.exclusive(async (signal) => {
+      const message = await this.#calls.run({ id: newId('call'), name, arguments: JSON.stringify(args) }, signal, rerunOf);
       this.#append(message);
       return message.result;
-    } finally {
-      this.#turn = null;
-    }
+    });
+    return ran.ok ? ran.value : { status: 'ERROR', error: ran.message, finalText: ran.message };
   }
 
   /** "Run again": the same tool with the same (or edited) arguments, approval as usual; shown under the first call. */
   async rerunToolCall(callId: string, args?: Record<string, unknown>): Promise<ToolExecuteResult> {
-    const first = this.#tree.all().find((m): m is ToolResultMessage => m.role === 'tool' && (m.callId === callId || m.result.callId === callId));
-    if (!first) {
-      const message = `No finished tool call "${callId}" in this session to run again.`;
-      return { status: 'NOT_FOUND', error: message, finalText: message };
-    }
-    // "The same arguments" are the ones it ran with: the user's edits, when there were any.
-    return this.runTool(first.toolName, args ?? first.result.editedArgs ?? first.args ?? {}, first.rerunOf ?? first.callId);
+    const again = rerunOf(this.#tree.all(), callId, args);
+    return 'status' in again ? again : this.runTool(again.name, again.args, again.rerunOf);
   }
 
   /** This chat's tools (null: the global switches apply). */
@@ -345,14 +290,12 @@ export class ChatSession {
     this.abort();
     this.tools.close();
     const closed = new Error('session closed');
-    this.#approvals.rejectAll(closed);
-    this.#mcpAsks.rejectAll(closed);
+    this.asks.approvals.rejectAll(closed);
+    this.asks.mcp.rejectAll(closed);
     void this.executor.notifySession('shutdown');
     for (const dispose of this.#disposers.splice(0)) dispose();
     this.#events.dispose();
   }
-
-  // ── turns ───────────────────────────────────────────────────────────────────────────────
 
   #runTurn(text: string, signal: AbortSignal, options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[]; prompt?: string }): Promise<TurnResult> {
     return runUserTurn(this.#turnHost, text, { ...options, messageId: options.messageId ?? newId('msg') }, signal, (user) => {
@@ -366,19 +309,10 @@ export class ChatSession {
   }
 
   get #turnHost(): TurnHost {
-    return {
-      tools: this.tools,
-      calls: this.#calls,
-      attachments: this.attachments,
-      chat: () => this.#chat,
-      settings: () => this.#options.settings(),
-      provider: (chat) => this.#options.provider(chat),
-      path: () => this.#tree.path(),
-      append: (message) => this.#append(message),
-      delta: (messageId, delta) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...delta }),
-      notice: (level, message) => this.#notice(level, message),
-      newId,
-    };
+    const { settings, provider } = this.#options;
+    const delta = (messageId: string, part: { text?: string; reasoning?: string }) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...part });
+    const own = { tools: this.tools, calls: this.#calls, attachments: this.attachments, settings, provider, delta, newId };
+    return { ...own, chat: () => this.#chat, path: () => this.#tree.path(), append: (m) => this.#append(m), notice: (level, text) => this.#notice(level, text) };
   }
 
   // ── persistence and events ──────────────────────────────────────────────────────────────

@@ -166,3 +166,17 @@ export class ChatToolCalls {
     }
   }
 }
+
+/** What "Run again" of `callId` runs: the same tool with the arguments it ran with (the user's edits, when there were any), or `args`. */
+export function rerunOf(
+  history: readonly ChatMessage[],
+  callId: string,
+  args?: Record<string, unknown>,
+): { name: string; args: Record<string, unknown>; rerunOf: string } | ToolExecuteResult {
+  const first = history.find((m): m is ToolResultMessage => m.role === 'tool' && (m.callId === callId || m.result.callId === callId));
+  if (!first) {
+    const message = `No finished tool call "${callId}" in this session to run again.`;
+    return { status: 'NOT_FOUND', error: message, finalText: message };
+  }
+  return { name: first.toolName, args: args ?? first.result.editedArgs ?? first.args ?? {}, rerunOf: first.rerunOf ?? first.callId };
+}
