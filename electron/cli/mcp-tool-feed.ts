@@ -4,7 +4,6 @@
 import type { Diagnostic } from '../../shared/tools.ts';
 import type { McpToolFeed } from '../runtime/host/mcp-server/tool-feed.ts';
 import type { SecretStore } from '../runtime/store/secret-store.ts';
-import { settingsPermissionStore } from '../runtime/store/permission-store.ts';
 import { openCliRuntime } from './cli-runtime.ts';
 import type { CliIO } from './command.ts';
 import type { ParsedArgs } from './parse-args.ts';
@@ -24,11 +23,8 @@ export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: s
   const { settings } = runtime;
   return {
     feed: {
-      groups: () => tools.source.groups(),
-      onToolsChanged: (listener) => tools.source.onChanged((change) => listener(change)),
+      toolSession: tools.session,
       settings: () => settings.get(),
-      onSettingsChanged: (listener) => settings.onDidChange((next) => listener(next)),
-      permissions: settingsPermissionStore(settings),
       onlyGroups,
     },
     home: runtime.home,

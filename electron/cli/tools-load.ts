@@ -43,7 +43,7 @@ export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToo
   });
   try {
     const tools = await runtime.tools();
-    const { executor } = tools.executor({ sessionId: 'cli', ...(load.approve ? { approve: load.approve } : {}) });
+    const { executor } = tools.session({ sessionId: 'cli', ...(load.approve ? { approve: load.approve } : {}) });
     const diagnostics = tools.source.diagnostics();
     return {
       runtime,

@@ -24,10 +24,8 @@ import { mcpToolGroupSource } from './sources/mcp/tool-group-source.ts';
 import { settingsPermissionStore } from './store/permission-store.ts';
 import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
 import { openSettingsStore, type SettingsBackendFactory, type SettingsStore } from './store/settings-store.ts';
-import { keepExecutorTools } from './tools/executor-groups.ts';
-import { ToolExecutor } from './tools/tool-executor.ts';
+import { toolSessionFactory, type ToolSession, type ToolSessionFactory, type ToolSessionOptions } from './tools/tool-session.ts';
 import { combineGroupSources, type ToolGroupSource } from './tools/tools-change.ts';
-import type { ApprovalCallback } from './tools/types.ts';
 
 export interface RuntimeToolOptions {
   /** Load these folders (user roots) instead of the settings' roots (the CLI's --root). */
@@ -77,10 +75,11 @@ export interface RuntimeTools {
   /** Re-reads the folders holding `paths` (tool authoring wrote them). */
   reloadPaths(paths: string[]): Promise<unknown>;
   /**
-   * An executor holding the loaded tools with the settings' enable switches and permissions,
-   * kept in step with both until `dispose` (the Tools panel's catalog, `tools run`).
+   * A conversation's ToolSession over the loaded tools, the settings' switches and permissions,
+   * kept in step with both until its close() (chats, the Tools panel's catalog, `tools run`,
+   * each `mcp serve` connection). The runtime closes the ones still open when it closes.
    */
-  executor(options: { sessionId: string; approve?: ApprovalCallback }): { executor: ToolExecutor; dispose(): void };
+  session: ToolSessionFactory;
   /** The MCP servers (absent with `mcp: false`): their states for Settings, restart. */
   mcp?: McpManager;
 }
@@ -97,6 +96,8 @@ export interface Runtime {
   sandboxStatus(): SandboxStatus;
   /** Loads the tools on first call. */
   tools(): Promise<RuntimeTools>;
+  /** Loads the tools on first call and opens a ToolSession over them (see RuntimeTools.session). */
+  toolSession(options: ToolSessionOptions): Promise<ToolSession>;
   /** The session manager (with the tools, unless the runtime has none). */
   sessions(): Promise<SessionManager>;
   /** The API handlers and event stream over everything above (the app and `serve`). */
@@ -198,26 +199,31 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(mcp ? { mcp } : {}),
       roots: () => registry.roots(),
       reloadPaths: (paths) => registry.reloadPaths(paths),
-      executor({ sessionId, approve }) {
-        const { limits } = settings.get();
-        const executor = new ToolExecutor({
-          sessionId,
-          permissions: settingsPermissionStore(settings),
-          truncateChars: limits.truncateChars,
-          toolTimeoutMs: limits.toolTimeoutMs,
-          ...(approve ? { approve } : {}),
-        });
-        const stop = keepExecutorTools(executor, { tools: source, enableState: () => settings.get(), onEnableStateChanged: (l) => settings.onDidChange(l), log });
-        return {
-          executor,
-          dispose() {
-            stop();
-            executor.close();
-          },
-        };
-      },
+      session: openToolSession(source),
     };
   });
+
+  /** Every ToolSession goes through here; the runtime closes those still open when it closes. */
+  const openSessions = new Set<ToolSession>();
+  closers.push(() => {
+    for (const session of openSessions) session.close();
+    openSessions.clear();
+  });
+  const openToolSession = (source?: ToolGroupSource): ToolSessionFactory => {
+    const open = toolSessionFactory({
+      ...(source ? { tools: source } : {}),
+      settings: () => settings.get(),
+      onSettingsChanged: (listener) => settings.onDidChange(listener),
+      permissions: settingsPermissionStore(settings),
+      log,
+      closed: (session) => openSessions.delete(session),
+    });
+    return (sessionOptions) => {
+      const session = open(sessionOptions);
+      openSessions.add(session);
+      return session;
+    };
+  };
 
   const sessions = once(async () => {
     const source = toolOptions ? (await tools()).source : undefined;
@@ -225,7 +231,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       home,
       settings,
       secrets,
-      ...(source ? { tools: source } : {}),
+      toolSession: openToolSession(source),
       ...(options.provider ? { provider: (current: Settings) => options.provider!(current, secrets) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
@@ -244,6 +250,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     toolRoots: () => toolRoots(),
     sandboxStatus: () => sandboxStatus(settings.get()),
     tools,
+    toolSession: async (sessionOptions) => (toolOptions ? (await tools()).session : openToolSession())(sessionOptions),
     sessions,
     host(hostOptions) {
       host ??= (async () => {

@@ -37,12 +37,13 @@ describe('createRuntime', () => {
       expect(await runtime.tools()).toBe(tools);
       expect(tools.source.groups().flatMap((g) => g.tools.map((t) => t.definition.function.name))).toEqual(['script_hello']);
 
-      const { executor, dispose } = tools.executor({ sessionId: 'check' });
+      const toolSession = tools.session({ sessionId: 'check' });
+      const { executor } = toolSession;
       const group = executor.listGroups().find((g) => g.tools.some((t) => t.name === 'script_hello'))!;
       expect(group.enabled).toBe(false);
       runtime.settings.set('groupDefaults', { [group.name]: true });
       expect(executor.listGroups().find((g) => g.name === group.name)!.enabled).toBe(true);
-      dispose();
+      toolSession.close();
 
       const session = (await runtime.sessions()).create();
       expect(session.executor.getTool('script_hello')).toBeDefined();

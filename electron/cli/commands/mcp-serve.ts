@@ -3,7 +3,7 @@
 import { fileAuditLog } from '../../runtime/host/mcp-server/audit-log.ts';
 import { httpHostConfig, vscodeHostConfig } from '../../runtime/host/mcp-server/host-config.ts';
 import { mcpHttpToken } from '../../runtime/host/mcp-server/http-token.ts';
-import { McpConnection } from '../../runtime/host/mcp-server/mcp-connection.ts';
+import { McpServeConnection } from '../../runtime/host/mcp-server/serve-connection.ts';
 import { startMcpHttpServer } from '../../runtime/host/mcp-server/serve-http.ts';
 import { serveMcpStdio } from '../../runtime/host/mcp-server/serve-stdio.ts';
 import { listMcpTools } from '../../runtime/host/mcp-server/tool-listing.ts';
@@ -52,7 +52,7 @@ export const mcpServeCommand: Command = {
     const opened = await openMcpToolFeed(args, io, options(args, 'group'), (message) => say(`tooldesk mcp serve: ${message}`));
     const audit = fileAuditLog(appPaths(opened.home).mcpAuditLog, (message) => say(`tooldesk mcp serve: ${message}`));
     const makeConnection = (id: string) =>
-      new McpConnection({
+      new McpServeConnection({
         id,
         transport: http ? 'http' : 'stdio',
         serverInfo: { name: 'tooldesk', version: VERSION },
@@ -73,7 +73,7 @@ export const mcpServeCommand: Command = {
 };
 
 function describeOffer(opened: OpenedToolFeed, say: (text: string) => void): void {
-  const probe = new McpConnection({
+  const probe = new McpServeConnection({
     id: 'probe',
     transport: 'stdio',
     serverInfo: { name: 'tooldesk', version: VERSION },
@@ -97,7 +97,7 @@ function describeOffer(opened: OpenedToolFeed, say: (text: string) => void): voi
   );
 }
 
-async function serveStdio(io: CliIO, makeConnection: (id: string) => McpConnection, say: (text: string) => void): Promise<number> {
+async function serveStdio(io: CliIO, makeConnection: (id: string) => McpServeConnection, say: (text: string) => void): Promise<number> {
   const served = serveMcpStdio({ makeConnection, stdin: io.stdin, stdout: io.stdout, log: (m) => say(`tooldesk mcp serve: ${m}`) });
   const stop = () => void served.close();
   process.once('SIGINT', stop);
@@ -116,7 +116,7 @@ async function serveHttp(
   io: CliIO,
   opened: OpenedToolFeed,
   port: number,
-  makeConnection: (id: string) => McpConnection,
+  makeConnection: (id: string) => McpServeConnection,
   say: (text: string) => void,
 ): Promise<number> {
   const noAuth = flag(args, 'no-auth');

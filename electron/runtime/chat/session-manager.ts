@@ -12,7 +12,8 @@ import { resolveProvider, type ProviderResolution } from '../llm/resolve-provide
 import { settingsPermissionStore } from '../store/permission-store.ts';
 import type { SecretStore } from '../store/secret-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
-import { ChatSession, type ToolSource } from './chat-session.ts';
+import { ChatSession } from './chat-session.ts';
+import { toolSessionFactory, type ToolSessionFactory, type ToolSource } from '../tools/tool-session.ts';
 import { readSessionFile, readSessionInfo, SessionFile, sessionPaths } from './session-file.ts';
 import { searchSession } from './search-sessions.ts';
 import { isValidSessionId, newSessionId } from './session-id.ts';
@@ -24,6 +25,8 @@ export interface SessionManagerOptions {
   settings: SettingsStore;
   secrets?: SecretStore;
   tools?: ToolSource;
+  /** Opens each chat's ToolSession (createRuntime's); else one over `tools` and `settings`. */
+  toolSession?: ToolSessionFactory;
   /** Replaces the settings-based provider resolution (the CLI's --base-url/--model). */
   provider?: (settings: Settings) => Promise<ProviderResolution>;
   log?: (message: string) => void;
@@ -33,6 +36,7 @@ export class SessionManager {
   readonly dir: string;
   readonly #options: SessionManagerOptions;
   readonly #open = new Map<string, ChatSession>();
+  #toolSession: ToolSessionFactory | undefined;
   readonly #events: Emitter<ChatEvent>;
   /** Warnings from opening session files (torn lines), by session id. */
   readonly warnings = new Map<string, string[]>();
@@ -162,14 +166,21 @@ export class SessionManager {
   #sessionOptions() {
     const { settings, secrets, tools, log } = this.#options;
     const provider = this.#options.provider;
+    this.#toolSession ??=
+      this.#options.toolSession ??
+      toolSessionFactory({
+        ...(tools ? { tools } : {}),
+        settings: () => settings.get(),
+        onSettingsChanged: (listener: (s: Settings) => void) => settings.onDidChange(listener),
+        permissions: settingsPermissionStore(settings),
+        ...(log ? { log } : {}),
+      });
     return {
       settings: () => settings.get(),
-      onSettingsChanged: (listener: (s: Settings) => void) => settings.onDidChange(listener),
+      toolSession: this.#toolSession,
       provider: (chat?: ChatSettings) => (provider ? provider(settings.get()) : resolveProvider(settings.get(), secrets, {}, chat?.providerId)),
-      permissions: settingsPermissionStore(settings),
       forward: (event: ChatEvent) => this.#events.fire(event),
       hasApprover: () => this.#events.size > 0,
-      ...(tools ? { tools } : {}),
       ...(log ? { log } : {}),
     };
   }

@@ -37,7 +37,7 @@ export function createSessionService(manager: SessionManager): SessionService {
     create: async (title, chat) => manager.create({ ...(title === undefined ? {} : { title }), ...(chat ? { chat } : {}) }).info,
     open: async (id) => {
       const s = session(id);
-      const asks = s.pendingMcpInteractions();
+      const asks = s.asks.mcp.pending();
       return { session: s.info, messages: s.messages(), pendingApprovals: s.pendingApprovals(), running: s.running, toolSelection: s.toolSelection(), branches: s.branches(), chat: s.chatSettings(), ...(asks.length ? { pendingMcpInteractions: asks } : {}) };
     },
     rename: async (id, title) => {
@@ -83,7 +83,7 @@ export function createSessionService(manager: SessionManager): SessionService {
       session(id).abort();
     },
     answerApproval: async (id, requestId, decision) => session(id).answerApproval(requestId, decision),
-    answerMcpInteraction: async (id, requestId, answer) => session(id).answerMcpInteraction(requestId, answer),
+    answerMcpInteraction: async (id, requestId, answer) => session(id).asks.mcp.answer(requestId, answer),
     cancelToolCall: async (id, callId) => session(id).cancelToolCall(callId),
     runTool: async (id, name, args) => session(id).runTool(name, args),
     rerunToolCall: async (id, callId, args) => session(id).rerunToolCall(callId, args),

@@ -1,5 +1,5 @@
 // The tools side of the API over the tool registry and tool authoring. The Tools panel's
-// list comes from a catalog ToolExecutor kept in sync with the registry and the settings, so
+// list comes from a catalog ToolSession kept in sync with the registry and the settings, so
 // it shows exactly what a session sees: model names, effective permissions, enable state.
 import { sep } from 'node:path';
 import { apiError, type ToolFiles, type ToolsState } from '../../../shared/api.ts';
@@ -7,15 +7,15 @@ import type { NewToolFormat } from '../../../shared/new-tool-formats.ts';
 import type { Diagnostic } from '../../../shared/tools.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
-import type { ToolExecutor } from '../tools/tool-executor.ts';
+import type { ToolSessionFactory } from '../tools/tool-session.ts';
 import type { ToolGroupSource } from '../tools/tools-change.ts';
 import type { ToolService } from './services.ts';
 
 /** What the Tools panel needs of the loaded tools. */
 export interface ToolCatalogPort {
   source: ToolGroupSource;
-  /** An executor kept in step with the source and the settings' switches (the panel's catalog). */
-  executor(options: { sessionId: string }): { executor: ToolExecutor; dispose(): void };
+  /** Opens a ToolSession kept in step with the source and the settings' switches (the panel's catalog). */
+  session: ToolSessionFactory;
 }
 
 /** Tool authoring (create/read/update/delete user tools); absent = read-only tools panel. Contract: the registry has re-read the folder before a write resolves. */
@@ -39,7 +39,7 @@ export function createToolService(tools: ToolCatalogPort, store: SettingsStore, 
   const registry = tools.source;
   // Subscribed after the catalog's own sync (emitters call in subscription order), so a change
   // reaches the panel with the catalog already updated.
-  const catalog = tools.executor({ sessionId: 'tools-panel' });
+  const catalog = tools.session({ sessionId: 'tools-panel' });
   const changed = new Emitter<ToolsState>();
   const state = (): ToolsState => ({
     groups: catalog.executor.listGroups(),
@@ -93,7 +93,7 @@ export function createToolService(tools: ToolCatalogPort, store: SettingsStore, 
     close() {
       offChanged();
       changed.dispose();
-      catalog.dispose();
+      catalog.close();
     },
   };
 }

@@ -1,8 +1,7 @@
-// Keeps an executor's tool groups and enable switches in step with a tool source and the
-// settings. Every session, the Tools panel's catalog and the CLI do it through here, so the
-// panel and `tools list` show exactly what a session sees.
+// Puts a tool source's groups and the settings' enable switches into an executor. ToolSession
+// (tool-session.ts) keeps every conversation in step through here, so the Tools panel and
+// `tools list` show exactly what a session sees.
 import type { Settings } from '../../../shared/settings.ts';
-import type { Disposer } from '../base/emitter.ts';
 import type { ToolsChange } from './tools-change.ts';
 import type { ToolGroup } from './types.ts';
 import type { ToolExecutor } from './tool-executor.ts';
@@ -51,41 +50,4 @@ export function applyEnableState(executor: ToolExecutor, { groupDefaults, toolDe
     executor.toggleGroupEnabled(group.name, Object.hasOwn(groupDefaults, group.name) ? groupDefaults[group.name] === true : false);
     for (const tool of group.tools) executor.setToolEnabled(tool.name, Object.hasOwn(toolDefaults, tool.name) ? toolDefaults[tool.name] !== false : true);
   }
-}
-
-export interface ExecutorToolsOptions {
-  /** Where the groups come from; without onChanged the executor gets them once. */
-  tools: { groups(): ToolGroup[]; onChanged?(listener: (change?: GroupsChange) => void): Disposer };
-  enableState: () => EnableState;
-  /** Settings changes, to re-apply the enable switches. */
-  onEnableStateChanged?: (listener: (state: EnableState) => void) => Disposer;
-  /** Registration problems (name clashes, …), as they happen. */
-  log?: (message: string) => void;
-  /** Called after each sync (the Tools panel re-lists). */
-  synced?: () => void;
-  /** Called after the switches were applied, to put the owner's own choice on top (a chat's tool selection). */
-  afterEnable?: () => void;
-}
-
-/** Loads the groups into `executor` now and keeps them in step; returns the disposer of the subscriptions. */
-export function keepExecutorTools(executor: ToolExecutor, options: ExecutorToolsOptions): Disposer {
-  const sync = (change?: GroupsChange) => {
-    const groups = options.tools.groups();
-    if (change) syncExecutorGroups(executor, groups, change);
-    else for (const error of replaceExecutorGroups(executor, groups)) options.log?.(error);
-    applyEnableState(executor, options.enableState());
-    options.afterEnable?.();
-    options.synced?.();
-  };
-  sync();
-  const offs = [
-    options.tools.onChanged?.((change) => sync(change)),
-    options.onEnableStateChanged?.((state) => {
-      applyEnableState(executor, state);
-      options.afterEnable?.();
-    }),
-  ];
-  return () => {
-    for (const off of offs) off?.();
-  };
 }

@@ -13,12 +13,10 @@ import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
 import type { ApprovalMemoryData } from './approval-memory.ts';
 import { ApprovalGate, type ApprovalSubject } from './approval-gate.ts';
 import { closeNamesHint } from './close-names.ts';
-import { formatOutput, NO_OUTPUT_TEXT, truncateOutput, truncationHint } from './format-output.ts';
 import { parseToolArgs } from './parse-tool-args.ts';
 import { resolveVarRefs } from './resolve-var-refs.ts';
-import { errorText, runTool, type RunOutcome } from './run-tool.ts';
+import { errorText, runTool } from './run-tool.ts';
 import { takeLimitArg } from './take-limit-arg.ts';
-import { timeoutMessageOf } from './timeout-message.ts';
 import {
   DEFAULT_GROUP,
   toToolInfo,
@@ -29,10 +27,11 @@ import {
 } from './tool-catalog.ts';
 import { BASE_TOOL_RULES, groupRulePrompt, ruleVariableName } from './tool-rules.ts';
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
-import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup, ToolRunResult } from './types.ts';
+import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup } from './types.ts';
 import { ArgsValidator } from './validate-args.ts';
 import { varRefUses } from './var-ref-uses.ts';
 import { withCallTrace, type CallTrace } from './call-trace.ts';
+import { boundError, errorResult, shapeSuccess } from './shape-result.ts';
 import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
 import { VariableSystem, type VariableChangeListener } from './variable-system.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
@@ -337,8 +336,8 @@ export class ToolExecutor {
     timings.runningMs = ran - approved;
     const result =
       outcome.kind === 'ok' && outcome.run.status !== 'ERROR'
-        ? this.shape(entry, args, callId, limit, outcome.run, warnings)
-        : this.bound(entry, args, callId, limit, errorResult(entry, args, outcome), warnings);
+        ? shapeSuccess(this.variables, entry, args, callId, limit, outcome.run, warnings)
+        : boundError(this.variables, entry, args, callId, limit, errorResult(entry, args, outcome), warnings);
     timings.formattingMs = performance.now() - ran;
     if (warnings.length) result.warnings = [...(result.warnings ?? []), ...warnings];
     if (editedArgs) {
@@ -397,64 +396,6 @@ export class ToolExecutor {
     return { ok: true, args, limit, warnings };
   }
 
-  /** format → truncate → cache → hint, for a successful run. */
-  private shape(
-    entry: RegisteredTool,
-    args: Args,
-    callId: string,
-    limit: number,
-    run: ToolRunResult,
-    warnings: string[],
-  ): ToolExecuteResult {
-    const formatted = formatOutput(entry.tool, run, args);
-    if (formatted.warning) warnings.push(formatted.warning);
-    const cut = truncateOutput(entry.tool, formatted.text, args, limit);
-    if (cut.warning) warnings.push(cut.warning);
-    const result: ToolExecuteResult = {
-      toolName: entry.name,
-      status: 'SUCCESS',
-      data: run.data,
-      formattedText: formatted.text,
-      finalText: formatted.text === '' ? NO_OUTPUT_TEXT : cut.text,
-      isTruncated: cut.info.truncated,
-      truncation: cut.info,
-    };
-    const images = Array.isArray(run.images) ? run.images.filter((i) => typeof i?.mimeType === 'string' && typeof i.data === 'string') : [];
-    if (images.length) result.images = images.map((image) => ({ mimeType: image.mimeType, size: base64Bytes(image.data), data: image.data }));
-    copyLogs(result, run);
-    this.cache(entry, args, callId, formatted.text, result);
-    if (cut.info.truncated) result.finalText += `\n\n${truncationHint(cut, result.cacheVarResult)}`;
-    return result;
-  }
-
-  /**
-   * An error's text is bounded like a result's: a tool failing with a megabyte of stderr must not
-   * flood the model's context. When it is cut, the whole text is cached so the model can read it.
-   */
-  private bound(entry: RegisteredTool, args: Args, callId: string, limit: number, result: ToolExecuteResult, warnings: string[]): ToolExecuteResult {
-    const text = result.finalText ?? '';
-    const cut = truncateOutput(entry.tool, text, args, limit);
-    if (!cut.info.truncated) return result;
-    if (cut.warning) warnings.push(cut.warning);
-    this.cache(entry, args, callId, text, result);
-    result.finalText = `${cut.text}\n\n${truncationHint(cut, result.cacheVarResult)}`;
-    result.isTruncated = true;
-    result.truncation = cut.info;
-    return result;
-  }
-
-  /** `{tool}_{callId}_result` (the full text) and `_args`, except for the vars tools themselves. */
-  private cache(entry: RegisteredTool, args: Args, callId: string, text: string, result: ToolExecuteResult): void {
-    if (entry.groupName === VARS_GROUP || entry.tool.SKIP_CACHE_RESULT) return;
-    // Braces or spaces in a provider's call id would make the name unreachable by $VAR_REF.
-    const id = callId.replace(/[^A-Za-z0-9_-]/g, '_');
-    const tags = [entry.modelName, entry.groupName];
-    result.cacheVarResult = `${entry.modelName}_${id}_result`;
-    result.cacheVarArgs = `${entry.modelName}_${id}_args`;
-    this.variables.add(result.cacheVarResult, text, 'ToolCallResult', { tags });
-    this.variables.add(result.cacheVarArgs, JSON.stringify(args), 'ToolCallArgs', { tags });
-  }
-
   private permissionOf(entry: RegisteredTool): Required<ToolPermission> {
     return this.gate.permissionOf(entry.name, entry.tool, this.catalog.getGroup(entry.groupName)?.group);
   }
@@ -486,45 +427,7 @@ export function quotedReason(text: string): string {
   return `"${text.trim()}".`;
 }
 
-/** A throw, a timeout, an abort, or an ERROR the tool reported itself. */
-function errorResult(entry: RegisteredTool, args: Args, outcome: RunOutcome): ToolExecuteResult {
-  if (outcome.kind === 'ok') {
-    const { run } = outcome;
-    const message = run.error || 'The tool reported an error without a message.';
-    const detail = run.formattedText ?? (run.data !== undefined ? formatOutput(entry.tool, { data: run.data }, args).text : '');
-    const result: ToolExecuteResult = {
-      toolName: entry.name,
-      status: 'ERROR',
-      error: message,
-      data: run.data,
-      finalText: detail ? `Error: ${message}\n${detail}` : `Error: ${message}`,
-    };
-    copyLogs(result, run);
-    return result;
-  }
-  const message =
-    outcome.kind === 'threw'
-      ? outcome.message
-      : outcome.kind === 'timeout'
-        ? timeoutMessageOf(entry.tool, entry.modelName, outcome.timeoutMs)
-        : `${entry.modelName} was aborted (${outcome.reason}).`;
-  const result: ToolExecuteResult = { toolName: entry.name, status: 'ERROR', error: message, finalText: `Error: ${message}` };
-  // What the stopped tool printed up to then still helps the user see how far it got.
-  if (outcome.kind !== 'threw' && outcome.stopped) copyLogs(result, outcome.stopped);
-  return result;
-}
-
 function newCallId(): string {
   return `call_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
 }
 
-/** Decoded size of base64 text (padding and whitespace not counted). */
-function base64Bytes(data: string): number {
-  const clean = data.replace(/[\s=]/g, '');
-  return Math.floor((clean.length * 3) / 4);
-}
-
-function copyLogs(result: ToolExecuteResult, run: ToolRunResult): void {
-  if (run.logs) result.logs = run.logs;
-  if (run.warnings?.length) result.warnings = [...run.warnings];
-}

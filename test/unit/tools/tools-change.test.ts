@@ -3,7 +3,8 @@
 // the CLI. A second source is a fake here, shaped like the MCP manager.
 import { describe, expect, it } from 'vitest';
 import { Emitter } from '../../../electron/runtime/base/emitter.ts';
-import { keepExecutorTools } from '../../../electron/runtime/tools/executor-groups.ts';
+import { ToolSession } from '../../../electron/runtime/tools/tool-session.ts';
+import { defaultSettings, type Settings } from '../../../shared/settings.ts';
 import { ToolExecutor } from '../../../electron/runtime/tools/tool-executor.ts';
 import { combineGroupSources, type ToolGroupSource, type ToolsChange } from '../../../electron/runtime/tools/tools-change.ts';
 import type { ToolGroup } from '../../../electron/runtime/tools/types.ts';
@@ -60,8 +61,12 @@ describe('combined tool sources', () => {
     const combined = combineGroupSources([files.source, mcp.source]);
     let state = { groupDefaults: { files: true, github: true } as Record<string, boolean>, toolDefaults: {} as Record<string, boolean> };
     const settingsChanged = new Emitter<typeof state>();
-    const executor = new ToolExecutor({ sessionId: 't' });
-    const stop = keepExecutorTools(executor, { tools: combined, enableState: () => state, onEnableStateChanged: settingsChanged.event });
+    const asSettings = (s: typeof state): Settings => ({ ...defaultSettings(), ...s });
+    const session = new ToolSession(
+      { tools: combined, settings: () => asSettings(state), onSettingsChanged: (listener) => settingsChanged.event((s) => listener(asSettings(s))) },
+      { sessionId: 't' },
+    );
+    const { executor } = session;
     expect(names(executor)).toEqual(['files']);
     expect(executor.listGroups().find((g) => g.name === 'files')?.enabled).toBe(true);
 
@@ -79,18 +84,17 @@ describe('combined tool sources', () => {
     // The server goes away; after stop, changes no longer reach the executor.
     mcp.set([], { added: [], removed: ['github'], updated: [] });
     expect(names(executor)).toEqual(['files']);
-    stop();
+    session.close();
     mcp.set([makeGroup('github', [makeTool('github__issues')])], { added: ['github'], removed: [], updated: [] });
     expect(names(executor)).toEqual(['files']);
-    executor.close();
   });
 
   it('two sources declaring one group name: the first wins, the second is reported, and uncovered when the first goes', () => {
     const a = fakeSource([makeGroup('shared', [makeTool('from_a')])]);
     const b = fakeSource([makeGroup('shared', [makeTool('from_b')])]);
     const combined = combineGroupSources([a.source, b.source]);
-    const executor = new ToolExecutor({ sessionId: 't' });
-    keepExecutorTools(executor, { tools: combined, enableState: () => ({ groupDefaults: {}, toolDefaults: {} }) });
+    const session = new ToolSession({ tools: combined, settings: defaultSettings }, { sessionId: 't' });
+    const { executor } = session;
     expect(executor.getTool('from_a')).toBeDefined();
     expect(executor.getTool('from_b')).toBeUndefined();
     expect(combined.diagnostics()).toEqual([expect.objectContaining({ code: 'group-name-taken', message: expect.stringMatching(/"shared" is already provided/) })]);
@@ -104,6 +108,6 @@ describe('combined tool sources', () => {
     a.set([], { added: [], removed: ['shared'], updated: [] });
     expect(executor.getTool('from_a')).toBeUndefined();
     expect(executor.getTool('from_b')).toBeDefined();
-    executor.close();
+    session.close();
   });
 });

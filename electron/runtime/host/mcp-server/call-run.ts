@@ -4,6 +4,7 @@
 // which resumes this same run. Each round lends its request context: progress goes to the round
 // that is open, and cancelling that round aborts the run (its processes are killed).
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult, ToolUpdate } from '../../../../shared/tools.ts';
+import { PendingAsks } from '../../base/pending-asks.ts';
 
 export type CallStep = { kind: 'ask'; request: ApprovalRequest } | { kind: 'done'; result: ToolExecuteResult };
 
@@ -14,15 +15,16 @@ export interface RoundPort {
   progress?: (message: string) => void;
 }
 
-interface PendingAsk {
-  request: ApprovalRequest;
-  resolve: (decision: ApprovalDecision) => void;
-}
-
 export class CallRun {
   readonly controller = new AbortController();
   readonly result: Promise<ToolExecuteResult>;
-  #pending: PendingAsk | undefined;
+  /** The question handed out to the client, at most one at a time (a call asks, then waits). */
+  readonly #asks = new PendingAsks<ApprovalRequest, ApprovalDecision>({
+    requested: () => this.#askArrived?.(),
+    // abort(reason) passes the reason as text; a signal's abort carries an Error.
+    dropped: (reason) => ({ decision: 'reject', reason: typeof reason === 'string' ? reason : 'Aborted while waiting for approval.' }),
+    unattended: () => ({ decision: 'reject', reason: 'No one can answer.' }),
+  });
   #askArrived: (() => void) | undefined;
   #round: RoundPort | undefined;
   #detachSignal: (() => void) | undefined;
@@ -35,22 +37,13 @@ export class CallRun {
 
   /** The executor's approval callback for this call. Resolves when the client answers (or the run ends). */
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    return new Promise((resolve) => {
-      const settle = (decision: ApprovalDecision) => {
-        signal.removeEventListener('abort', onAbort);
-        if (this.#pending?.request === request) this.#pending = undefined;
-        resolve(decision);
-      };
-      const onAbort = () => settle({ decision: 'reject', reason: 'Aborted while waiting for approval.' });
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#pending = { request, resolve: settle };
-      this.#askArrived?.();
-    });
+    return this.#asks.ask(request, signal);
   }
 
   /** Answers the question the last step handed out. */
   answer(decision: ApprovalDecision): void {
-    this.#pending?.resolve(decision);
+    const open = this.#asks.pending().at(-1);
+    if (open) this.#asks.answer(open.id, decision);
   }
 
   /** Waits for the next thing the client must see: a question, or the final result. */
@@ -59,10 +52,11 @@ export class CallRun {
     try {
       const asked = new Promise<void>((resolve) => {
         this.#askArrived = resolve;
-        if (this.#pending) resolve();
+        if (this.#asks.size > 0) resolve();
       });
       const first = await Promise.race([asked.then(() => 'ask' as const), this.result.then(() => 'done' as const)]);
-      if (first === 'ask' && this.#pending) return { kind: 'ask', request: this.#pending.request };
+      const open = this.#asks.pending().at(-1);
+      if (first === 'ask' && open) return { kind: 'ask', request: open };
       return { kind: 'done', result: await this.result };
     } finally {
       this.#askArrived = undefined;
@@ -72,7 +66,7 @@ export class CallRun {
 
   /** The client went away or never answered: rejects what is pending and stops the tool. */
   abort(reason: string): void {
-    this.#pending?.resolve({ decision: 'reject', reason });
+    this.#asks.rejectAll(reason);
     this.controller.abort(new Error(reason));
   }
 

@@ -2,14 +2,14 @@
 // this order: Host and Origin must name this loopback server (DNS-rebinding protection, 403),
 // the path must be /mcp (404), the bearer token must match when auth is on (401), the body must
 // fit (413). Each MCP session (2025 revisions: `initialize` then `Mcp-Session-Id`) gets its own
-// McpConnection; sessions are bounded in number and closed after a long idle time.
+// McpServeConnection; sessions are bounded in number and closed after a long idle time.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { tokensMatch } from '../access-token.ts';
 import { isAllowedHost, isAllowedOrigin, loopbackBindAddress } from '../loopback-guard.ts';
-import type { McpConnection } from './mcp-connection.ts';
+import type { McpServeConnection } from './serve-connection.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -18,7 +18,7 @@ export interface McpHttpOptions {
   port: number;
   /** Undefined turns authentication off (`--no-auth`). */
   token: string | undefined;
-  makeConnection(id: string): McpConnection;
+  makeConnection(id: string): McpServeConnection;
   /** Open sessions at once (32); more are refused with 503 until one closes. */
   maxSessions?: number;
   /** Largest request body (16 MiB); larger ones get 413. */
@@ -37,7 +37,7 @@ export interface McpHttpServer {
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
-  connection: McpConnection;
+  connection: McpServeConnection;
   lastSeen: number;
 }
 

@@ -3,13 +3,13 @@
 // `server/discover`), so both kinds of client work. Stdin closing ends the connection: pending
 // questions are rejected and running tools killed.
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { McpConnection } from './mcp-connection.ts';
+import type { McpServeConnection } from './serve-connection.ts';
 
 /** Larger than the SDK's 10 MB default so a 10 MB request gets an answer, not a closed pipe. */
 export const STDIO_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export interface McpStdioOptions {
-  makeConnection(id: string): McpConnection;
+  makeConnection(id: string): McpServeConnection;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   log?: (message: string) => void;
@@ -19,7 +19,7 @@ export interface McpStdioOptions {
 export function serveMcpStdio(options: McpStdioOptions): { done: Promise<void>; close(): Promise<void> } {
   const stdin = (options.stdin ?? process.stdin) as import('node:stream').Readable;
   const stdout = (options.stdout ?? process.stdout) as import('node:stream').Writable;
-  let connection: McpConnection | undefined;
+  let connection: McpServeConnection | undefined;
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
   const end = () => {

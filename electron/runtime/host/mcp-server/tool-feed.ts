@@ -1,20 +1,14 @@
-// What `mcp serve` needs from the rest of the runtime: the live tool groups (hot reload), the
-// settings that decide which groups are on, and where "always allow" writes. The CLI builds it
-// from createRuntime's tools (every source: files on disk, MCP servers).
+// What `mcp serve` needs from the rest of the runtime: a ToolSession per connection (the live
+// tool groups with hot reload, the settings' switches, where "always allow" writes) and the
+// settings for the limits. The CLI builds it from createRuntime (every source: files on disk,
+// MCP servers).
 import type { Settings } from '../../../../shared/settings.ts';
-import type { ToolsChange } from '../../tools/tools-change.ts';
-import type { PermissionStore, ToolGroup } from '../../tools/types.ts';
-
-export type { ToolsChange };
+import type { ToolSession, ToolSessionOptions } from '../../tools/tool-session.ts';
 
 export interface McpToolFeed {
-  groups(): ToolGroup[];
-  /** Contract: the listener runs after groups() changed; returns the unsubscribe function. */
-  onToolsChanged(listener: (change: ToolsChange) => void): () => void;
+  /** Opens one connection's ToolSession; the connection closes it. */
+  toolSession(options: ToolSessionOptions): ToolSession;
   settings(): Settings;
-  /** Contract: runs after the settings changed (another process included); returns unsubscribe. */
-  onSettingsChanged(listener: (settings: Settings) => void): () => void;
-  permissions: PermissionStore;
   /** `--group G`: only these groups (still only when enabled in Tooldesk). Empty = every enabled group. */
   onlyGroups: string[];
 }

@@ -1,5 +1,5 @@
-// One MCP client connection: its own ToolExecutor and variables (like a chat session), the tool
-// list kept in step with hot reloads and the settings, and the low-level MCP `Server` whose
+// One MCP client's connection to `tooldesk mcp serve`: its own ToolSession (executor, variables,
+// the tool list kept in step with hot reloads and the settings), and the low-level MCP `Server` whose
 // handlers answer tools/list, tools/call and the variables as resources. Approvals that need a
 // human are asked through elicitation; a client that cannot ask gets a refusal naming the setting.
 import {
@@ -15,21 +15,20 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../../shared/tools.ts';
-import { applyEnableState, replaceExecutorGroups, syncExecutorGroups } from '../../tools/executor-groups.ts';
 import { closeNamesHint } from '../../tools/close-names.ts';
-import { ToolExecutor } from '../../tools/tool-executor.ts';
-import { VariableSystem } from '../../tools/variable-system.ts';
+import type { ToolExecutor } from '../../tools/tool-executor.ts';
+import type { ToolSession } from '../../tools/tool-session.ts';
 import { approvalForm, decisionFrom } from './approval-form.ts';
 import type { AuditLog } from './audit-log.ts';
 import { CallRun, type RoundPort } from './call-run.ts';
 import { listMcpTools } from './tool-listing.ts';
-import type { McpToolFeed, ToolsChange } from './tool-feed.ts';
+import type { McpToolFeed } from './tool-feed.ts';
 
 export const VARIABLE_URI_PREFIX = 'tooldesk://variables/';
 const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 
-export interface McpConnectionOptions {
+export interface McpServeConnectionOptions {
   /** Names the connection in the audit log and the executor's variables. */
   id: string;
   transport: 'stdio' | 'http';
@@ -59,10 +58,11 @@ interface Waiting {
   timer: NodeJS.Timeout;
 }
 
-export class McpConnection {
+export class McpServeConnection {
+  readonly tools: ToolSession;
   readonly executor: ToolExecutor;
   readonly server: Server;
-  readonly #options: McpConnectionOptions;
+  readonly #options: McpServeConnectionOptions;
   readonly #runs = new Map<string, CallEntry>();
   readonly #waiting = new Map<string, Waiting>();
   /** Calls by the JSON-RPC id of the request round that is open now (HTTP aborts them when the client hangs up). */
@@ -73,27 +73,18 @@ export class McpConnection {
   #listed = '';
   #closed = false;
 
-  constructor(options: McpConnectionOptions) {
+  constructor(options: McpServeConnectionOptions) {
     this.#options = options;
-    const settings = options.feed.settings();
-    this.executor = new ToolExecutor({
+    this.tools = options.feed.toolSession({
       sessionId: options.id,
-      variables: new VariableSystem({ maxEntries: settings.limits.variableMaxEntries, maxBytes: settings.limits.variableMaxBytes }),
-      permissions: options.feed.permissions,
-      truncateChars: settings.limits.truncateChars,
-      toolTimeoutMs: settings.limits.toolTimeoutMs,
       approve: (request, signal) => this.#approve(request, signal),
+      onlyGroups: options.feed.onlyGroups,
       log: (message) => options.log?.(message),
     });
-    for (const error of replaceExecutorGroups(this.executor, options.feed.groups())) options.log?.(error);
-    this.#applyEnableState();
+    this.executor = this.tools.executor;
     this.#listed = JSON.stringify(listMcpTools(this.executor));
     this.#disposers.push(
-      options.feed.onToolsChanged((change) => this.#toolsChanged(change)),
-      options.feed.onSettingsChanged(() => {
-        this.#applyEnableState();
-        this.#announceIfChanged();
-      }),
+      this.tools.onChanged(() => this.#announceIfChanged()),
       this.executor.onVariablesChanged(() => void this.server.sendResourceListChanged().catch(() => {})),
     );
     this.server = new Server(options.serverInfo, {
@@ -116,7 +107,7 @@ export class McpConnection {
     this.#waiting.clear();
     for (const { run } of this.#runs.values()) run.abort('The MCP client disconnected.');
     for (const start of this.#queue.splice(0)) start();
-    this.executor.close();
+    this.tools.close();
     this.#options.audit.write(this.#options.id, { event: 'disconnect' });
   }
 
@@ -130,21 +121,6 @@ export class McpConnection {
   }
 
   // ── tools ──────────────────────────────────────────────────────────────────────────────────
-
-  #applyEnableState(): void {
-    applyEnableState(this.executor, this.#options.feed.settings());
-    const only = this.#options.feed.onlyGroups;
-    if (only.length === 0) return;
-    for (const group of this.executor.listGroups()) {
-      if (!group.builtin && !only.includes(group.name)) this.executor.toggleGroupEnabled(group.name, false);
-    }
-  }
-
-  #toolsChanged(change: ToolsChange): void {
-    syncExecutorGroups(this.executor, this.#options.feed.groups(), change);
-    this.#applyEnableState();
-    this.#announceIfChanged();
-  }
 
   #announceIfChanged(): void {
     const listed = JSON.stringify(listMcpTools(this.executor));
@@ -234,7 +210,7 @@ export class McpConnection {
       if (!admitted.ok) return { status: 'ERROR', error: admitted.message, finalText: admitted.message, callId };
       try {
         this.#options.audit.write(this.#options.id, { event: 'call', tool: name, callId, args });
-        const result = await this.executor.execute(name, args, { callId, signal, onUpdate });
+        const result = await this.tools.execute(name, args, { callId, signal, onUpdate });
         this.#options.audit.write(this.#options.id, {
           event: 'result',
           tool: name,

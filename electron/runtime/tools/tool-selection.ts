@@ -2,7 +2,7 @@
 // stay the defaults for chats that never chose. The executor's enable state then is the choice,
 // so the model is offered only the selected tools and a call to another is refused.
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
-import type { ToolExecutor } from '../tools/tool-executor.ts';
+import type { ToolExecutor } from './tool-executor.ts';
 
 /** Groups with a selected tool are on; every tool is on exactly when selected. */
 export function applyToolSelection(executor: ToolExecutor, selection: ChatToolSelection): void {

@@ -1,0 +1,186 @@
+// A chat's tool calls: each one runs through the chat's ToolSession with events (started,
+// progress, finished), a unique call id within the session (variables are named after it), its
+// own Cancel, its images kept as files of the session, its result bounded as the session keeps
+// it, and the approval memory persisted when a call changed it. Also what one request offers
+// (all enabled definitions, or FindTools and a few when they exceed the budget).
+import type { ChatEvent, ChatMessage, ToolResultMessage } from '../../../shared/chat.ts';
+import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
+import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
+import type { ToolDefinition, ToolExecuteResult } from '../../../shared/tools.ts';
+import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
+import type { LlmToolCall } from '../llm/types.ts';
+import type { ToolSession } from '../tools/tool-session.ts';
+import type { ToolContext } from '../tools/types.ts';
+import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
+import type { SessionAttachments } from './session-attachments.ts';
+import type { SessionRecord } from './session-records.ts';
+import { toChatToolCall } from './stream-assistant-step.ts';
+import { ToolBudget } from './tool-budget.ts';
+
+export interface ChatToolCallsPorts {
+  sessionId: string;
+  tools: ToolSession;
+  attachments: SessionAttachments;
+  settings: () => Settings;
+  storedResult?: BoundOptions;
+  /** Contract: never throws (an emitter's fire). */
+  emit(event: ChatEvent): void;
+  /** Writes a record to the session file (throws a FileError when the disk refuses). */
+  record(record: SessionRecord): void;
+  newId(prefix: string): string;
+  /** What a call may know of its chat (ToolContext.conversation). Contract: cheap, never throws. */
+  conversation?: ToolContext['conversation'];
+}
+
+export class ChatToolCalls {
+  readonly #ports: ChatToolCallsPorts;
+  readonly #usedCallIds = new Set<string>();
+  /** Running calls by the call id the events carry, so one call can be cancelled alone. */
+  readonly #running = new Map<string, AbortController>();
+  /** Images stored by calls of this run (file → type), readable before their message is appended. */
+  readonly #newImages = new Map<string, string>();
+  readonly #budget = new ToolBudget();
+  #approvalMemoryJson: string;
+
+  constructor(ports: ChatToolCallsPorts, history: readonly { role: string; callId?: string; result?: ToolExecuteResult }[]) {
+    this.#ports = ports;
+    for (const m of history) if (m.role === 'tool') this.#usedCallIds.add(m.result?.callId ?? m.callId ?? '');
+    this.#approvalMemoryJson = JSON.stringify(ports.tools.executor.exportApprovalMemory());
+  }
+
+  /** Runs one call with events; the tool message it returns is not yet appended. Never rejects. */
+  async run(call: LlmToolCall, signal: AbortSignal, rerunOf?: string): Promise<ToolResultMessage> {
+    const { tools, sessionId } = this.#ports;
+    // Variables are named after the call id: keep them unique within the session.
+    let callId = call.id;
+    for (let n = 2; this.#usedCallIds.has(callId); n++) callId = `${call.id}_${n}`;
+    this.#usedCallIds.add(callId);
+    const display = toChatToolCall(call);
+    const groupName = tools.groupOf(call.name);
+    let summary: string | undefined;
+    try {
+      summary = tools.executor.getTool(call.name)?.compressArgs?.(display.args);
+    } catch {
+      summary = undefined;
+    }
+    this.#ports.emit({ type: 'tool.started', sessionId, callId: call.id, toolName: call.name, groupName, args: display.args, ...(summary ? { summary } : {}), ...(rerunOf ? { rerunOf } : {}) });
+    // Its own controller, so cancel() stops this call and not the turn.
+    const controller = new AbortController();
+    this.#running.set(call.id, controller);
+    const result = await (this.#findTools(call, display.args, callId) ??
+      tools.execute(call.name, call.arguments, {
+        callId,
+        signal: AbortSignal.any([signal, controller.signal]),
+        onUpdate: (update) => this.#ports.emit({ type: 'tool.progress', sessionId, callId: call.id, update }),
+        ...(this.#ports.conversation ? { conversation: this.#ports.conversation } : {}),
+      })).finally(() => {
+      if (this.#running.get(call.id) === controller) this.#running.delete(call.id);
+    });
+    // Stopped by the user (this call's Cancel, or the turn's Stop): "cancelled", not a failure.
+    if (result.status !== 'SUCCESS' && (controller.signal.aborted || signal.aborted)) result.cancelled = true;
+    // Image bytes go to files of the session; the result keeps their names.
+    if (result.images?.length) result.images = this.#keepImages(result.images, callId);
+    // Events, history and the file all carry the bounded result: what a reopened session shows.
+    const bounded = boundToolResult(result, this.#ports.storedResult);
+    this.#ports.emit({ type: 'tool.finished', sessionId, callId: call.id, toolName: call.name, result: bounded.result });
+    this.#persistApprovalMemory();
+    const message = this.message(call, display.args, bounded.result, groupName);
+    if (bounded.cut) message.cut = bounded.cut;
+    if (rerunOf) message.rerunOf = rerunOf;
+    return message;
+  }
+
+  /** The tool message of a call and its result. */
+  message(call: LlmToolCall, args: Record<string, unknown>, result: ToolExecuteResult, groupName?: string): ToolResultMessage {
+    return {
+      id: this.#ports.newId('msg'),
+      role: 'tool',
+      createdAt: Date.now(),
+      callId: call.id,
+      toolName: call.name,
+      ...(groupName ? { groupName } : {}),
+      args,
+      content: result.finalText ?? result.error ?? '',
+      result,
+    };
+  }
+
+  /** False when no such call is running (it already finished). */
+  cancel(callId: string): boolean {
+    const controller = this.#running.get(callId);
+    if (!controller) return false;
+    controller.abort(new Error('cancelled by the user'));
+    return true;
+  }
+
+  /** The definitions one request carries: all enabled ones, or FindTools and a few when they exceed the budget. */
+  offered(selection: ChatToolSelection | null): { tools: ToolDefinition[]; rule?: string } {
+    const executor = this.#ports.tools.executor;
+    const all = executor.getEnabledToolDefinitions();
+    const pinnedNames = new Set(selection?.pinned ?? []);
+    const pinned = new Set<string>();
+    if (pinnedNames.size > 0) {
+      for (const group of executor.listGroups()) for (const tool of group.tools) if (pinnedNames.has(tool.name)) pinned.add(tool.modelName);
+    }
+    const budget = this.#ports.settings().limits.toolDefinitionBudgetChars ?? DEFAULT_LIMITS.toolDefinitionBudgetChars;
+    const offered = this.#budget.offer(all, pinned, budget);
+    return offered.rule ? { tools: offered.tools, rule: offered.rule } : { tools: offered.tools };
+  }
+
+  /** An image one of this session's tool calls returned (only those: not any file of the session). */
+  image(stored: string, history: readonly ChatMessage[]): { mimeType: string; data: string } | null {
+    // Calls of a step still running are not in the history yet, but the chat shows them already.
+    let mimeType = this.#newImages.get(stored);
+    for (const message of history) {
+      if (mimeType) break;
+      if (message.role === 'tool') mimeType = message.result.images?.find((i) => i.stored === stored)?.mimeType;
+    }
+    const bytes = mimeType ? this.#ports.attachments.read(stored) : null;
+    return mimeType && bytes ? { mimeType, data: bytes.toString('base64') } : null;
+  }
+
+  /** FindTools, answered over the chat's enabled definitions (unless a tool of that name exists). */
+  #findTools(call: LlmToolCall, args: Record<string, unknown>, callId: string): Promise<ToolExecuteResult> | undefined {
+    const executor = this.#ports.tools.executor;
+    if (call.name !== FIND_TOOLS || executor.getTool(FIND_TOOLS)) return undefined;
+    const started = performance.now();
+    const result = this.#budget.find(args, executor.getEnabledToolDefinitions());
+    result.callId = callId;
+    result.durationMs = performance.now() - started;
+    return Promise.resolve(result);
+  }
+
+  #persistApprovalMemory(): void {
+    const data = this.#ports.tools.executor.exportApprovalMemory();
+    const json = JSON.stringify(data);
+    if (json === this.#approvalMemoryJson) return;
+    this.#approvalMemoryJson = json;
+    this.#ports.record({ t: 'approval-memory', at: Date.now(), data });
+  }
+
+  #keepImages(images: NonNullable<ToolExecuteResult['images']>, callId: string): NonNullable<ToolExecuteResult['images']> {
+    try {
+      const kept = this.#ports.attachments.storeToolImages(images, `tool-${callId}`);
+      for (const image of kept) if (image.stored) this.#newImages.set(image.stored, image.mimeType);
+      return kept;
+    } catch (error) {
+      // A full disk loses the images, not the result.
+      const note = `not kept: ${(error as Error).message}`;
+      return images.map(({ data: _bytes, ...image }) => ({ ...image, note }));
+    }
+  }
+}
+
+/** What "Run again" of `callId` runs: the same tool with the arguments it ran with (the user's edits, when there were any), or `args`. */
+export function rerunOf(
+  history: readonly ChatMessage[],
+  callId: string,
+  args?: Record<string, unknown>,
+): { name: string; args: Record<string, unknown>; rerunOf: string } | ToolExecuteResult {
+  const first = history.find((m): m is ToolResultMessage => m.role === 'tool' && (m.callId === callId || m.result.callId === callId));
+  if (!first) {
+    const message = `No finished tool call "${callId}" in this session to run again.`;
+    return { status: 'NOT_FOUND', error: message, finalText: message };
+  }
+  return { name: first.toolName, args: args ?? first.result.editedArgs ?? first.args ?? {}, rerunOf: first.rerunOf ?? first.callId };
+}

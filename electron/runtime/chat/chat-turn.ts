@@ -1,0 +1,96 @@
+// One turn of a chat, from the user's text to the model's last answer: the user message is
+// checked and recorded, a `/tool {json}` runs by hand (also when no model is configured), and
+// anything else goes to the agent loop with the chat's model. The session around it owns the
+// history, the file and the events (TurnHost).
+import type { ChatMessage, ChatSettings, ErrorValue, StopReason, UserMessage } from '../../../shared/chat.ts';
+import type { Settings } from '../../../shared/settings.ts';
+import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
+import type { ProviderResolution } from '../llm/resolve-provider.ts';
+import type { LlmToolCall } from '../llm/types.ts';
+import type { ToolSession } from '../tools/tool-session.ts';
+import { runAgentLoop } from './agent-loop.ts';
+import { assembleChatRequest, userMessageOf, type UserInput } from './chat-request.ts';
+import type { ChatToolCalls } from './chat-tool-calls.ts';
+import type { SessionAttachments } from './session-attachments.ts';
+import { parseSlashCommand } from './slash-command.ts';
+
+export interface TurnResult {
+  stopReason: StopReason;
+  error?: ErrorValue;
+}
+
+export interface TurnHost {
+  readonly tools: ToolSession;
+  readonly calls: ChatToolCalls;
+  readonly attachments: SessionAttachments;
+  chat(): ChatSettings;
+  settings(): Settings;
+  /** Contract: resolves with the provider of `chat` (or why there is none); never rejects. */
+  provider(chat: ChatSettings): Promise<ProviderResolution>;
+  /** The shown branch, root → head. */
+  path(): ChatMessage[];
+  /** Contract: records a message at the head (file, tree, events). */
+  append(message: ChatMessage): void;
+  /** Contract: never throws. */
+  delta(messageId: string, delta: { text?: string; reasoning?: string }): void;
+  notice(level: 'info' | 'warning', message: string): void;
+  newId(prefix: string): string;
+}
+
+const errorValue = (name: string, message: string): ErrorValue => ({ name, message });
+
+/** The user's text: `record` puts the checked user message in place (head, append, title). */
+export async function runUserTurn(host: TurnHost, text: string, input: UserInput, signal: AbortSignal, record: (user: UserMessage) => void): Promise<TurnResult> {
+  const made = userMessageOf(text, input, host.tools.executor);
+  if (!made.ok) return { stopReason: 'error', error: made.error };
+  record(made.user);
+  const resolution = await host.provider(host.chat());
+  const slash = input.prompt !== undefined ? null : parseSlashCommand(text);
+  const slashTool = slash && (host.tools.executor.getTool(slash.name) !== undefined || slash.name === FIND_TOOLS);
+  // A slash command runs when the tool exists, or when there is no model to ask anyway.
+  if (slash && (slashTool || !resolution.ok)) {
+    const call: LlmToolCall = { id: host.newId('call'), name: slash.name, arguments: slash.ok ? JSON.stringify(slash.args) : '' };
+    if (!slash.ok) {
+      host.append(host.calls.message(call, {}, { status: 'ERROR', error: slash.error, finalText: slash.error }));
+      return { stopReason: 'error', error: errorValue('InvalidArguments', slash.error) };
+    }
+    const message = await host.calls.run(call, signal);
+    host.append(message);
+    if (signal.aborted) return { stopReason: 'aborted' };
+    return message.result.status === 'SUCCESS' ? { stopReason: 'stop' } : { stopReason: 'error', error: errorValue(message.result.status, message.result.error ?? message.content) };
+  }
+  return runModelTurn(host, signal, resolution);
+}
+
+/** The model loop from the current head: answers, tool calls and their results until a final answer. */
+export async function runModelTurn(host: TurnHost, signal: AbortSignal, resolved?: ProviderResolution): Promise<TurnResult> {
+  const chat = host.chat();
+  const resolution = resolved ?? (await host.provider(chat));
+  if (!resolution.ok) return { stopReason: 'error', error: errorValue('NoProvider', resolution.reason) };
+  const { provider, config } = resolution;
+  const model = chat.model && (!chat.providerId || chat.providerId === config.id) ? chat.model : config.model;
+  return runAgentLoop(
+    {
+      provider,
+      model,
+      providerId: config.id,
+      maxSteps: host.settings().limits.maxSteps,
+      assembleRequest: () =>
+        assembleChatRequest({
+          model,
+          chat: host.chat(),
+          systemPrompt: host.settings().systemPrompt,
+          offered: host.calls.offered(host.tools.selection()),
+          toolRules: () => host.tools.executor.toolRules(),
+          path: host.path(),
+          attachments: host.attachments,
+        }),
+      onDelta: (messageId, delta) => host.delta(messageId, delta),
+      onRetry: (message) => host.notice('info', message),
+      append: (message) => host.append(message),
+      runCall: (call, callSignal) => host.calls.run(call, callSignal),
+      newId: (prefix) => host.newId(prefix),
+    },
+    signal,
+  );
+}

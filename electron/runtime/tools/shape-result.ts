@@ -1,0 +1,111 @@
+// What the executor does with a tool's output: format → truncate → cache the full text and the
+// arguments as variables → the hint for reading the rest; and the same bound on an error's text.
+// Split from tool-executor.ts; the executor calls these after a run.
+import type { ToolExecuteResult } from '../../../shared/tools.ts';
+import { formatOutput, NO_OUTPUT_TEXT, truncateOutput, truncationHint } from './format-output.ts';
+import type { RunOutcome } from './run-tool.ts';
+import { timeoutMessageOf } from './timeout-message.ts';
+import type { RegisteredTool } from './tool-catalog.ts';
+import type { ToolRunResult } from './types.ts';
+import type { VariableSystem } from './variable-system.ts';
+import { VARS_GROUP } from './vars-tools.ts';
+
+type Args = Record<string, unknown>;
+
+/** format → truncate → cache → hint, for a successful run. */
+export function shapeSuccess(
+  variables: VariableSystem,
+  entry: RegisteredTool,
+  args: Args,
+  callId: string,
+  limit: number,
+  run: ToolRunResult,
+  warnings: string[],
+): ToolExecuteResult {
+  const formatted = formatOutput(entry.tool, run, args);
+  if (formatted.warning) warnings.push(formatted.warning);
+  const cut = truncateOutput(entry.tool, formatted.text, args, limit);
+  if (cut.warning) warnings.push(cut.warning);
+  const result: ToolExecuteResult = {
+    toolName: entry.name,
+    status: 'SUCCESS',
+    data: run.data,
+    formattedText: formatted.text,
+    finalText: formatted.text === '' ? NO_OUTPUT_TEXT : cut.text,
+    isTruncated: cut.info.truncated,
+    truncation: cut.info,
+  };
+  const images = Array.isArray(run.images) ? run.images.filter((i) => typeof i?.mimeType === 'string' && typeof i.data === 'string') : [];
+  if (images.length) result.images = images.map((image) => ({ mimeType: image.mimeType, size: base64Bytes(image.data), data: image.data }));
+  copyLogs(result, run);
+  cacheResult(variables, entry, args, callId, formatted.text, result);
+  if (cut.info.truncated) result.finalText += `\n\n${truncationHint(cut, result.cacheVarResult)}`;
+  return result;
+}
+
+/**
+ * An error's text is bounded like a result's: a tool failing with a megabyte of stderr must not
+ * flood the model's context. When it is cut, the whole text is cached so the model can read it.
+ */
+export function boundError(variables: VariableSystem, entry: RegisteredTool, args: Args, callId: string, limit: number, result: ToolExecuteResult, warnings: string[]): ToolExecuteResult {
+  const text = result.finalText ?? '';
+  const cut = truncateOutput(entry.tool, text, args, limit);
+  if (!cut.info.truncated) return result;
+  if (cut.warning) warnings.push(cut.warning);
+  cacheResult(variables, entry, args, callId, text, result);
+  result.finalText = `${cut.text}\n\n${truncationHint(cut, result.cacheVarResult)}`;
+  result.isTruncated = true;
+  result.truncation = cut.info;
+  return result;
+}
+
+/** `{tool}_{callId}_result` (the full text) and `_args`, except for the vars tools themselves. */
+function cacheResult(variables: VariableSystem, entry: RegisteredTool, args: Args, callId: string, text: string, result: ToolExecuteResult): void {
+  if (entry.groupName === VARS_GROUP || entry.tool.SKIP_CACHE_RESULT) return;
+  // Braces or spaces in a provider's call id would make the name unreachable by $VAR_REF.
+  const id = callId.replace(/[^A-Za-z0-9_-]/g, '_');
+  const tags = [entry.modelName, entry.groupName];
+  result.cacheVarResult = `${entry.modelName}_${id}_result`;
+  result.cacheVarArgs = `${entry.modelName}_${id}_args`;
+  variables.add(result.cacheVarResult, text, 'ToolCallResult', { tags });
+  variables.add(result.cacheVarArgs, JSON.stringify(args), 'ToolCallArgs', { tags });
+}
+
+/** A throw, a timeout, an abort, or an ERROR the tool reported itself. */
+export function errorResult(entry: RegisteredTool, args: Args, outcome: RunOutcome): ToolExecuteResult {
+  if (outcome.kind === 'ok') {
+    const { run } = outcome;
+    const message = run.error || 'The tool reported an error without a message.';
+    const detail = run.formattedText ?? (run.data !== undefined ? formatOutput(entry.tool, { data: run.data }, args).text : '');
+    const result: ToolExecuteResult = {
+      toolName: entry.name,
+      status: 'ERROR',
+      error: message,
+      data: run.data,
+      finalText: detail ? `Error: ${message}\n${detail}` : `Error: ${message}`,
+    };
+    copyLogs(result, run);
+    return result;
+  }
+  const message =
+    outcome.kind === 'threw'
+      ? outcome.message
+      : outcome.kind === 'timeout'
+        ? timeoutMessageOf(entry.tool, entry.modelName, outcome.timeoutMs)
+        : `${entry.modelName} was aborted (${outcome.reason}).`;
+  const result: ToolExecuteResult = { toolName: entry.name, status: 'ERROR', error: message, finalText: `Error: ${message}` };
+  // What the stopped tool printed up to then still helps the user see how far it got.
+  if (outcome.kind !== 'threw' && outcome.stopped) copyLogs(result, outcome.stopped);
+  return result;
+}
+
+/** Decoded size of base64 text (padding and whitespace not counted). */
+function base64Bytes(data: string): number {
+  const clean = data.replace(/[\s=]/g, '');
+  return Math.floor((clean.length * 3) / 4);
+}
+
+function copyLogs(result: ToolExecuteResult, run: ToolRunResult): void {
+  if (run.logs) result.logs = run.logs;
+  if (run.warnings?.length) result.warnings = [...run.warnings];
+}
