@@ -114,6 +114,10 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   listMcpResources: empty,
   readMcpResource: obj({ server: name, uri: str(8192, 1) }),
   appInfo: empty,
+  openMcpApp: obj({ ...sessionId, callId: id }),
+  allowMcpApp: obj({ server: name, kind: oneOf(['show', 'permissions', 'links', 'messages']) }),
+  callToolFromApp: obj({ ...sessionId, callId: id, name, args: record(json()) }),
+  readResourceFromApp: obj({ ...sessionId, callId: id, uri: str(8192, 1) }),
 };
 
 /**

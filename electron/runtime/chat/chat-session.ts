@@ -10,6 +10,7 @@ import type { LlmToolCall } from '../llm/types.ts';
 import { Emitter } from '../base/emitter.ts';
 import { FileError } from '../base/file-error.ts';
 import { ToolExecutor } from '../tools/tool-executor.ts';
+import { appOnly } from '../apps/app-visibility.ts';
 import type { PermissionStore, ToolGroup } from '../tools/types.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
@@ -322,7 +323,7 @@ export class ChatSession {
   }
 
   /** Runs a tool by hand (the API's runTool), recorded in the history like `/tool {json}`. */
-  async runTool(name: string, args: Record<string, unknown>, rerunOf?: string): Promise<ToolExecuteResult> {
+  async runTool(name: string, args: Record<string, unknown>, rerunOf?: string, fromApp?: string): Promise<ToolExecuteResult> {
     if (this.#turn || this.#closed) {
       const message = this.#closed ? `Session ${this.id} is closed.` : 'A turn is running in this session; wait for it or abort it.';
       return { status: 'ERROR', error: message, finalText: message };
@@ -330,7 +331,7 @@ export class ChatSession {
     const controller = new AbortController();
     this.#turn = { id: newId('turn'), controller };
     try {
-      const message = await this.#runCall({ id: newId('call'), name, arguments: JSON.stringify(args) }, controller.signal, true, rerunOf);
+      const message = await this.#runCall({ id: newId('call'), name, arguments: JSON.stringify(args) }, controller.signal, true, rerunOf, fromApp);
       return message.result;
     } finally {
       this.#turn = null;
@@ -512,7 +513,7 @@ export class ChatSession {
   }
 
   /** Runs one call through the executor with events; appends its message unless told not to. */
-  async #runCall(call: LlmToolCall, signal: AbortSignal, append = true, rerunOf?: string): Promise<ToolResultMessage> {
+  async #runCall(call: LlmToolCall, signal: AbortSignal, append = true, rerunOf?: string, fromApp?: string): Promise<ToolResultMessage> {
     // Variables are named after the call id: keep them unique within the session.
     let callId = call.id;
     for (let n = 2; this.#usedCallIds.has(callId); n++) callId = `${call.id}_${n}`;
@@ -526,7 +527,7 @@ export class ChatSession {
     } catch {
       summary = undefined;
     }
-    this.#emit({ type: 'tool.started', sessionId: this.id, callId: call.id, toolName: call.name, groupName, args: display.args, ...(summary ? { summary } : {}), ...(rerunOf ? { rerunOf } : {}) });
+    this.#emit({ type: 'tool.started', sessionId: this.id, callId: call.id, toolName: call.name, groupName, args: display.args, ...(summary ? { summary } : {}), ...(rerunOf ? { rerunOf } : {}), ...(fromApp ? { fromApp } : {}) });
     // Its own controller, so cancelToolCall stops this call and not the turn.
     const controller = new AbortController();
     this.#runningCalls.set(call.id, controller);
@@ -554,6 +555,7 @@ export class ChatSession {
     const message = this.#toolMessage(call, display.args, bounded.result, groupName);
     if (bounded.cut) message.cut = bounded.cut;
     if (rerunOf) message.rerunOf = rerunOf;
+    if (fromApp) message.fromApp = fromApp;
     if (append) this.#append(message);
     return message;
   }
@@ -590,7 +592,8 @@ export class ChatSession {
 
   /** The definitions one request carries: all enabled ones, or FindTools and a few when they exceed the budget. */
   #offeredTools(): { tools: ReturnType<ToolExecutor['getEnabledToolDefinitions']>; rule?: string } {
-    const all = this.executor.getEnabledToolDefinitions();
+    // Tools only an app may call (`_meta.ui.visibility: ["app"]`) are never offered to the model.
+    const all = this.executor.getEnabledToolDefinitions().filter((d) => !appOnly(this.executor.getTool(d.function.name)?.meta));
     const pinnedNames = new Set(this.#selection?.pinned ?? []);
     const pinned = new Set<string>();
     if (pinnedNames.size > 0) {

@@ -1,6 +1,7 @@
 // What the API handlers are written against: one interface per side of the runtime. The
 // adapters (session-service, tool-service, settings-service, provider-service) implement them
 // over the real parts; tests pass fakes.
+import type { AppService } from '../apps/app-service.ts';
 import type { NewToolFormat } from '../../../shared/new-tool-formats.ts';
 import type { AppInfo, CreatedTool, DetectedProvider, ProviderTestResult, SessionSearchHit, SessionSnapshot, ToolFiles, ToolsState, VariableSlice } from '../../../shared/api.ts';
 import type { ChatEvent, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
@@ -126,5 +127,7 @@ export interface HostServices {
   secrets: SecretService;
   /** Settings → MCP servers; absent: the methods say MCP is not available here. */
   mcp?: McpService;
+  /** MCP Apps in tool-call blocks; absent: the methods say apps are not available here. */
+  apps?: AppService;
   appInfo(): Promise<AppInfo>;
 }

@@ -419,6 +419,7 @@ export class ToolExecutor {
     const images = Array.isArray(run.images) ? run.images.filter((i) => typeof i?.mimeType === 'string' && typeof i.data === 'string') : [];
     if (images.length) result.images = images.map((image) => ({ mimeType: image.mimeType, size: base64Bytes(image.data), data: image.data }));
     copyLogs(result, run);
+    if (run.app && typeof run.app.uri === 'string') result.app = run.app.server ? { server: run.app.server, uri: run.app.uri } : { uri: run.app.uri };
     this.cache(entry, args, callId, formatted.text, result);
     if (cut.info.truncated) result.finalText += `\n\n${truncationHint(cut, result.cacheVarResult)}`;
     return result;

@@ -50,6 +50,8 @@ export function ToolCallBlock(props: {
   reruns?: JSX.Element;
   /** Reads an image the session kept of this call's result. */
   loadImage?: LoadToolImage;
+  /** The MCP App the result names (shown under the result, above the calls it made). */
+  app?: JSX.Element;
 }) {
   const [inspecting, setInspecting] = createSignal(false);
   const [rerunning, setRerunning] = createSignal(false);
@@ -96,6 +98,11 @@ export function ToolCallBlock(props: {
           <Icon name="gear" />
         </span>
         <code class="tool-name">{props.call.toolName}</code>
+        <Show when={props.call.fromApp}>
+          <span class="badge" data-testid="from-app" title="The app shown in the call above asked for this call">
+            from the app
+          </span>
+        </Show>
         <Show when={props.call.groupName}>
           <span class="muted small">{props.call.groupName}</span>
         </Show>
@@ -166,7 +173,7 @@ export function ToolCallBlock(props: {
               <button type="button" class="link small" aria-expanded={inspecting()} onClick={() => setInspecting(!inspecting())}>
                 Inspect
               </button>
-              <Show when={props.onRerun && !props.call.rerunOf}>
+              <Show when={props.onRerun && !props.call.rerunOf && !props.call.fromApp}>
                 <button type="button" class="link small" aria-expanded={rerunning()} disabled={props.busy} onClick={() => setRerunning(!rerunning())}>
                   Run again
                 </button>
@@ -214,6 +221,7 @@ export function ToolCallBlock(props: {
           </>
         )}
       </Show>
+      {props.app}
       <Show when={props.call.reruns.length > 0}>
         <div class="tool-reruns" data-testid="tool-reruns">
           {props.reruns}

@@ -1,0 +1,142 @@
+// The API side of MCP Apps (shared/mcp-apps.ts): opens the app of a stored call (resource, CSP,
+// consents, the sandbox-origin URL) and answers what the app asks, each through its gate:
+// `tools/call` only for app-visible tools of its own server, through the chat's executor;
+// `resources/read` of its own server only. Requests are bounded per app.
+import { apiError } from '../../../shared/api.ts';
+import type { ToolResultMessage } from '../../../shared/chat.ts';
+import type { AppConsentKind, AppToolCallResult, McpAppView } from '../../../shared/mcp-apps.ts';
+import type { ToolExecuteResult } from '../../../shared/tools.ts';
+import type { ChatSession } from '../chat/chat-session.ts';
+import type { McpManager } from '../sources/mcp/index.ts';
+import { buildAppCsp } from './app-csp.ts';
+import { openAppConsents } from './app-consents.ts';
+import { allowAttribute, requestedPermissions } from './app-permissions.ts';
+import { readAppResource } from './app-resource.ts';
+import { startAppSandboxServer, type AppSandboxServer } from './app-sandbox-server.ts';
+import { appCallRefusal, type ToolUiMeta } from './app-visibility.ts';
+import { runAppToolCall } from './run-app-tool-call.ts';
+
+export interface AppServiceDeps {
+  home: string;
+  mcp?: McpManager;
+  /** The chat session (opened when needed); throws NotFoundError. */
+  session(id: string): ChatSession;
+}
+
+export interface AppService {
+  open(sessionId: string, callId: string): Promise<McpAppView>;
+  allow(server: string, kind: AppConsentKind): Promise<AppConsentKind[]>;
+  callTool(sessionId: string, callId: string, name: string, args: Record<string, unknown>): Promise<AppToolCallResult>;
+  readResource(sessionId: string, callId: string, uri: string): Promise<{ contents: unknown[] }>;
+  close(): void;
+}
+
+/** Calls one app may have running at once, and per minute. */
+export const APP_CALL_LIMITS = { concurrent: 4, perMinute: 60 } as const;
+
+export function createAppService(deps: AppServiceDeps): AppService {
+  const consents = openAppConsents(deps.home);
+  let sandbox: Promise<AppSandboxServer> | undefined;
+  const running = new Map<string, number>();
+  const recent = new Map<string, number[]>();
+
+  const appCall = (sessionId: string, callId: string): ToolResultMessage => {
+    const message = deps.session(sessionId).allMessages().find((m): m is ToolResultMessage => m.role === 'tool' && (m.callId === callId || m.result.callId === callId) && Boolean(m.result.app));
+    if (!message) throw apiError('NotFoundError', `no call "${callId}" with an app in session "${sessionId}"`);
+    return message;
+  };
+  const connectionOf = (server: string | undefined) => {
+    const connection = server ? deps.mcp?.connection(server) : undefined;
+    if (!connection) throw apiError('NotFoundError', `the MCP server "${server ?? ''}" of this app is not configured any more`);
+    return connection;
+  };
+  const budget = (key: string) => {
+    const now = Date.now();
+    const times = (recent.get(key) ?? []).filter((t) => t > now - 60_000);
+    if ((running.get(key) ?? 0) >= APP_CALL_LIMITS.concurrent) throw apiError('AppLimitError', `this app already has ${APP_CALL_LIMITS.concurrent} tool calls running`);
+    if (times.length >= APP_CALL_LIMITS.perMinute) throw apiError('AppLimitError', `this app made ${APP_CALL_LIMITS.perMinute} tool calls in the last minute; wait before the next`);
+    times.push(now);
+    recent.set(key, times);
+  };
+
+  return {
+    async open(sessionId, callId) {
+      const message = appCall(sessionId, callId);
+      const ref = message.result.app!;
+      const server = ref.server;
+      const given = server ? consents.of(server) : [];
+      const trusted = server ? deps.mcp?.connection(server)?.server.trust === true : false;
+      const view: McpAppView = {
+        callId,
+        ...(server ? { server } : {}),
+        uri: ref.uri,
+        allowed: trusted || given.includes('show'),
+        csp: { policy: '', network: [], dropped: [] },
+        permissions: { requested: [], granted: given.includes('permissions') },
+        allow: '',
+        consents: given,
+        toolInput: message.result.editedArgs ?? message.args ?? {},
+        toolResult: callToolResultOf(message.result),
+      };
+      const connection = server ? deps.mcp?.connection(server) : undefined;
+      if (!connection) return { ...view, allowed: false, problem: `the MCP server "${server ?? ''}" of this app is not configured any more` };
+      const resource = await readAppResource(connection, ref.uri);
+      if ('error' in resource) return { ...view, problem: resource.error };
+      const csp = buildAppCsp(resource.ui.csp);
+      view.csp = csp;
+      view.permissions.requested = requestedPermissions(resource.ui.permissions);
+      if (!view.allowed) return view;
+      view.allow = allowAttribute(view.permissions.requested, view.permissions.granted);
+      sandbox ??= startAppSandboxServer();
+      view.proxyUrl = (await sandbox).register({ html: resource.html, csp: csp.policy, allow: view.allow });
+      return view;
+    },
+
+    allow: (server, kind) => consents.grant(server, kind),
+
+    async callTool(sessionId, callId, name, args) {
+      const app = appCall(sessionId, callId);
+      const session = deps.session(sessionId);
+      const server = app.result.app!.server;
+      const target = session.executor
+        .listGroups()
+        .flatMap((g) => g.tools)
+        .find((t) => (t.meta?.mcp as { server?: string; tool?: string } | undefined)?.server === server && (t.meta?.mcp as { tool?: string }).tool === name);
+      const mcp = target?.meta?.mcp as { server?: string; ui?: ToolUiMeta } | undefined;
+      const refusal = appCallRefusal(server, target ? { name, ...(mcp?.server ? { server: mcp.server } : {}), ...(mcp?.ui ? { ui: mcp.ui } : {}) } : undefined);
+      if (refusal) return { content: [{ type: 'text', text: `Refused: ${refusal === 'no such tool' ? `no tool "${name}" on this app's server` : refusal}.` }], isError: true };
+      const key = `${sessionId}\n${callId}`;
+      budget(key);
+      running.set(key, (running.get(key) ?? 0) + 1);
+      try {
+        return callToolResultOf(await runAppToolCall(session, callId, target!.name, args));
+      } finally {
+        running.set(key, (running.get(key) ?? 1) - 1);
+      }
+    },
+
+    async readResource(sessionId, callId, uri) {
+      const server = appCall(sessionId, callId).result.app!.server;
+      const connection = connectionOf(server);
+      const read = await connection.request(`read ${uri}`, (client, options) => client.readResource({ uri }, { ...options, cacheMode: 'bypass' }));
+      if (!read.ok) throw apiError('McpError', read.error);
+      const contents = Array.isArray(read.value.contents) ? read.value.contents : [];
+      if (JSON.stringify(contents).length > 4 * 1024 * 1024) throw apiError('AppLimitError', `${uri} is larger than 4 MB`);
+      return { contents };
+    },
+
+    close() {
+      void sandbox?.then((s) => s.close()).catch(() => {});
+    },
+  };
+}
+
+/** A stored result as the MCP CallToolResult an app expects (`ui/notifications/tool-result`, `tools/call`). */
+export function callToolResultOf(result: ToolExecuteResult): AppToolCallResult {
+  if (result.status !== 'SUCCESS') return { content: [{ type: 'text', text: result.error ?? result.rejectReason ?? result.finalText ?? result.status }], isError: true };
+  const data = result.data as { text?: unknown; content?: unknown } | undefined;
+  const text = result.formattedText ?? result.finalText ?? '';
+  // mapCallResult keeps `{text, content}` when the server sent no structuredContent.
+  if (data && typeof data === 'object' && typeof data.text === 'string' && Array.isArray(data.content)) return { content: data.content };
+  return { content: [{ type: 'text', text }], ...(data !== undefined ? { structuredContent: data } : {}) };
+}
