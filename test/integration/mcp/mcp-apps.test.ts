@@ -12,6 +12,9 @@ import type { ApiEvent, ApiHandlers } from '../../../shared/api.ts';
 import type { ToolResultMessage } from '../../../shared/chat.ts';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer } from '../../support/fake-openai-server.ts';
 import { fixture } from '../../support/mcp-servers.ts';
+import { runCli } from '../../support/run-cli.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 let runtime: Runtime;
 let fake: FakeOpenAIServer;
@@ -144,5 +147,14 @@ describe('MCP Apps (runtime)', () => {
         return (await get(`${new URL(view.proxyUrl!).origin}/proxy/${view.proxyUrl!.split('/').at(-1)}`)).status === 200 && (await get(view.proxyUrl!.replace('/proxy/', '/app/'))).body.includes('panel v2');
       }, { timeout: 10_000 })
       .toBe(true);
+  });
+
+  it('the CLI prints the text and says that an app exists', async () => {
+    const home = mkdtempSync('/var/tmp/td-apps-cli-');
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [fixture('app-server.mjs')] } }, groupDefaults: { fx: true } }));
+    const run = await runCli(home, ['tools', 'run', 'fx__panel', '--yes']);
+    expect(run.stdout.trim()).toBe('panel ran (v1)');
+    expect(run.stderr).toContain('fx__panel also has an interactive app (ui://panel/app.html); the Tooldesk app shows it in the chat, this prints its text.');
+    expect(run.code).toBe(0);
   });
 });
