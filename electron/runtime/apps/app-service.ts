@@ -15,6 +15,8 @@ import { readAppResource } from './app-resource.ts';
 import { startAppSandboxServer, type AppSandboxServer } from './app-sandbox-server.ts';
 import { appCallRefusal, type ToolUiMeta } from './app-visibility.ts';
 import { runAppToolCall } from './run-app-tool-call.ts';
+import { isOwnAppData } from './own-tool-app.ts';
+import { appResourceFrom, type AppResource } from './app-resource.ts';
 
 export interface AppServiceDeps {
   home: string;
@@ -65,7 +67,8 @@ export function createAppService(deps: AppServiceDeps): AppService {
       const ref = message.result.app!;
       const server = ref.server;
       const given = server ? consents.of(server) : [];
-      const trusted = server ? deps.mcp?.connection(server)?.server.trust === true : false;
+      // An app of the user's own tool (no server) is as trusted as the tool itself.
+      const trusted = server ? deps.mcp?.connection(server)?.server.trust === true : true;
       const view: McpAppView = {
         callId,
         ...(server ? { server } : {}),
@@ -79,8 +82,8 @@ export function createAppService(deps: AppServiceDeps): AppService {
         toolResult: callToolResultOf(message.result),
       };
       const connection = server ? deps.mcp?.connection(server) : undefined;
-      if (!connection) return { ...view, allowed: false, problem: `the MCP server "${server ?? ''}" of this app is not configured any more` };
-      const resource = await readAppResource(connection, ref.uri);
+      if (server && !connection) return { ...view, allowed: false, problem: `the MCP server "${server}" of this app is not configured any more` };
+      const resource = connection ? await readAppResource(connection, ref.uri) : ownAppResource(message.result.data, ref.uri);
       if ('error' in resource) return { ...view, problem: resource.error };
       const csp = buildAppCsp(resource.ui.csp);
       view.csp = csp;
@@ -98,11 +101,10 @@ export function createAppService(deps: AppServiceDeps): AppService {
       const app = appCall(sessionId, callId);
       const session = deps.session(sessionId);
       const server = app.result.app!.server;
-      const target = session.executor
-        .listGroups()
-        .flatMap((g) => g.tools)
-        .find((t) => (t.meta?.mcp as { server?: string; tool?: string } | undefined)?.server === server && (t.meta?.mcp as { tool?: string }).tool === name);
-      const mcp = target?.meta?.mcp as { server?: string; ui?: ToolUiMeta } | undefined;
+      const mcpOf = (meta: Record<string, unknown> | undefined) => meta?.mcp as { server?: string; tool?: string; ui?: ToolUiMeta } | undefined;
+      // An own tool's app has no server, so it matches no tool.
+      const target = server ? session.executor.listGroups().flatMap((g) => g.tools).find((t) => mcpOf(t.meta)?.server === server && mcpOf(t.meta)?.tool === name) : undefined;
+      const mcp = mcpOf(target?.meta);
       const refusal = appCallRefusal(server, target ? { name, ...(mcp?.server ? { server: mcp.server } : {}), ...(mcp?.ui ? { ui: mcp.ui } : {}) } : undefined);
       if (refusal) return { content: [{ type: 'text', text: `Refused: ${refusal === 'no such tool' ? `no tool "${name}" on this app's server` : refusal}.` }], isError: true };
       const key = `${sessionId}\n${callId}`;
@@ -131,6 +133,12 @@ export function createAppService(deps: AppServiceDeps): AppService {
   };
 }
 
+/** The app an own tool returned, from its stored result. */
+function ownAppResource(data: unknown, uri: string): AppResource | { error: string } {
+  if (!isOwnAppData(data) || !data.resource.text) return { error: `the HTML of ${uri} was not kept with this call` };
+  return appResourceFrom(data.resource as unknown as Record<string, unknown>, uri);
+}
+
 /** A stored result as the MCP CallToolResult an app expects (`ui/notifications/tool-result`, `tools/call`). */
 export function callToolResultOf(result: ToolExecuteResult): AppToolCallResult {
   if (result.status !== 'SUCCESS') return { content: [{ type: 'text', text: result.error ?? result.rejectReason ?? result.finalText ?? result.status }], isError: true };
@@ -138,5 +146,7 @@ export function callToolResultOf(result: ToolExecuteResult): AppToolCallResult {
   const text = result.formattedText ?? result.finalText ?? '';
   // mapCallResult keeps `{text, content}` when the server sent no structuredContent.
   if (data && typeof data === 'object' && typeof data.text === 'string' && Array.isArray(data.content)) return { content: data.content };
+  // An own tool's app gets the text, not its own HTML back.
+  if (isOwnAppData(data)) return { content: [{ type: 'text', text }] };
   return { content: [{ type: 'text', text }], ...(data !== undefined ? { structuredContent: data } : {}) };
 }

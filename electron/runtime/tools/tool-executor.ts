@@ -1,6 +1,7 @@
 // One per chat session (seed 002's ToolExecutor): registers tools and groups, offers the enabled
 // ones to the model, and runs a call through lookup → enabled → $VAR_REF → validation →
 // approval → run → format → truncate → cache → hint → result approval. execute() never throws.
+import { withOwnApp } from '../apps/own-tool-app.ts';
 import type {
   Diagnostic,
   ToolDefinition,
@@ -400,9 +401,11 @@ export class ToolExecutor {
     args: Args,
     callId: string,
     limit: number,
-    run: ToolRunResult,
+    given: ToolRunResult,
     warnings: string[],
   ): ToolExecuteResult {
+    // A tool of another format may answer with an MCP App (apps/own-tool-app.ts).
+    const run = withOwnApp(given);
     const formatted = formatOutput(entry.tool, run, args);
     if (formatted.warning) warnings.push(formatted.warning);
     const cut = truncateOutput(entry.tool, formatted.text, args, limit);

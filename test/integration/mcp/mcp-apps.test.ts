@@ -16,6 +16,20 @@ import { runCli } from '../../support/run-cli.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+// A Python tool answering with an app (the documented way: an embedded ui:// resource).
+const OWN_APP_PY = `
+def show_chart(title: str = "Sales") -> dict:
+    \"\"\"Shows a chart.
+
+    Args:
+        title: The chart's title.
+    \"\"\"
+    html = "<!doctype html><html><body><h1>" + title + "</h1></body></html>"
+    return {"type": "resource", "text": "A chart titled " + title + " is shown.",
+            "resource": {"uri": "ui://own_app/chart.html", "mimeType": "text/html;profile=mcp-app", "text": html,
+                         "_meta": {"ui": {"csp": {"connectDomains": ["https://data.example.com"]}}}}}
+`;
+
 let runtime: Runtime;
 let fake: FakeOpenAIServer;
 let h: ApiHandlers;
@@ -33,7 +47,9 @@ beforeAll(async () => {
     },
   });
   const home = mkdtempSync('/var/tmp/td-apps-');
-  runtime = await createRuntime({ home, secrets: new SecretStore({ keyring: sessionBackend() }), tools: { roots: [mkdtempSync('/var/tmp/td-apps-roots-')] } });
+  const root = mkdtempSync('/var/tmp/td-apps-roots-');
+  writeFileSync(join(root, 'own_app.py'), OWN_APP_PY);
+  runtime = await createRuntime({ home, secrets: new SecretStore({ keyring: sessionBackend() }), tools: { roots: [root] } });
   const host = await runtime.host({ browserMode: true });
   // The user approves every card (the approvals themselves are checked in the e2e test).
   host.onEvent((e) => {
@@ -156,5 +172,27 @@ describe('MCP Apps (runtime)', () => {
     expect(run.stdout.trim()).toBe('panel ran (v1)');
     expect(run.stderr).toContain('fx__panel also has an interactive app (ui://panel/app.html); the Tooldesk app shows it in the chat, this prints its text.');
     expect(run.code).toBe(0);
+  });
+
+  it('a Python tool returns an app as a ui:// resource: the model reads its text, the chat shows the app', async () => {
+    const name = (await h.listTools({})).groups.flatMap((g) => g.tools).find((t) => t.name.endsWith('show_chart'))!.name;
+    await h.setGroupEnabled({ group: 'own_app', enabled: true });
+    const own = (await h.createSession({})).id;
+    const { turnId } = await h.sendMessage({ sessionId: own, text: `call ${name}` });
+    await until(async () => events.some((e) => e.type === 'session.turn' && e.state === 'finished' && e.turnId === turnId));
+    const message = (await h.openSession({ sessionId: own })).messages.find((m): m is ToolResultMessage => m.role === 'tool')!;
+    expect(message.result.app, JSON.stringify(message.result).slice(0, 600)).toEqual({ uri: 'ui://own_app/chart.html' });
+    expect(message.content).toBe('A chart titled Sales is shown.');
+    const sent = JSON.stringify(fake.chatRequests().at(-1)!.body.messages);
+    expect(sent).toContain('A chart titled Sales is shown.');
+    expect(sent).not.toContain('<h1>');
+    const view = await h.openMcpApp({ sessionId: own, callId: message.callId });
+    expect(view).toMatchObject({ allowed: true, uri: 'ui://own_app/chart.html', csp: { network: ['connect https://data.example.com'] } });
+    expect(view.server).toBeUndefined();
+    expect((await get(view.proxyUrl!)).status).toBe(200);
+    expect((await get(view.proxyUrl!.replace('/proxy/', '/app/'))).body).toContain('<h1>Sales</h1>');
+    // It has no server: it cannot call tools.
+    const refused = await h.callToolFromApp({ sessionId: own, callId: message.callId, name: 'secret-op', args: {} });
+    expect(refused.isError).toBe(true);
   });
 });
