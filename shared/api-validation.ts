@@ -118,6 +118,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   allowMcpApp: obj({ server: name, kind: oneOf(['show', 'permissions', 'links', 'messages']) }),
   callToolFromApp: obj({ ...sessionId, callId: id, name, args: record(json()) }),
   readResourceFromApp: obj({ ...sessionId, callId: id, uri: str(8192, 1) }),
+  updateModelContextFromApp: obj({ ...sessionId, callId: id, text: str(64 * 1024) }),
 };
 
 /**

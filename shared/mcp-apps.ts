@@ -68,6 +68,8 @@ export interface AppsApiMethods {
   callToolFromApp: { request: { sessionId: string; callId: string; name: string; args: Record<string, unknown> }; response: AppToolCallResult };
   /** `resources/read` from the app of `callId`: its own server only. */
   readResourceFromApp: { request: { sessionId: string; callId: string; uri: string }; response: { contents: unknown[] } };
+  /** `ui/update-model-context`: the app's text for the model's next request (bounded; empty clears). */
+  updateModelContextFromApp: { request: { sessionId: string; callId: string; text: string }; response: { chars: number; truncated: boolean } };
 }
 
-export const APPS_API_METHODS = ['openMcpApp', 'allowMcpApp', 'callToolFromApp', 'readResourceFromApp'] as const satisfies readonly (keyof AppsApiMethods)[];
+export const APPS_API_METHODS = ['openMcpApp', 'allowMcpApp', 'callToolFromApp', 'readResourceFromApp', 'updateModelContextFromApp'] as const satisfies readonly (keyof AppsApiMethods)[];

@@ -117,6 +117,21 @@ describe('MCP Apps', () => {
     await expect.poll(() => frame.evaluate(() => document.getElementById('server-time')?.textContent), { timeout: 20_000 }).not.toBe(before);
   });
 
+  it('ui/message: the app\'s message goes to the chat only after the user agrees', async () => {
+    const call = page.getByTestId('tool-call').filter({ has: page.getByTestId('mcp-app') }).last();
+    const frame = await appFrame(page, 'Server Time');
+    const users = await page.getByTestId('row-user').count();
+    await frame.evaluate(() => (document.getElementById('send-message-btn') as HTMLButtonElement).click());
+    const question = call.getByTestId('mcp-app-question');
+    await question.waitFor({ timeout: 20_000 });
+    await expect(question.textContent()).resolves.toContain('This is message text.');
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('row-user').count()).toBe(users);
+    await question.getByRole('button', { name: /^Send/ }).click();
+    await page.getByTestId('row-user').filter({ hasText: 'This is message text.' }).waitFor({ timeout: 20_000 });
+    await page.getByTestId('assistant-message').filter({ hasText: 'You said: This is message text.' }).waitFor({ timeout: 20_000 });
+  });
+
   it('after a reload the app renders again from the stored call, without calling the tool again', async () => {
     const calls = await page.getByTestId('tool-call').count();
     const requests = app.fake.chatRequests().length;

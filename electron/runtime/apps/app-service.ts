@@ -30,6 +30,7 @@ export interface AppService {
   allow(server: string, kind: AppConsentKind): Promise<AppConsentKind[]>;
   callTool(sessionId: string, callId: string, name: string, args: Record<string, unknown>): Promise<AppToolCallResult>;
   readResource(sessionId: string, callId: string, uri: string): Promise<{ contents: unknown[] }>;
+  updateModelContext(sessionId: string, callId: string, text: string): { chars: number; truncated: boolean };
   close(): void;
 }
 
@@ -125,6 +126,11 @@ export function createAppService(deps: AppServiceDeps): AppService {
       const contents = Array.isArray(read.value.contents) ? read.value.contents : [];
       if (JSON.stringify(contents).length > 4 * 1024 * 1024) throw apiError('AppLimitError', `${uri} is larger than 4 MB`);
       return { contents };
+    },
+
+    updateModelContext(sessionId, callId, text) {
+      const ref = appCall(sessionId, callId).result.app!;
+      return deps.session(sessionId).appContext.set(callId, `app ${ref.uri}${ref.server ? ` of MCP server ${ref.server}` : ''}`, text);
     },
 
     close() {

@@ -11,6 +11,7 @@ import { Emitter } from '../base/emitter.ts';
 import { FileError } from '../base/file-error.ts';
 import { ToolExecutor } from '../tools/tool-executor.ts';
 import { appOnly } from '../apps/app-visibility.ts';
+import { AppModelContext } from '../apps/app-model-context.ts';
 import type { PermissionStore, ToolGroup } from '../tools/types.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
@@ -85,6 +86,8 @@ export class ChatSession {
   readonly #disposers: Array<() => void> = [];
   readonly #usedCallIds = new Set<string>();
   readonly attachments: SessionAttachments;
+  /** What apps of this chat asked the model to see (`ui/update-model-context`). */
+  readonly appContext = new AppModelContext();
   /** Running calls by the call id the events carry, so one call can be cancelled alone. */
   readonly #runningCalls = new Map<string, AbortController>();
   /** Images stored by calls of this run (file → type), readable before their message is appended. */
@@ -458,7 +461,7 @@ export class ChatSession {
     for (let step = 1; step <= maxSteps; step++) {
       const { tools, rule } = this.#offeredTools();
       const userPrompt = this.#chat.systemPrompt ?? this.#options.settings().systemPrompt;
-      const system = tools.length > 0 ? [userPrompt, this.executor.toolRules(), rule ?? ''].filter((s) => s.trim()).join('\n\n') : userPrompt;
+      const system = [userPrompt, tools.length > 0 ? this.executor.toolRules() : '', rule ?? '', this.appContext.promptText()].filter((s) => s.trim()).join('\n\n');
       const messageId = newId('msg');
       const request = {
         messages: toLlmMessages(

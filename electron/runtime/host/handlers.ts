@@ -210,7 +210,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
   };
 }
 
-function appHandlers(services: HostServices): Pick<ApiHandlers, 'openMcpApp' | 'allowMcpApp' | 'callToolFromApp' | 'readResourceFromApp'> {
+function appHandlers(services: HostServices): Pick<ApiHandlers, 'openMcpApp' | 'allowMcpApp' | 'callToolFromApp' | 'readResourceFromApp' | 'updateModelContextFromApp'> {
   const apps = () => {
     if (!services.apps) throw apiError('UnavailableError', 'MCP Apps are not available in this process');
     return services.apps;
@@ -220,6 +220,7 @@ function appHandlers(services: HostServices): Pick<ApiHandlers, 'openMcpApp' | '
     allowMcpApp: ({ server, kind }) => apps().allow(server, kind),
     callToolFromApp: ({ sessionId, callId, name, args }) => apps().callTool(sessionId, callId, name, args),
     readResourceFromApp: ({ sessionId, callId, uri }) => apps().readResource(sessionId, callId, uri),
+    updateModelContextFromApp: async ({ sessionId, callId, text }) => apps().updateModelContext(sessionId, callId, text),
   };
 }
 

@@ -16,6 +16,8 @@ export interface AppFrameHandlers {
   /** Contract: resolves true when the message went to the chat (after the user's confirmation). */
   message(text: string): Promise<boolean>;
   openLink(url: string): Promise<boolean>;
+  /** `ui/update-model-context`: the text the model gets on its next request (empty clears). */
+  updateContext(text: string): Promise<void>;
   size(height: number | undefined): void;
   displayMode(mode: McpUiDisplayMode): McpUiDisplayMode;
   /** A line for the app's message log (Inspect). */
@@ -59,7 +61,7 @@ export function mountAppFrame(container: HTMLElement, view: McpAppView, handlers
   const bridge = new AppBridge(
     null,
     { name: 'Tooldesk', version: '1' },
-    { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, message: { text: {} }, sandbox: { csp: {}, permissions: {} } },
+    { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} }, sandbox: { csp: {}, permissions: {} } },
     { hostContext: { theme: dark ? 'dark' : 'light', displayMode: 'inline', availableDisplayModes: ['inline', 'fullscreen'], containerDimensions: { maxHeight: 720 }, locale: navigator.language } },
   );
   bridge.oncalltool = async (params) => {
@@ -78,6 +80,13 @@ export function mountAppFrame(container: HTMLElement, view: McpAppView, handlers
   bridge.onopenlink = async ({ url }) => {
     handlers.log(`ui/open-link ${url}`);
     return (await handlers.openLink(url)) ? {} : { isError: true };
+  };
+  bridge.onupdatemodelcontext = async (params) => {
+    const structured = params.structuredContent === undefined ? '' : JSON.stringify(params.structuredContent);
+    const text = [textOf(Array.isArray(params.content) ? params.content : []), structured].filter(Boolean).join('\n');
+    handlers.log(`ui/update-model-context ${text.length} characters`);
+    await handlers.updateContext(text);
+    return {};
   };
   bridge.onsizechange = ({ height }) => handlers.size(height);
   bridge.onrequestdisplaymode = async ({ mode }) => ({ mode: handlers.displayMode(mode) });

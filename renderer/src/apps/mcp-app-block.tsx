@@ -31,6 +31,7 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
   const [log, setLog] = createSignal<string[]>([]);
   const [question, setQuestion] = createSignal<Question | null>(null);
   const [waiting, setWaiting] = createSignal(false);
+  const [context, setContext] = createSignal<{ text: string; chars: number; truncated: boolean } | null>(null);
   let mounted: MountedApp | undefined;
 
   const frames = () => framesByChat.get(props.sessionId) ?? framesByChat.set(props.sessionId, new Set()).get(props.sessionId)!;
@@ -89,6 +90,10 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
         if (!/^https?:\/\//i.test(url) || !(view()?.consents.includes('links') || (await ask('links', url)))) return false;
         window.open(url, '_blank', 'noopener,noreferrer');
         return true;
+      },
+      updateContext: async (text) => {
+        const kept = await app.api.updateModelContextFromApp({ sessionId: props.sessionId, callId: props.callId, text: text.slice(0, 64 * 1024) });
+        setContext(kept.chars ? { text, ...kept } : null);
       },
       size: (h) => {
         const bounded = boundedAppHeight(h);
@@ -203,6 +208,16 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
               Show this one
             </button>
           </div>
+        </Show>
+        <Show when={context()}>
+          {(c) => (
+            <details class="small" data-testid="mcp-app-context">
+              <summary>
+                The model will see {c().chars} characters from this app{c().truncated ? ' (cut: 4000 at most)' : ''}
+              </summary>
+              <pre class="plain mcp-app-text">{c().text.slice(0, 4000)}</pre>
+            </details>
+          )}
         </Show>
         <Show when={asText()}>{fallback()}</Show>
         <div class="mcp-app-frame" ref={attach} style={{ height: mode() === 'fullscreen' ? undefined : `${height()}px`, display: asText() ? 'none' : undefined }} />

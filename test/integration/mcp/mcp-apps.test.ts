@@ -195,4 +195,14 @@ describe('MCP Apps (runtime)', () => {
     const refused = await h.callToolFromApp({ sessionId: own, callId: message.callId, name: 'secret-op', args: {} });
     expect(refused.isError).toBe(true);
   });
+
+  it('ui/update-model-context: the model sees the app\'s text on the next request, bounded', async () => {
+    expect(await h.updateModelContextFromApp({ sessionId, callId: panelCall, text: 'Selected region: EMEA' })).toEqual({ chars: 21, truncated: false });
+    const { turnId } = await h.sendMessage({ sessionId, text: 'what did I select?' });
+    await until(async () => events.some((e) => e.type === 'session.turn' && e.state === 'finished' && e.turnId === turnId));
+    const system = JSON.stringify(fake.chatRequests().at(-1)!.body.messages[0]);
+    expect(system).toContain('[app ui://panel/app.html of MCP server fx]');
+    expect(system).toContain('Selected region: EMEA');
+    expect((await h.updateModelContextFromApp({ sessionId, callId: panelCall, text: 'y'.repeat(5000) })).truncated).toBe(true);
+  });
 });

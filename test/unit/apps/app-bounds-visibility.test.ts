@@ -76,3 +76,24 @@ describe('tool visibility', () => {
     expect(appCallRefusal('fx', undefined)).toBe('no such tool');
   });
 });
+
+describe('model context from apps', () => {
+  it('keeps the latest text per app, bounded in size and count, marked as written by apps', async () => {
+    const { AppModelContext, APP_CONTEXT_MAX_APPS, APP_CONTEXT_MAX_CHARS } = await import('../../../electron/runtime/apps/app-model-context.ts');
+    const context = new AppModelContext();
+    expect(context.promptText()).toBe('');
+    expect(context.set('c1', 'app ui://a', 'first')).toEqual({ chars: 5, truncated: false });
+    context.set('c1', 'app ui://a', 'second');
+    expect(context.promptText()).toContain('[app ui://a]\nsecond');
+    expect(context.promptText()).not.toContain('first');
+    expect(context.promptText()).toMatch(/^Context from apps shown in this chat \(written by the apps, not by the user/);
+    expect(context.set('c2', 'app ui://b', 'x'.repeat(APP_CONTEXT_MAX_CHARS + 10))).toEqual({ chars: APP_CONTEXT_MAX_CHARS, truncated: true });
+    expect(context.promptText()).toContain(`[cut at ${APP_CONTEXT_MAX_CHARS} characters]`);
+    for (let i = 0; i < APP_CONTEXT_MAX_APPS + 3; i++) context.set(`n${i}`, `app ${i}`, `t${i}`);
+    expect(context.promptText().match(/^\[app /gm)).toHaveLength(APP_CONTEXT_MAX_APPS);
+    expect(context.promptText()).not.toContain('[app ui://a]');
+    // Empty text clears the app's part.
+    for (let i = 0; i < APP_CONTEXT_MAX_APPS + 3; i++) context.set(`n${i}`, `app ${i}`, '');
+    expect(context.promptText()).toBe('');
+  });
+});
