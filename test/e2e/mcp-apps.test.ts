@@ -90,6 +90,19 @@ describe('MCP Apps', () => {
     expect(reach.parent).toBe('blocked SecurityError');
     expect(reach.storage).toMatch(/^blocked/);
     expect(reach.origin).toBe('null');
+    // No network unless declared: not even Tooldesk's own server or the sandbox origin.
+    const fetched = await frame.evaluate(async (urls) => Promise.all(urls.map((u) => fetch(u).then(() => 'fetched', () => 'blocked'))), [page.url(), frame.url()]);
+    expect(fetched).toEqual(['blocked', 'blocked']);
+    // It cannot navigate Tooldesk's window either (no allow-top-navigation).
+    await frame.evaluate(() => {
+      try {
+        window.top!.location.href = 'https://example.com/';
+      } catch {
+        /* refused */
+      }
+    });
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).origin).toBe(new URL(app.server.url).origin);
     // The frame in Tooldesk's page is on another origin and sandboxed without allow-same-origin.
     const outer = await block.locator('iframe').evaluate((f: HTMLIFrameElement) => ({ src: f.src, sandbox: f.getAttribute('sandbox') }));
     expect(new URL(outer.src).origin).not.toBe(new URL(page.url()).origin);
@@ -97,6 +110,15 @@ describe('MCP Apps', () => {
     // No network unless declared.
     await expect(block.getByTestId('mcp-app-network').textContent()).resolves.toContain("connect-src 'none'");
     await screenshot(page, 'e2e-mcp-app');
+    // Fullscreen and back.
+    await block.getByRole('button', { name: 'Fullscreen' }).click();
+    await expect(block.getAttribute('class')).resolves.toContain('fullscreen');
+    await block.getByRole('button', { name: 'Exit fullscreen' }).click();
+    await expect(block.getAttribute('class')).resolves.not.toContain('fullscreen');
+    // "Show as text" swaps the app for the tool's text.
+    await block.getByTestId('mcp-app-as-text').click();
+    await expect(block.getByTestId('mcp-app-text').textContent()).resolves.toMatch(/"time": "\d{4}-/);
+    await block.getByTestId('mcp-app-as-text').click();
   });
 
   it('a tool call from the app shows an approval card under the app, runs after approval and is marked "from the app"', async () => {
@@ -163,4 +185,17 @@ describe('MCP Apps', () => {
     await expect(stopped.getByTestId('mcp-app-text').textContent()).resolves.toContain('flood ran');
     await screenshot(page, 'e2e-mcp-app-flood');
   });
+
+  it('an app that throws and never initializes is stopped after 15 s, with the tool\'s text', async () => {
+    await send(page, 'call fx__silent {}');
+    await approveLast(page);
+    const call = lastCall(page);
+    await waitForStatus(call, 'done');
+    await call.locator('iframe').waitFor({ timeout: 20_000 });
+    const stopped = call.getByTestId('mcp-app-stopped');
+    await stopped.waitFor({ timeout: 25_000 });
+    await expect(stopped.textContent()).resolves.toContain('This app was stopped: it did not start within 15 s.');
+    await expect(stopped.getByTestId('mcp-app-text').textContent()).resolves.toContain('silent ran');
+    expect(await call.locator('iframe').count()).toBe(0);
+  }, 60_000);
 });
