@@ -137,6 +137,11 @@ describe('MCP Apps', () => {
     await card.getByRole('button', { name: 'Approve once' }).click();
     await waitForStatus(nested, 'done');
     await expect.poll(() => frame.evaluate(() => document.getElementById('server-time')?.textContent), { timeout: 20_000 }).not.toBe(before);
+    // Inspect on the app's call lists what the app said and asked.
+    await call.getByRole('button', { name: 'Inspect' }).first().click();
+    const messages = call.getByTestId('inspect-app-messages');
+    await expect(messages.textContent()).resolves.toMatch(/initialized[\s\S]*tools\/call get-time \{\}/);
+    await call.getByRole('button', { name: 'Inspect' }).first().click();
   });
 
   it('ui/message: the app\'s message goes to the chat only after the user agrees', async () => {

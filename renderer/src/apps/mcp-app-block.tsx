@@ -8,9 +8,9 @@ import type { AppConsentKind, McpAppView } from '../../../shared/mcp-apps.ts';
 import { useApp } from '../store/app-context.tsx';
 import { boundedAppHeight, MAX_APP_FRAMES_PER_CHAT } from './app-message-budget.ts';
 import { mountAppFrame, type MountedApp } from './app-frame.ts';
+import { logAppMessage } from './app-message-log.ts';
 import './mcp-apps.css';
 
-const LOG_LINES = 200;
 /** Frames shown per chat (session id → call ids). */
 const framesByChat = new Map<string, Set<string>>();
 
@@ -28,7 +28,6 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
   const [asText, setAsText] = createSignal(false);
   const [mode, setMode] = createSignal<McpUiDisplayMode>('inline');
   const [height, setHeight] = createSignal(160);
-  const [log, setLog] = createSignal<string[]>([]);
   const [question, setQuestion] = createSignal<Question | null>(null);
   const [waiting, setWaiting] = createSignal(false);
   const [context, setContext] = createSignal<{ text: string; chars: number; truncated: boolean } | null>(null);
@@ -40,7 +39,7 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
     mounted = undefined;
     frames().delete(props.callId);
   };
-  const addLog = (line: string) => setLog((lines) => [...lines.slice(-(LOG_LINES - 1)), `${new Date().toLocaleTimeString()} ${line}`]);
+  const addLog = (line: string) => logAppMessage(props.callId, line);
   const ask = (kind: Question['kind'], text: string) =>
     new Promise<boolean>((resolve) => {
       const current = view();
@@ -223,13 +222,12 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
         <div class="mcp-app-frame" ref={attach} style={{ height: mode() === 'fullscreen' ? undefined : `${height()}px`, display: asText() ? 'none' : undefined }} />
         <details class="small muted mcp-app-meta">
           <summary>
-            {view()!.csp.network.length ? `May reach: ${view()!.csp.network.length} declared origin(s)` : 'No network access'} · messages ({log().length})
+            {view()!.csp.network.length ? `May reach: ${view()!.csp.network.length} declared origin(s)` : 'No network access'} (its messages: Inspect)
           </summary>
           <ul data-testid="mcp-app-network">
             <For each={view()!.csp.network} fallback={<li>No network access (its CSP: {view()!.csp.policy})</li>}>{(line) => <li>{line}</li>}</For>
             <For each={view()!.csp.dropped}>{(line) => <li class="warn-text">Refused from its _meta.ui.csp: {line}</li>}</For>
           </ul>
-          <pre class="plain mcp-app-log" data-testid="mcp-app-log">{log().join('\n')}</pre>
         </details>
       </Show>
     </div>

@@ -10,6 +10,7 @@ import { ExecutionApprovalCard } from '../approvals/execution-approval-card.tsx'
 import { ResultApprovalCard } from '../approvals/result-approval-card.tsx';
 import './tool-call-block.css';
 import { Icon } from '../ui/icons.tsx';
+import { appMessages, LOG_LINES } from '../apps/app-message-log.ts';
 
 const STATUS_TEXT: Record<ToolCallState['status'], string> = {
   pending: 'queued',
@@ -206,6 +207,12 @@ export function ToolCallBlock(props: {
             </Show>
             <Show when={inspecting()}>
               <ToolInspectPanel args={props.call.args} result={result()} />
+              <Show when={result().app && !props.call.fromApp}>
+                <div class="inspect-part" data-testid="inspect-app-messages">
+                  <h4>The app's messages (the last {LOG_LINES})</h4>
+                  <pre class="plain">{appMessages(props.call.callId).join('\n') || '(none yet)'}</pre>
+                </div>
+              </Show>
             </Show>
             <details class="tool-result" data-testid="tool-result">
               <summary class="small muted">
