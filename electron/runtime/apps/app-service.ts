@@ -60,6 +60,8 @@ export function createAppService(deps: AppServiceDeps): AppService {
     if (times.length >= APP_CALL_LIMITS.perMinute) throw apiError('AppLimitError', `this app made ${APP_CALL_LIMITS.perMinute} tool calls in the last minute; wait before the next`);
     times.push(now);
     recent.set(key, times);
+    // Bounded: apps idle for a minute are forgotten.
+    if (recent.size > 1000) for (const [k, t] of recent) if (!t.some((x) => x > now - 60_000)) recent.delete(k);
   };
 
   return {

@@ -7,7 +7,7 @@ import type { McpUiDisplayMode } from '@modelcontextprotocol/ext-apps/app-bridge
 import type { AppConsentKind, McpAppView } from '../../../shared/mcp-apps.ts';
 import { useApp } from '../store/app-context.tsx';
 import { boundedAppHeight, MAX_APP_FRAMES_PER_CHAT } from './app-message-budget.ts';
-import { mountAppFrame, type MountedApp } from './app-frame.ts';
+import type { MountedApp } from './app-frame.ts';
 import { logAppMessage } from './app-message-log.ts';
 import './mcp-apps.css';
 
@@ -69,8 +69,10 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
   onCleanup(unmount);
 
   // A ref runs before the element is in the page; an iframe has a window only once it is.
-  const attach = (container: HTMLDivElement) => setTimeout(() => container.isConnected && mountIn(container), 0);
-  const mountIn = (container: HTMLDivElement) => {
+  // The host bridge (ext-apps, the MCP client, zod) loads with the first app, not with Tooldesk.
+  const attach = (container: HTMLDivElement) =>
+    void import('./app-frame.ts').then(({ mountAppFrame }) => container.isConnected && mountIn(container, mountAppFrame));
+  const mountIn = (container: HTMLDivElement, mountAppFrame: typeof import('./app-frame.ts').mountAppFrame) => {
     const current = view();
     if (!current?.proxyUrl) return;
     if (frames().size >= MAX_APP_FRAMES_PER_CHAT && !frames().has(props.callId)) {
