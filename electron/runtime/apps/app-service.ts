@@ -51,6 +51,7 @@ export function createAppService(deps: AppServiceDeps): AppService {
   const connectionOf = (server: string | undefined) => {
     const connection = server ? deps.mcp?.connection(server) : undefined;
     if (!connection) throw apiError('NotFoundError', `the MCP server "${server ?? ''}" of this app is not configured any more`);
+    if (!connection.wanted) throw apiError('UnavailableError', `the MCP server "${server}" is switched off`);
     return connection;
   };
   const budget = (key: string) => {
@@ -86,6 +87,8 @@ export function createAppService(deps: AppServiceDeps): AppService {
       };
       const connection = server ? deps.mcp?.connection(server) : undefined;
       if (server && !connection) return { ...view, allowed: false, problem: `the MCP server "${server}" of this app is not configured any more` };
+      // Showing a stored call never starts a server the user switched off.
+      if (connection && !connection.wanted) return { ...view, problem: `the MCP server "${server}" is switched off; switch it on (Settings → MCP servers) to show its app` };
       const resource = connection ? await readAppResource(connection, ref.uri) : ownAppResource(message.result.data, ref.uri);
       if ('error' in resource) return { ...view, problem: resource.error };
       const csp = buildAppCsp(resource.ui.csp);

@@ -205,4 +205,16 @@ describe('MCP Apps (runtime)', () => {
     expect(system).toContain('Selected region: EMEA');
     expect((await h.updateModelContextFromApp({ sessionId, callId: panelCall, text: 'y'.repeat(5000) })).truncated).toBe(true);
   });
+
+  it('a stored app of a switched-off server is not shown, and the server is not started for it', async () => {
+    await h.setGroupEnabled({ group: 'fx', enabled: false });
+    await until(async () => (await h.listMcpServers({})).find((s) => s.name === 'fx')?.status !== 'ready');
+    const view = await h.openMcpApp({ sessionId, callId: panelCall });
+    expect(view.problem).toBe('the MCP server "fx" is switched off; switch it on (Settings → MCP servers) to show its app');
+    expect(view.proxyUrl).toBeUndefined();
+    await expect(h.readResourceFromApp({ sessionId, callId: panelCall, uri: 'ui://other/x' })).rejects.toThrow('the MCP server "fx" is switched off');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await h.listMcpServers({})).find((s) => s.name === 'fx')?.status).not.toBe('ready');
+    expect((await h.listMcpServers({})).find((s) => s.name === 'fx')?.status).not.toBe('starting');
+  });
 });
