@@ -116,6 +116,11 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   listMcpResources: empty,
   readMcpResource: obj({ server: name, uri: str(8192, 1) }),
   appInfo: empty,
+  openMcpApp: obj({ ...sessionId, callId: id }),
+  allowMcpApp: obj({ server: name, kind: oneOf(['show', 'permissions', 'links', 'messages']) }),
+  callToolFromApp: obj({ ...sessionId, callId: id, name, args: record(json()) }),
+  readResourceFromApp: obj({ ...sessionId, callId: id, uri: str(8192, 1) }),
+  updateModelContextFromApp: obj({ ...sessionId, callId: id, text: str(64 * 1024) }),
 };
 
 /**

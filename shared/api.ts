@@ -10,7 +10,7 @@ import type { ChatToolSelection } from './tool-selection.ts';
 import type { McpImportPreview, McpInteractionAnswer, McpInteractionRequest, McpListing, McpPromptInfo, McpResourceInfo, McpServerView } from './mcp.ts';
 import type { NewToolFormat } from './new-tool-formats.ts';
 import type { GroupValvesView, ValveKind } from './tool-valves.ts';
-
+import { APPS_API_METHODS, type AppsApiMethods } from './mcp-apps.ts';
 export type { ErrorValue } from './chat.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -158,7 +158,7 @@ export interface AppInfo {
 type Empty = Record<string, never>;
 
 /** Every method: its request and its response. Responses are JSON values (null, never undefined). */
-export interface ApiMethods {
+export interface ApiMethods extends AppsApiMethods {
   // sessions
   listSessions: { request: Empty; response: SessionInfo[] };
   /** Stored at once; the app creates a session when its first message is sent (an empty one is not listed). */
@@ -339,6 +339,7 @@ export const API_METHODS = [
   'listMcpResources',
   'readMcpResource',
   'appInfo',
+  ...APPS_API_METHODS,
 ] as const satisfies readonly ApiMethodName[];
 
 // Compile-time check that API_METHODS lists every method exactly (a missing one fails here).
@@ -438,9 +439,8 @@ export const API_LIMITS = {
 export type { ApprovalDecision, ApprovalRequest, ChatEvent, ChatMessage, SandboxStatus, SessionInfo, Variable, VariableInfo };
 export type { McpImportPreview, McpServerView } from './mcp.ts';
 
-// Electron IPC: one channel per method, one for events. The preload exposes a bridge whose
-// methods resolve with ApiResult values (Electron keeps only an Error's message across IPC, so
-// errors travel as values and the renderer client rebuilds them).
+// Electron IPC: one channel per method, one for events. The bridge's methods resolve with ApiResult
+// values (Electron keeps only an Error's message across IPC; the renderer client rebuilds them).
 export const IPC_EVENT_CHANNEL = 'tooldesk:event';
 export const ipcChannel = (method: ApiMethodName): string => `tooldesk:${method}`;
 

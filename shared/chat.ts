@@ -141,6 +141,8 @@ export interface ToolResultMessage extends MessageBase {
   cut?: ToolResultCut;
   /** "Run again" of this earlier call (its callId): shown under it. */
   rerunOf?: string;
+  /** Asked by the app shown in this earlier call's block (its callId): shown under it, "from the app". */
+  fromApp?: string;
 }
 
 export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage;
@@ -168,6 +170,8 @@ export type ChatEvent =
       summary?: string;
       /** "Run again" of this earlier call. */
       rerunOf?: string;
+      /** Asked by the app of this earlier call. */
+      fromApp?: string;
     }
   | { type: 'tool.progress'; sessionId: string; callId: string; update: ToolUpdate }
   | { type: 'tool.finished'; sessionId: string; callId: string; toolName: string; result: ToolExecuteResult }

@@ -1,5 +1,6 @@
 // Payload types for tools: what crosses the API boundary. No Node, Electron or DOM imports.
 import type { ToolCallInspection, VarRefUse } from './tool-inspection.ts';
+import type { ToolAppRef } from './mcp-apps.ts';
 
 /** A JSON Schema object (draft-07 / 2019-09 subset as used by OpenAI function specs). */
 export type JsonSchema = { [key: string]: unknown };
@@ -78,6 +79,8 @@ export interface ToolExecuteResult {
   inspection?: ToolCallInspection;
   /** Images the tool returned: shown in the chat, and sent to models known to accept images. */
   images?: ToolResultImage[];
+  /** The tool answered with an MCP App (`ui://` resource): the chat shows it in the call's block. */
+  app?: ToolAppRef;
 }
 
 export type ToolFormat = 'builtin' | 'python' | 'open-webui' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp';

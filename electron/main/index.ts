@@ -57,6 +57,8 @@ function isTrustedSender(event: IpcMainInvokeEvent): boolean {
 }
 
 // Every web contents (ours or any that sneaks in): no new windows, no navigation away, no webviews.
+const isAppSandboxUrl = (url: string) => /^http:\/\/localhost:\d+\/((proxy|app)\/[A-Za-z0-9_-]+|relay\.js)$/.test(url);
+
 app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(({ url }) => {
     if (isExternalLink(url)) void shell.openExternal(url);
@@ -76,6 +78,8 @@ app.on('web-contents-created', (_event, contents) => {
 app.whenReady().then(async () => {
   const csp = electronContentSecurityPolicy(location.devServerUrl);
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    // MCP Apps' sandbox origin (runtime/apps/app-sandbox-server.ts) sends each app's own CSP: keep it.
+    if (isAppSandboxUrl(details.url)) return callback({});
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
   });
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));

@@ -38,6 +38,8 @@ export function electronContentSecurityPolicy(devServerUrl?: string): string {
     "img-src 'self' data:",
     "font-src 'self' data:",
     `connect-src 'self'${dev}`,
+    // MCP Apps: the sandbox proxy on its own loopback origin.
+    'frame-src http://localhost:*',
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",

@@ -81,6 +81,8 @@ export const toolsRunCommand: Command = {
       const result = await executor.execute(name, toolArgs, { signal: controller.signal });
       if (result.logs) io.stderr.write(`${result.logs.trimEnd()}\n`);
       if (!flag(args, 'json')) for (const warning of result.warnings ?? []) io.stderr.write(`tooldesk: warning: ${warning}\n`);
+      // MCP Apps render in the app only: the terminal gets the text, and a note that there is more.
+      if (result.app && !flag(args, 'json')) io.stderr.write(`tooldesk: note: ${name} also has an interactive app (${result.app.uri}); the Tooldesk app shows it in the chat, this prints its text.\n`);
       if (flag(args, 'json')) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else if (result.status === 'SUCCESS') io.stdout.write(`${result.finalText ?? ''}\n`);
       else io.stderr.write(`${result.status}: ${(result.finalText ?? result.error ?? result.rejectReason ?? '').replace(/^Error: /, '')}\n`);

@@ -54,14 +54,16 @@ export interface RequestParts {
   systemPrompt: string;
   offered: { tools: ToolDefinition[]; rule?: string };
   toolRules: () => string;
+  /** What the chat's MCP Apps asked the model to see (bounded; empty when none). */
+  appContext?: () => string;
   path: ChatMessage[];
   attachments: SessionAttachments;
 }
 
-export function assembleChatRequest({ model, chat, systemPrompt, offered, toolRules, path, attachments }: RequestParts): LlmRequest {
+export function assembleChatRequest({ model, chat, systemPrompt, offered, toolRules, appContext, path, attachments }: RequestParts): LlmRequest {
   const { tools, rule } = offered;
   const userPrompt = chat.systemPrompt ?? systemPrompt;
-  const system = tools.length > 0 ? [userPrompt, toolRules(), rule ?? ''].filter((s) => s.trim()).join('\n\n') : userPrompt;
+  const system = [userPrompt, tools.length > 0 ? toolRules() : '', tools.length > 0 ? (rule ?? '') : '', appContext?.() ?? ''].filter((s) => s.trim()).join('\n\n');
   return {
     messages: toLlmMessages(
       system,

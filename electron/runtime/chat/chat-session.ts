@@ -19,6 +19,7 @@ import type { SessionRecord } from './session-records.ts';
 import type { BoundOptions } from './bound-tool-result.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
 import { toolConversation } from './tool-conversation.ts';
+import { AppModelContext } from '../apps/app-model-context.ts';
 import { VariableJournal } from './variable-journal.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { normalizeSelection } from '../tools/tool-selection.ts';
@@ -63,6 +64,8 @@ export class ChatSession {
   readonly asks: SessionAsks;
   readonly #disposers: Array<() => void> = [];
   readonly attachments: SessionAttachments;
+  /** What apps of this chat asked the model to see (`ui/update-model-context`). */
+  readonly appContext = new AppModelContext();
   readonly #calls: ChatToolCalls;
   readonly #turns: TurnGate;
   #titled: boolean;
@@ -239,9 +242,9 @@ export class ChatSession {
   }
 
   /** Runs a tool by hand (the API's runTool), recorded in the history like `/tool {json}`. */
-  async runTool(name: string, args: Record<string, unknown>, rerunOf?: string): Promise<ToolExecuteResult> {
+  async runTool(name: string, args: Record<string, unknown>, rerunOf?: string, fromApp?: string): Promise<ToolExecuteResult> {
     const ran = await this.#turns.exclusive(async (signal) => {
-      const message = await this.#calls.run({ id: newId('call'), name, arguments: JSON.stringify(args) }, signal, rerunOf);
+      const message = await this.#calls.run({ id: newId('call'), name, arguments: JSON.stringify(args) }, signal, rerunOf, fromApp);
       this.#append(message);
       return message.result;
     });
@@ -313,7 +316,7 @@ export class ChatSession {
   get #turnHost(): TurnHost {
     const { settings, provider } = this.#options;
     const delta = (messageId: string, part: { text?: string; reasoning?: string }) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...part });
-    const own = { tools: this.tools, calls: this.#calls, attachments: this.attachments, settings, provider, delta, newId };
+    const own = { tools: this.tools, calls: this.#calls, attachments: this.attachments, appContext: this.appContext, settings, provider, delta, newId };
     return { ...own, chat: () => this.#chat, path: () => this.#tree.path(), append: (m) => this.#append(m), notice: (level, text) => this.#notice(level, text) };
   }
 

@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
 import type { ToolDefinition, ToolExecuteResult } from '../../../shared/tools.ts';
 import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
 import type { LlmToolCall } from '../llm/types.ts';
+import { appOnly } from '../apps/app-visibility.ts';
 import type { ToolSession } from '../tools/tool-session.ts';
 import type { ToolContext } from '../tools/types.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
@@ -49,7 +50,7 @@ export class ChatToolCalls {
   }
 
   /** Runs one call with events; the tool message it returns is not yet appended. Never rejects. */
-  async run(call: LlmToolCall, signal: AbortSignal, rerunOf?: string): Promise<ToolResultMessage> {
+  async run(call: LlmToolCall, signal: AbortSignal, rerunOf?: string, fromApp?: string): Promise<ToolResultMessage> {
     const { tools, sessionId } = this.#ports;
     // Variables are named after the call id: keep them unique within the session.
     let callId = call.id;
@@ -63,7 +64,7 @@ export class ChatToolCalls {
     } catch {
       summary = undefined;
     }
-    this.#ports.emit({ type: 'tool.started', sessionId, callId: call.id, toolName: call.name, groupName, args: display.args, ...(summary ? { summary } : {}), ...(rerunOf ? { rerunOf } : {}) });
+    this.#ports.emit({ type: 'tool.started', sessionId, callId: call.id, toolName: call.name, groupName, args: display.args, ...(summary ? { summary } : {}), ...(rerunOf ? { rerunOf } : {}), ...(fromApp ? { fromApp } : {}) });
     // Its own controller, so cancel() stops this call and not the turn.
     const controller = new AbortController();
     this.#running.set(call.id, controller);
@@ -87,6 +88,7 @@ export class ChatToolCalls {
     const message = this.message(call, display.args, bounded.result, groupName);
     if (bounded.cut) message.cut = bounded.cut;
     if (rerunOf) message.rerunOf = rerunOf;
+    if (fromApp) message.fromApp = fromApp;
     return message;
   }
 
@@ -116,7 +118,8 @@ export class ChatToolCalls {
   /** The definitions one request carries: all enabled ones, or FindTools and a few when they exceed the budget. */
   offered(selection: ChatToolSelection | null): { tools: ToolDefinition[]; rule?: string } {
     const executor = this.#ports.tools.executor;
-    const all = executor.getEnabledToolDefinitions();
+    // Tools only an app may call (`_meta.ui.visibility: ["app"]`) are never offered to the model.
+    const all = executor.getEnabledToolDefinitions().filter((d) => !appOnly(executor.getTool(d.function.name)?.meta));
     const pinnedNames = new Set(selection?.pinned ?? []);
     const pinned = new Set<string>();
     if (pinnedNames.size > 0) {

@@ -2,6 +2,7 @@
 // checked and recorded, a `/tool {json}` runs by hand (also when no model is configured), and
 // anything else goes to the agent loop with the chat's model. The session around it owns the
 // history, the file and the events (TurnHost).
+import type { AppModelContext } from '../apps/app-model-context.ts';
 import type { ChatMessage, ChatSettings, ErrorValue, StopReason, UserMessage } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
@@ -23,6 +24,8 @@ export interface TurnHost {
   readonly tools: ToolSession;
   readonly calls: ChatToolCalls;
   readonly attachments: SessionAttachments;
+  /** What the chat's MCP Apps asked the model to see. */
+  readonly appContext: AppModelContext;
   chat(): ChatSettings;
   settings(): Settings;
   /** Contract: resolves with the provider of `chat` (or why there is none); never rejects. */
@@ -82,6 +85,7 @@ export async function runModelTurn(host: TurnHost, signal: AbortSignal, resolved
           systemPrompt: host.settings().systemPrompt,
           offered: host.calls.offered(host.tools.selection()),
           toolRules: () => host.tools.executor.toolRules(),
+          appContext: () => host.appContext.promptText(),
           path: host.path(),
           attachments: host.attachments,
         }),

@@ -2,7 +2,7 @@
 // stream. Pure Node (no Electron). Built by createRuntime (runtime.host()), which owns the parts;
 // the host's close only detaches what it added.
 import { arch, platform } from 'node:os';
-import type { ApiEventListener, ApiHandlers, AppInfo } from '../../../shared/api.ts';
+import { apiError, type ApiEventListener, type ApiHandlers, type AppInfo } from '../../../shared/api.ts';
 import type { SessionManager } from '../chat/session-manager.ts';
 import { sandboxStatus } from '../runner/sandbox-status.ts';
 import type { SecretStore } from '../store/secret-store.ts';
@@ -22,6 +22,7 @@ import type { McpManager } from '../sources/mcp/index.ts';
 import { homedir } from 'node:os';
 import { createValvesService } from './valves-service.ts';
 import { WELL_KNOWN_ROOTS } from '../sources/discovery/tool-roots.ts';
+import { createAppService } from '../apps/app-service.ts';
 
 export interface HostOptions {
   /** Reported by appInfo (the renderer talks over WebSocket). */
@@ -93,6 +94,14 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
     secrets,
     mcp,
     valves: createValvesService(parts.home, () => parts.tools.source.groups(), secrets),
+    apps: createAppService({
+      home: parts.home,
+      ...(parts.tools.mcp ? { mcp: parts.tools.mcp } : {}),
+      session: (id) => {
+        if (!parts.sessions.exists(id)) throw apiError('NotFoundError', `no session "${id}"`);
+        return parts.sessions.open(id);
+      },
+    }),
     appInfo,
   };
   // Approvals when no UI is attached (DESIGN: "no UI attached means rejected, never silently
@@ -117,6 +126,7 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
       hub.dispose();
       tools.close();
       mcp.close();
+      services.apps?.close();
     },
   };
 }

@@ -217,6 +217,21 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     readMcpResource: ({ server, uri }) => needMcp().readResource(server, uri),
 
     appInfo: () => services.appInfo(),
+    ...appHandlers(services),
+  };
+}
+
+function appHandlers(services: HostServices): Pick<ApiHandlers, 'openMcpApp' | 'allowMcpApp' | 'callToolFromApp' | 'readResourceFromApp' | 'updateModelContextFromApp'> {
+  const apps = () => {
+    if (!services.apps) throw apiError('UnavailableError', 'MCP Apps are not available in this process');
+    return services.apps;
+  };
+  return {
+    openMcpApp: ({ sessionId, callId }) => apps().open(sessionId, callId),
+    allowMcpApp: ({ server, kind }) => apps().allow(server, kind),
+    callToolFromApp: ({ sessionId, callId, name, args }) => apps().callTool(sessionId, callId, name, args),
+    readResourceFromApp: ({ sessionId, callId, uri }) => apps().readResource(sessionId, callId, uri),
+    updateModelContextFromApp: async ({ sessionId, callId, text }) => apps().updateModelContext(sessionId, callId, text),
   };
 }
 

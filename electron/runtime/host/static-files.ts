@@ -28,6 +28,8 @@ export function contentSecurityPolicy(port: number): string {
     "img-src 'self' data:",
     "font-src 'self' data:",
     `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    // MCP Apps: the sandbox proxy on its own loopback origin (runtime/apps/app-sandbox-server.ts).
+    'frame-src http://localhost:*',
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",

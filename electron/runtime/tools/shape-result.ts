@@ -1,6 +1,7 @@
 // What the executor does with a tool's output: format → truncate → cache the full text and the
 // arguments as variables → the hint for reading the rest; and the same bound on an error's text.
 // Split from tool-executor.ts; the executor calls these after a run.
+import { withOwnApp } from '../apps/own-tool-app.ts';
 import type { ToolExecuteResult } from '../../../shared/tools.ts';
 import { formatOutput, NO_OUTPUT_TEXT, truncateOutput, truncationHint } from './format-output.ts';
 import type { RunOutcome } from './run-tool.ts';
@@ -19,9 +20,11 @@ export function shapeSuccess(
   args: Args,
   callId: string,
   limit: number,
-  run: ToolRunResult,
+  given: ToolRunResult,
   warnings: string[],
 ): ToolExecuteResult {
+  // A tool of another format may answer with an MCP App (apps/own-tool-app.ts).
+  const run = withOwnApp(given);
   const formatted = formatOutput(entry.tool, run, args);
   if (formatted.warning) warnings.push(formatted.warning);
   const cut = truncateOutput(entry.tool, formatted.text, args, limit);
@@ -38,6 +41,7 @@ export function shapeSuccess(
   const images = Array.isArray(run.images) ? run.images.filter((i) => typeof i?.mimeType === 'string' && typeof i.data === 'string') : [];
   if (images.length) result.images = images.map((image) => ({ mimeType: image.mimeType, size: base64Bytes(image.data), data: image.data }));
   copyLogs(result, run);
+  if (run.app && typeof run.app.uri === 'string') result.app = run.app.server ? { server: run.app.server, uri: run.app.uri } : { uri: run.app.uri };
   cacheResult(variables, entry, args, callId, formatted.text, result);
   if (cut.info.truncated) result.finalText += `\n\n${truncationHint(cut, result.cacheVarResult)}`;
   return result;

@@ -10,6 +10,7 @@ import type {
   ToolSourceInfo,
   ToolUpdate,
 } from '../../../shared/tools.ts';
+import type { ToolAppRef } from '../../../shared/mcp-apps.ts';
 
 export interface ToolContext {
   callId: string;
@@ -50,6 +51,8 @@ export interface ToolRunResult {
   warnings?: string[];
   /** Images beside the data (MCP image content), base64; kept only for a successful call. */
   images?: Array<{ mimeType: string; data: string }>;
+  /** The result is shown as an MCP App (see shared/mcp-apps.ts). */
+  app?: ToolAppRef;
 }
 
 export interface SessionEvent {

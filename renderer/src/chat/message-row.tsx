@@ -4,6 +4,7 @@ import type { ChatState, Row } from '../store/app-state.ts';
 import { MarkdownView } from '../ui/markdown-view.tsx';
 import { useApp } from '../store/app-context.tsx';
 import { ToolCallBlock } from './tool-call-block.tsx';
+import { McpAppBlock } from '../apps/mcp-app-block.tsx';
 import { CollapsibleText } from './collapsible-text.tsx';
 import { charCount } from '../approvals/fold-value.ts';
 import { AssistantMeta, MessageActions, MessageEdit } from './message-actions.tsx';
@@ -128,6 +129,11 @@ function CallBlock(props: { chat: ChatState; callId: string }) {
           loadImage={(stored) => app.api.readToolImage({ sessionId: sessionId(), stored })}
           busy={props.chat.running}
           reruns={<For each={c().reruns}>{(id) => <CallBlock chat={props.chat} callId={id} />}</For>}
+          app={
+            <Show when={c().result?.app && c().status === 'done' && !c().fromApp}>
+              <McpAppBlock sessionId={sessionId()} callId={props.callId} fallbackText={c().result?.formattedText ?? c().result?.finalText ?? ''} />
+            </Show>
+          }
         />
         {/* What an MCP server asks during this call (issue 12). */}
         <For each={mcpAsks()}>

@@ -10,6 +10,7 @@ import { ExecutionApprovalCard } from '../approvals/execution-approval-card.tsx'
 import { ResultApprovalCard } from '../approvals/result-approval-card.tsx';
 import './tool-call-block.css';
 import { Icon } from '../ui/icons.tsx';
+import { appMessages, LOG_LINES } from '../apps/app-message-log.ts';
 
 const STATUS_TEXT: Record<ToolCallState['status'], string> = {
   pending: 'queued',
@@ -50,6 +51,8 @@ export function ToolCallBlock(props: {
   reruns?: JSX.Element;
   /** Reads an image the session kept of this call's result. */
   loadImage?: LoadToolImage;
+  /** The MCP App the result names (shown under the result, above the calls it made). */
+  app?: JSX.Element;
 }) {
   const [inspecting, setInspecting] = createSignal(false);
   const [rerunning, setRerunning] = createSignal(false);
@@ -96,6 +99,11 @@ export function ToolCallBlock(props: {
           <Icon name="gear" />
         </span>
         <code class="tool-name">{props.call.toolName}</code>
+        <Show when={props.call.fromApp}>
+          <span class="badge" data-testid="from-app" title="The app shown in the call above asked for this call">
+            from the app
+          </span>
+        </Show>
         <Show when={props.call.groupName}>
           <span class="muted small">{props.call.groupName}</span>
         </Show>
@@ -166,7 +174,7 @@ export function ToolCallBlock(props: {
               <button type="button" class="link small" aria-expanded={inspecting()} onClick={() => setInspecting(!inspecting())}>
                 Inspect
               </button>
-              <Show when={props.onRerun && !props.call.rerunOf}>
+              <Show when={props.onRerun && !props.call.rerunOf && !props.call.fromApp}>
                 <button type="button" class="link small" aria-expanded={rerunning()} disabled={props.busy} onClick={() => setRerunning(!rerunning())}>
                   Run again
                 </button>
@@ -199,6 +207,12 @@ export function ToolCallBlock(props: {
             </Show>
             <Show when={inspecting()}>
               <ToolInspectPanel args={props.call.args} result={result()} />
+              <Show when={result().app && !props.call.fromApp}>
+                <div class="inspect-part" data-testid="inspect-app-messages">
+                  <h4>The app's messages (the last {LOG_LINES})</h4>
+                  <pre class="plain">{appMessages(props.call.callId).join('\n') || '(none yet)'}</pre>
+                </div>
+              </Show>
             </Show>
             <details class="tool-result" data-testid="tool-result">
               <summary class="small muted">
@@ -214,6 +228,7 @@ export function ToolCallBlock(props: {
           </>
         )}
       </Show>
+      {props.app}
       <Show when={props.call.reruns.length > 0}>
         <div class="tool-reruns" data-testid="tool-reruns">
           {props.reruns}

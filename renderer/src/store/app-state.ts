@@ -28,6 +28,8 @@ export interface ToolCallState {
   reruns: string[];
   /** Set on a rerun: the call it repeats. */
   rerunOf?: string;
+  /** Set on a call an app made: the call whose app asked (shown under it, "from the app"). */
+  fromApp?: string;
 }
 
 export type Row =

@@ -76,7 +76,7 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
       }
       return;
     case 'tool.started': {
-      const call = ensureCall(chat, event.callId, event.toolName, event.groupName, event.args, now, event.rerunOf);
+      const call = ensureCall(chat, event.callId, event.toolName, event.groupName, event.args, now, event.rerunOf, event.fromApp);
       call.toolName = event.toolName;
       call.groupName = event.groupName;
       call.args = event.args;
@@ -211,7 +211,7 @@ function addAssistant(chat: ChatState, message: AssistantMessage): void {
 }
 
 function addToolResult(chat: ChatState, message: ToolResultMessage, now: number): void {
-  const call = ensureCall(chat, message.callId, message.toolName, message.groupName ?? '', message.args ?? {}, message.createdAt, message.rerunOf);
+  const call = ensureCall(chat, message.callId, message.toolName, message.groupName ?? '', message.args ?? {}, message.createdAt, message.rerunOf, message.fromApp);
   if (message.groupName) call.groupName = message.groupName;
   if (message.args && Object.keys(call.args).length === 0) call.args = message.args;
   finishCall(call, message.result, now);
@@ -240,15 +240,18 @@ function ensureCall(
   args: Record<string, unknown>,
   now: number,
   rerunOf?: string,
+  fromApp?: string,
 ): ToolCallState {
   let call = chat.toolCalls[callId];
   if (!call) {
     call = newCall(callId, toolName, groupName, args);
     chat.toolCalls[callId] = call;
-    const first = rerunOf ? chat.toolCalls[rerunOf] : undefined;
+    const under = rerunOf ?? fromApp;
+    const first = under ? chat.toolCalls[under] : undefined;
     if (first) {
-      // A "Run again" is shown under the call it repeats, not as a row of its own.
-      call.rerunOf = rerunOf;
+      // A "Run again" is shown under the call it repeats, and an app's call under the app: not as rows of their own.
+      if (rerunOf) call.rerunOf = rerunOf;
+      else call.fromApp = fromApp;
       first.reruns.push(callId);
     } else pushRow(chat, { kind: 'tool', id: `call:${callId}`, callId, createdAt: now });
   }

@@ -11,6 +11,10 @@ import { ensureRendererBuilt } from './renderer-build.ts';
 import { openPanel, send } from './chat-page.ts';
 import { EVERYTHING } from '../../support/mcp-servers.ts';
 
+const BASIC_APP = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js', import.meta.url));
+/** `node … readme-screenshots.ts NAME`: only NAME.png is written (the other scenes still run). */
+const only = process.argv[2];
+
 const OUT = fileURLToPath(new URL('../../../resources/screenshots/', import.meta.url));
 
 const script: FakeScript = (request) => {
@@ -19,6 +23,8 @@ const script: FakeScript = (request) => {
   const said = String(last?.content ?? '');
   if (last?.role === 'tool' && String(last.content).startsWith('echo:')) return fakeTurn.text(`The echo tool answered: *${String(last.content).slice(6)}*`);
   if (last?.role === 'tool' && String(last.content).includes('The sum of')) return fakeTurn.text('The **everything** server says: 20 + 22 = **42**.');
+  if (last?.role === 'tool' && String(last.content).includes('"time"')) return fakeTurn.text('The clock server shows its time in the app above; press **Get Server Time** to ask it again.');
+  if (/what time/.test(said)) return { text: 'I will ask the clock server.', toolCalls: [{ name: 'clock__get-time', arguments: '{}' }] };
   if (last?.role === 'tool') {
     return fakeTurn.text(
       'The log has **2 000 lines**. The first ones look like this:\n\n```text\nline 1 of 2000: the quick brown fox\nline 2 of 2000: the quick brown fox\n```\n\nThe full output is in the variable named in the tool block.',
@@ -31,6 +37,7 @@ const script: FakeScript = (request) => {
 };
 
 async function shot(page: Page, name: string) {
+  if (only && only !== name) return;
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${OUT}${name}.png` });
   console.log(`saved resources/screenshots/${name}.png`);
@@ -89,6 +96,34 @@ try {
   const dismiss = page.getByRole('button', { name: 'Dismiss' });
   if (await dismiss.count()) await dismiss.click();
   await shot(page, 'mcp-tool-call');
+
+  // An MCP App: the example server's clock in the tool-call block, and the call it made.
+  await page.getByTestId('new-session').click();
+  await page.getByTestId('chat-draft').waitFor();
+  await openPanel(page, 'settings');
+  await mcp.getByTestId('mcp-add-open').click();
+  await mcp.getByTestId('mcp-add-name').fill('clock');
+  await mcp.getByTestId('mcp-add-target').fill(`node ${BASIC_APP} --stdio`);
+  await mcp.getByTestId('mcp-add-submit').click();
+  await mcp.getByTestId('mcp-toggle-clock').check();
+  await mcp.locator('[data-server="clock"]').getByTestId('mcp-state').filter({ hasText: /^ready with/ }).waitFor({ timeout: 30_000 });
+  await page.getByTestId('tab-settings').click();
+  await send(page, 'what time is it on the server?');
+  await page.getByTestId('execution-approval').getByRole('button', { name: 'Approve once' }).click();
+  await page.getByTestId('mcp-app-show').click();
+  const appFrame = async () => {
+    for (;;) {
+      const frame = page.frames().find((f) => /\/app\/[A-Za-z0-9_-]+$/.test(f.url()));
+      if (frame && (await frame.evaluate(() => /\d{4}-/.test(document.getElementById('server-time')?.textContent ?? '')).catch(() => false))) return frame;
+      await page.waitForTimeout(100);
+    }
+  };
+  const clock = await appFrame();
+  await clock.evaluate(() => (document.getElementById('get-time-btn') as HTMLButtonElement).click());
+  // The untrusted server's tools ask once per chat: the app's own call is listed under it, marked.
+  await page.getByTestId('from-app').waitFor();
+  await page.getByTestId('mcp-app').scrollIntoViewIfNeeded();
+  await shot(page, 'mcp-app');
 } finally {
   await browser.close();
   await server.stop();

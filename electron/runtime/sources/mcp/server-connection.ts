@@ -61,6 +61,8 @@ export class McpConnection {
   #restarts = 0;
   #crashes = 0;
   #readyAt = 0;
+  /** Bumped on `notifications/resources/list_changed` and on every start: cached resources (apps) are read again. */
+  resourcesVersion = 0;
   #restartTimer: NodeJS.Timeout | undefined;
   /** Why the current connection ended, set before its pending calls are rejected. */
   #crash: string | undefined;
@@ -289,6 +291,7 @@ export class McpConnection {
             else if (tools) this.#setTools(tools, true);
           },
         },
+        resources: { autoRefresh: false, onChanged: () => void this.resourcesVersion++ },
       },
     });
     this.#handleRequests(client);
@@ -308,6 +311,7 @@ export class McpConnection {
       this.#client = client;
       client.onclose = () => this.#closed(client);
       this.#readyAt = Date.now();
+      this.resourcesVersion++;
       this.#setTools(listed.tools, false);
       this.#set('ready', this.#sandboxNote());
       if (client.getServerCapabilities()?.logging) void client.setLoggingLevel('info').catch(() => {});

@@ -6,6 +6,7 @@ import type { Tool, ToolGroup } from '../../tools/types.ts';
 import type { Tool as McpTool } from '@modelcontextprotocol/client';
 import type { McpConnection } from './server-connection.ts';
 import { callableName } from './tool-names.ts';
+import { toolUiMeta } from '../../apps/app-visibility.ts';
 
 /** Descriptions are shown in full in the Tools panel (meta); the model gets a bounded one. */
 const MAX_DESCRIPTION = 4000;
@@ -23,6 +24,7 @@ export function serverGroup(connection: McpConnection, taken: Set<string>): Tool
     const name = callableName(server.name, mcp.name, taken);
     taken.add(name);
     const description = mcp.description ?? mcp.title ?? '';
+    const ui = toolUiMeta(mcp._meta);
     const tool: Tool = {
       definition: {
         type: 'function',
@@ -44,9 +46,13 @@ export function serverGroup(connection: McpConnection, taken: Set<string>): Tool
           ...(mcp.icons ? { icons: mcp.icons } : {}),
           ...(mcp.outputSchema ? { outputSchema: mcp.outputSchema } : {}),
           trusted: server.trust,
+          ...(ui.resourceUri || ui.visibility.length < 2 ? { ui } : {}),
         },
       },
-      execute: (args, ctx) => connection.callTool(mcp.name, args, ctx),
+      // A tool with an app: its result names the resource, so the chat shows the app (also after a reload).
+      execute: ui.resourceUri
+        ? async (args, ctx) => ({ ...(await connection.callTool(mcp.name, args, ctx)), app: { server: server.name, uri: ui.resourceUri! } })
+        : (args, ctx) => connection.callTool(mcp.name, args, ctx),
     };
     if (server.trust) tool.permission = policyFromAnnotations(mcp.annotations);
     return tool;
