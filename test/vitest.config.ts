@@ -11,6 +11,7 @@ export default defineConfig({
     // code under test without a build in between (and parallel test files never race to rebuild
     // out/cli). What users run, the bundle, is tested by test/integration/cli-bundle.test.ts.
     env: { TOOLDESK_FROM_SOURCES: '1' },
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
         extends: true,
