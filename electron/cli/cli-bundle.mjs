@@ -38,8 +38,58 @@ export function cliBundleState(outDir = cliOutDir()) {
   return { fresh: true, entry };
 }
 
-/** Bare imports stay outside the bundle (node_modules), except these: many small files each. */
+/**
+ * Packages stay in node_modules when they ship native code or binaries, find files beside
+ * themselves at run time, or are loaders and compilers; every other package is bundled, since
+ * loading hundreds of small files (ajv, zod, execa, the MCP SDK) cost more than all our code.
+ */
+const OUTSIDE_CLI = /^(?:@napi-rs\/keyring|esbuild|jiti|tsx|typescript|pdfjs-dist|electron|electron-store|electron-vite|vite|bufferutil|utf-8-validate|@anthropic-ai\/mcpb)(?:\/|$)/;
+/** The module tool host bundles only these (many small files each); its other packages stay outside. */
 const INSIDE_HOST = /^(?:@sinclair\/typebox|zod)(?:\/|$)/;
+/** Bundled CommonJS packages `require` Node's built-ins: give each chunk a require to do it with. */
+const REQUIRE_BANNER = "import { createRequire as __tooldeskCreateRequire } from 'node:module'; const require = __tooldeskCreateRequire(import.meta.url);";
+
+/** An esbuild plugin leaving the bare imports `outside` says yes to in node_modules. */
+function external(name, outside) {
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('node:') || outside(args.path) ? { path: args.path, external: true } : undefined));
+    },
+  };
+}
+
+const SETTINGS_VALIDATOR = /electron[\\/]runtime[\\/]store[\\/]settings-validator\.ts$/;
+
+/**
+ * An esbuild plugin putting ajv's standalone code for the settings schema in place of
+ * settings-validator.ts, which compiles it at run time: the same schema and options, read from
+ * that module itself (built on the side and imported here).
+ */
+function precompiledSettingsValidator(esbuild, root) {
+  return {
+    name: 'precompiled-settings-validator',
+    setup(build) {
+      build.onLoad({ filter: SETTINGS_VALIDATOR }, async (args) => {
+        const built = await esbuild.build({ entryPoints: [args.path], bundle: true, write: false, format: 'esm', platform: 'node', packages: 'external', logLevel: 'silent', absWorkingDir: root, outdir: join(root, 'out') });
+        const source = built.outputFiles[0].text.replace(/^export default .*$/m, '').replace(/^export \{[^}]*\};?$/m, '');
+        const probe = join(root, 'out', `.settings-validator-${process.pid}.mjs`);
+        writeFileSync(probe, `${source}\nexport { SETTINGS_SCHEMA, SETTINGS_VALIDATOR_OPTIONS };\n`);
+        let module;
+        try {
+          module = await import(`${pathToFileURL(probe).href}?${Date.now()}`);
+        } finally {
+          rmSync(probe, { force: true });
+        }
+        const require = createRequire(join(root, 'package.json'));
+        const { Ajv } = require('ajv');
+        const standaloneCode = require('ajv/dist/standalone').default;
+        const ajv = new Ajv({ ...module.SETTINGS_VALIDATOR_OPTIONS, code: { source: true, esm: true } });
+        return { contents: standaloneCode(ajv, ajv.compile(module.SETTINGS_SCHEMA)), loader: 'js', resolveDir: root };
+      });
+    },
+  };
+}
 
 /**
  * Builds out/cli: main.js (the CLI, a chunk per command) and module-host.js (the module tool host,
@@ -56,18 +106,17 @@ export async function buildCliBundle(options = {}) {
   const esbuild = createRequire(import.meta.url)('esbuild');
   const common = { bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'silent', absWorkingDir: root, outdir: outDir };
   const [cli, host] = await Promise.all([
-    esbuild.build({ ...common, entryPoints: { main: join(root, 'electron/cli/main.ts') }, splitting: true, packages: 'external' }),
+    esbuild.build({
+      ...common,
+      entryPoints: { main: join(root, 'electron/cli/main.ts') },
+      splitting: true,
+      banner: { js: REQUIRE_BANNER },
+      plugins: [external('packages-outside-cli', (path) => OUTSIDE_CLI.test(path)), precompiledSettingsValidator(esbuild, root)],
+    }),
     esbuild.build({
       ...common,
       entryPoints: { 'module-host': join(root, 'electron/runtime/sources/module/host/main.ts') },
-      plugins: [
-        {
-          name: 'packages-outside',
-          setup(build) {
-            build.onResolve({ filter: /^[^./]/ }, (args) => (INSIDE_HOST.test(args.path) ? undefined : { path: args.path, external: true }));
-          },
-        },
-      ],
+      plugins: [external('packages-outside-host', (path) => !INSIDE_HOST.test(path))],
     }),
   ]);
   mkdirSync(outDir, { recursive: true });

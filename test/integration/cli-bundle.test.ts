@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCliBundle, cliBundleState, cliOutDir } from '../../electron/cli/cli-bundle.mjs';
 import { repoRoot } from '../support/run-cli.ts';
+import { homeWithSessions } from '../support/session-homes.ts';
 
 const bin = join(repoRoot, 'electron/cli/bin.mjs');
 const tracer = join(repoRoot, 'test/support/trace-modules.mjs');
@@ -41,13 +42,13 @@ function runBundled(args: string[], home: string): Promise<Run> {
       const loaded = readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((l) => (l.startsWith('file://') ? new URL(l).pathname : l));
       const manifest = JSON.parse(readFileSync(join(cliOutDir(), 'manifest.json'), 'utf8')) as Manifest;
       const sources = new Set<string>();
-      const packages = new Set<string>();
       for (const path of loaded) {
-        const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-        if (pkg) packages.add(pkg[1]!);
-        else if (path.startsWith(cliOutDir())) for (const input of Object.keys(manifest.outputs[relative(repoRoot, path)]?.inputs ?? { [`unknown output ${path}`]: 1 })) sources.add(input);
+        const output = manifest.outputs[relative(repoRoot, path)];
+        if (path.startsWith(cliOutDir())) for (const input of Object.keys(output?.inputs ?? { [`unknown output ${path}`]: 1 })) sources.add(input);
         else sources.add(relative(repoRoot, path));
       }
+      // Bundled or not, a package is a package: ajv inside a chunk counts like ajv from node_modules.
+      const packages = new Set([...sources].map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1]).filter((p): p is string => p !== undefined));
       resolve({ code, stdout, stderr, sources: [...sources].sort(), packages: [...packages].sort() });
     });
   });
@@ -73,6 +74,26 @@ describe('tooldesk from the bundle', () => {
     expect(version.stdout).toBe(`${JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version}\n`);
     const help = await runBundled(['help'], home);
     expect(help.stdout).toMatch(/^ {2}sessions +List, show, search, export, rename or delete chat sessions$/m);
+  });
+
+  it('sessions list (100 sessions) loads no tool, MCP, chat-model or ajv-compiler code', async () => {
+    const run = await runBundled(['sessions', 'list'], homeWithSessions(100));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(100);
+    // Nothing that finds, loads or runs tools (the tool roots' names and the sandbox's status are read by createRuntime).
+    const light = new Set(['electron/runtime/sources/discovery/tool-roots.ts', 'electron/runtime/runner/sandbox-status.ts', 'electron/runtime/runner/sandbox-detect.ts']);
+    expect(run.sources.filter((s) => /^electron\/runtime\/(sources|runner|host)\//.test(s) && !light.has(s))).toEqual([]);
+    expect(run.packages.filter((p) => ['@modelcontextprotocol/client', 'execa', 'openai', 'zod', 'conf'].includes(p))).toEqual([]);
+    // The settings check is ajv's precompiled code: a few run-time helpers, never its compiler.
+    expect(run.sources.filter((s) => s.includes('node_modules/ajv/') && !s.includes('/ajv/dist/runtime/'))).toEqual([]);
+  });
+
+  it('tools list loads no chat code, and no MCP SDK while no MCP server is configured', async () => {
+    const run = await runBundled(['tools', 'list', '--root', join(repoRoot, 'test/fixtures/tools/py-google-weather')], mkdtempSync(join(tmpdir(), 'td-tools-home-')));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('get_forecast');
+    expect(run.sources.filter((s) => /^electron\/runtime\/(chat|llm)\//.test(s))).toEqual([]);
+    expect(run.packages.filter((p) => ['@modelcontextprotocol/client', 'openai'].includes(p))).toEqual([]);
   });
 
   it('rebuilds itself first when a source it was built from changed, then runs the new build', async () => {
