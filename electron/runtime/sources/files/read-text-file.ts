@@ -1,6 +1,6 @@
 // Reads a tool's text file defensively: only regular files (a FIFO or device named tool.json
 // would block a plain read forever) and only up to a size no real tool file reaches.
-import { statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 export const MAX_TOOL_FILE_BYTES = 8 * 1024 * 1024;
@@ -22,4 +22,21 @@ export async function readTextFile(path: string, maxBytes = MAX_TOOL_FILE_BYTES)
   const reason = unreadableReason(path, maxBytes);
   if (reason) throw new Error(reason);
   return readFile(path, 'utf8');
+}
+
+/**
+ * readTextFile without the thread pool, for the many small files read at every start (module
+ * caches): one await per stat and read cost more than the reading on a busy machine. Opened
+ * without blocking and checked on the open file, so a FIFO swapped in never hangs the process.
+ */
+export function readTextFileSync(path: string, maxBytes = MAX_TOOL_FILE_BYTES): string {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error('not a regular file');
+    if (stat.size > maxBytes) throw new Error(`larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
