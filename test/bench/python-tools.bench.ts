@@ -61,23 +61,27 @@ function writeModules(): SourceEntry[] {
 }
 
 /** Five warm loads from the caches: the median, the processes they spawned (must be 0), the tools. */
-async function timeWarmLoads(entries: SourceEntry[]): Promise<{ ms: number; spawned: number; tools: number }> {
+async function timeWarmLoads(entries: SourceEntry[]): Promise<{ ms: number; cpuMs: number; spawned: number; tools: number }> {
   const warmTimes: number[] = [];
+  const cpuTimes: number[] = [];
   let spawned = 0;
   let tools = 0;
   for (let i = 0; i < 5; i++) {
     const seen: RunSpec[] = [];
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const warm = await loadPythonModules(entries, context(seen));
     warmTimes.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    cpuTimes.push((used.user + used.system) / 1000);
     spawned += seen.length;
     tools = warm.groups.reduce((n, g) => n + g.tools.length, 0);
   }
-  return { ms: median(warmTimes), spawned, tools };
+  return { ms: median(warmTimes), cpuMs: median(cpuTimes), spawned, tools };
 }
 
 /** The startup bench's row: modules written, loaded cold once (caches written), then timed warm. */
-export async function warmPythonLoad(): Promise<{ ms: number; spawned: number; tools: number }> {
+export async function warmPythonLoad(): Promise<{ ms: number; cpuMs: number; spawned: number; tools: number }> {
   const entries = writeModules();
   await loadPythonModules(entries, context([]));
   return timeWarmLoads(entries);
@@ -106,7 +110,7 @@ export async function run(): Promise<void> {
   report(performance.now() - started, 'ms', `cold load incl. writing caches (${cold.groups.reduce((n, g) => n + g.tools.length, 0)} tools, ${coldSpawned.length} process(es))`);
 
   const warm = await timeWarmLoads(entries);
-  report(warm.ms, 'ms', `warm load of ${warm.tools} cached tools (median of 5)`);
+  report(warm.ms, 'ms', `warm load of ${warm.tools} cached tools (median of 5; ${warm.cpuMs.toFixed(0)} ms of CPU)`);
   report(warm.spawned, 'processes', 'spawned by the 5 warm loads (must be 0)');
 
   // Per-call overhead: a trivial tool through run_tool.py vs a bare interpreter start.

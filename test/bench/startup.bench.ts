@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { buildCliBundle, cliBundleState } from '../../electron/cli/cli-bundle.mjs';
 import { rendererBuildState } from '../../electron/cli/serve/renderer-build.ts';
 import { repoRoot } from '../support/run-cli.ts';
@@ -55,6 +55,20 @@ function childrenOf(pid: number): number[] {
   return out;
 }
 
+/** Bytes of bundled code a traced process loaded, by package or by our own folder, largest first. */
+function loadedCodeByHolder(traceFile: string): Array<[string, number]> {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'out/cli/manifest.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> };
+  const holders = new Map<string, number>();
+  for (const line of new Set(readFileSync(traceFile, 'utf8').split('\n').filter(Boolean))) {
+    const path = line.startsWith('file://') ? new URL(line).pathname : line;
+    for (const [input, { bytesInOutput }] of Object.entries(manifest.outputs[relative(repoRoot, path)]?.inputs ?? {})) {
+      const holder = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? input.split('/').slice(0, 3).join('/');
+      holders.set(holder, (holders.get(holder) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...holders].sort((a, b) => b[1] - a[1]);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Served {
@@ -64,9 +78,9 @@ interface Served {
 }
 
 /** `tooldesk serve --port 0 --no-build` until its link is printed. */
-function serve(home: string): Promise<Served> {
+function serve(home: string, nodeArgs: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<Served> {
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--no-build'], { cwd: repoRoot, env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--port', '0', '--no-build'], { cwd: repoRoot, env: { ...env(home), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -123,6 +137,13 @@ export async function run(): Promise<void> {
   row(median(links), '`tooldesk serve` → link printed, fresh home (median of 5)', 8);
   report(median(idle), 'MB', 'browser mode idle RSS, fresh home, app process only (median of 5; target ≤ 150 MB)');
 
+  // What the idle process loaded, by package (or our own folder): the biggest holders of code.
+  const trace = join(freshHome(), 'modules.txt');
+  const traced = await serve(freshHome(), ['--import', join(repoRoot, 'test/support/trace-modules.mjs')], { TOOLDESK_TRACE_MODULES: trace });
+  await sleep(3000);
+  await traced.stop();
+  for (const [holder, bytes] of loadedCodeByHolder(trace).slice(0, 6)) report(bytes / 1024, 'KB', `  idle browser mode loaded ${holder}`);
+
   // Ten enabled stdio MCP servers (a small raw JSON-RPC server each), started by the app.
   const mcpHome = freshHome();
   const servers: Record<string, unknown> = {};
@@ -156,8 +177,10 @@ export async function run(): Promise<void> {
   const { warmPythonLoad } = await import('./python-tools.bench.ts');
   const python = await warmPythonLoad();
   report(python.ms, 'ms', `warm load of ${python.tools} cached Python tools, median of 5 (target ≤ 50 ms; python-tools bench)`);
+  report(python.cpuMs, 'ms', '  … of which CPU time of this process (what a busy machine cannot inflate)');
   report(python.spawned, 'processes', 'spawned by those warm loads (target 0)');
   const { warmDiscovery } = await import('./discovery.bench.ts');
   const discovery = await warmDiscovery();
   report(discovery.ms, 'ms', `discovery of ${discovery.tools} mixed tools, caches fresh, median of 3 (target ≤ 150 ms; discovery bench)`);
+  report(discovery.cpuMs, 'ms', '  … of which CPU time of this process (TS modules load in the tool host, a child process)');
 }
