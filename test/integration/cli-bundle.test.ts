@@ -26,8 +26,11 @@ interface Manifest {
   outputs: Record<string, { inputs: Record<string, unknown> }>;
 }
 
-/** Runs the bundled `tooldesk args…` (TOOLDESK_FROM_SOURCES unset) and lists what it loaded. */
-function runBundled(args: string[], home: string): Promise<Run> {
+/**
+ * Runs the bundled `tooldesk args…` (TOOLDESK_FROM_SOURCES unset) and lists what it loaded;
+ * `until` ends a long-running command (SIGTERM) once its stdout matches.
+ */
+function runBundled(args: string[], home: string, until?: RegExp): Promise<Run> {
   const trace = join(mkdtempSync(join(tmpdir(), 'td-trace-')), 'modules.txt');
   const env: NodeJS.ProcessEnv = { ...process.env, TOOLDESK_HOME: home, TOOLDESK_TRACE_MODULES: trace, TOOLDESK_SECRET_SERVICE: `TooldeskTest-${process.pid}` };
   delete env.TOOLDESK_FROM_SOURCES;
@@ -35,7 +38,10 @@ function runBundled(args: string[], home: string): Promise<Run> {
     const child = spawn(process.execPath, ['--import', tracer, bin, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (until?.test(stdout)) setTimeout(() => child.kill('SIGTERM'), 1000); // a moment idle first
+    });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
@@ -94,6 +100,14 @@ describe('tooldesk from the bundle', () => {
     expect(run.stdout).toContain('get_forecast');
     expect(run.sources.filter((s) => /^electron\/runtime\/(chat|llm)\//.test(s))).toEqual([]);
     expect(run.packages.filter((p) => ['@modelcontextprotocol/client', 'openai'].includes(p))).toEqual([]);
+  });
+
+  it('browser mode idles without the MCP SDK, zod, openai or ajv (they load with the first server or request)', async () => {
+    const run = await runBundled(['serve', '--port', '0', '--no-build'], mkdtempSync(join(tmpdir(), 'td-serve-home-')), /#token=/);
+    expect(run.stdout).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#token=/);
+    expect(run.packages.filter((p) => ['@modelcontextprotocol/client', 'zod', 'openai', 'execa'].includes(p))).toEqual([]);
+    expect(run.sources.filter((s) => s.includes('node_modules/ajv/') && !s.includes('/ajv/dist/runtime/'))).toEqual([]);
+    expect(run.packages).toContain('ws'); // the tracer saw the server's own packages
   });
 
   it('rebuilds itself first when a source it was built from changed, then runs the new build', async () => {
