@@ -1,11 +1,11 @@
 // Entry of the `tooldesk` command: dispatches to commands/, prints help and version. It imports
 // no command and nothing of the runtime until a command runs (`--version` and `help` stay instant).
-import type { CliIO, LazyCommand } from './command.ts';
+import type { CliIO, CommandEntry } from './command.ts';
 import { loadCommand, UsageError } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
 import { VERSION } from './version.ts';
 
-function helpText(commands: LazyCommand[]): string {
+function helpText(commands: CommandEntry[]): string {
   const width = Math.max(...commands.map((c) => c.name.length), 'help'.length);
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [

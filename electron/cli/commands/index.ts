@@ -1,9 +1,9 @@
 // The command table. Add a command with its own file and one line here; the file is imported only
 // when its command runs (or `help NAME` shows its usage), so `tooldesk --version` and `help` load
 // none of them. The summary here is what `help` lists (a test keeps it equal to the command's).
-import type { LazyCommand } from '../command.ts';
+import type { CommandEntry } from '../command.ts';
 
-export const COMMANDS: LazyCommand[] = [
+export const COMMANDS: CommandEntry[] = [
   { name: 'start', summary: 'Start the desktop app (browser mode when Electron is missing)', load: async () => (await import('./start.ts')).startCommand },
   { name: 'serve', summary: 'Serve the app in your browser (127.0.0.1 only, token-guarded)', load: async () => (await import('./serve.ts')).serveCommand },
   { name: 'chat', summary: 'Send one message and stream the answer (tools and approvals included)', load: async () => (await import('./chat.ts')).chatCommand },

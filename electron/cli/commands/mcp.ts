@@ -1,9 +1,9 @@
 // `tooldesk mcp <sub-command>`: the dispatcher. Add a sub-command with its own file and one line
 // in MCP_SUBCOMMANDS; its file is imported only when it runs.
-import type { Command, LazyCommand } from '../command.ts';
+import type { Command, CommandEntry } from '../command.ts';
 import { commandGroup } from '../command-group.ts';
 
-export const MCP_SUBCOMMANDS: LazyCommand[] = [
+export const MCP_SUBCOMMANDS: CommandEntry[] = [
   { name: 'list', summary: 'List the servers (--status starts them and shows their state)', load: async () => (await import('./mcp-list.ts')).mcpListCommand },
   { name: 'add', summary: 'Add a server: NAME -- COMMAND [ARGS…], or NAME --url URL', load: async () => (await import('./mcp-add.ts')).mcpAddCommand },
   { name: 'remove', summary: 'Remove a server (its keychain secrets stay)', load: async () => (await import('./mcp-add.ts')).mcpRemoveCommand },

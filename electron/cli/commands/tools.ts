@@ -1,10 +1,10 @@
 // `tooldesk tools <sub-command>`: the dispatcher. Add a sub-command with its own file and one
 // line in TOOLS_SUBCOMMANDS; its file is imported only when it runs.
-import type { Command, LazyCommand } from '../command.ts';
+import type { Command, CommandEntry } from '../command.ts';
 import { commandGroup } from '../command-group.ts';
 import { NEW_TOOL_FORMATS } from '../../../shared/new-tool-formats.ts';
 
-export const TOOLS_SUBCOMMANDS: LazyCommand[] = [
+export const TOOLS_SUBCOMMANDS: CommandEntry[] = [
   { name: 'list', summary: 'List every tool: group, format, source file, policies and schema', load: async () => (await import('./tools-list.ts')).toolsListCommand },
   { name: 'check', summary: 'Report problems in tool files (file:line:col and a hint); exit 1 on errors', load: async () => (await import('./tools-check.ts')).toolsCheckCommand },
   { name: 'run', summary: 'Run one tool with JSON arguments (approvals asked here; --yes approves)', load: async () => (await import('./tools-run.ts')).toolsRunCommand },
