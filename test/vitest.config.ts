@@ -7,6 +7,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export default defineConfig({
   root,
   test: {
+    // Every `tooldesk` a test spawns runs the TypeScript sources through tsx, so a test sees the
+    // code under test without a build in between (and parallel test files never race to rebuild
+    // out/cli). What users run, the bundle, is tested by test/integration/cli-bundle.test.ts.
+    env: { TOOLDESK_FROM_SOURCES: '1' },
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
         extends: true,

@@ -1,12 +1,13 @@
 // A command made of sub-commands (`tooldesk tools …`, `tooldesk mcp …`): usage listing, --help,
 // and usage errors reported against the sub-command that raised them.
-import type { Command } from './command.ts';
-import { UsageError } from './command.ts';
+import type { Command, CommandEntry } from './command.ts';
+import { loadCommand, UsageError } from './command.ts';
 
 export interface CommandGroupSpec {
   name: string;
   summary: string;
-  subcommands: Command[];
+  /** Each sub-command's module is imported only when it runs or its usage is asked for. */
+  subcommands: CommandEntry[];
   /** Lines after the list in the group's usage. */
   footer?: string[];
 }
@@ -35,8 +36,9 @@ export function commandGroup(spec: CommandGroupSpec): Command {
         io.stdout.write(`${usage()}\n`);
         return name === undefined ? 2 : 0;
       }
-      const sub = spec.subcommands.find((c) => c.name === name);
-      if (!sub) throw new UsageError(`unknown sub-command "${name}"`);
+      const entry = spec.subcommands.find((c) => c.name === name);
+      if (!entry) throw new UsageError(`unknown sub-command "${name}"`);
+      const sub = await loadCommand(entry);
       // `mcp add NAME -- COMMAND --help` passes --help to the server's command, not to us.
       const ours = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
       if (ours.includes('--help') || ours.includes('-h')) {

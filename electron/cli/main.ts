@@ -1,11 +1,11 @@
-// Entry of the `tooldesk` command: dispatches to commands/, prints help and version.
-import type { CliIO, Command } from './command.ts';
-import { UsageError } from './command.ts';
-import { FileError } from '../runtime/base/file-error.ts';
+// Entry of the `tooldesk` command: dispatches to commands/, prints help and version. It imports
+// no command and nothing of the runtime until a command runs (`--version` and `help` stay instant).
+import type { CliIO, CommandEntry } from './command.ts';
+import { loadCommand, UsageError } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
 import { VERSION } from './version.ts';
 
-function helpText(commands: Command[]): string {
+function helpText(commands: CommandEntry[]): string {
   const width = Math.max(...commands.map((c) => c.name.length), 'help'.length);
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
@@ -30,19 +30,20 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
   }
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     const topic = name === 'help' ? rest[0] : undefined;
-    const command = topic ? COMMANDS.find((c) => c.name === topic) : undefined;
-    if (topic && !command) {
+    const entry = topic ? COMMANDS.find((c) => c.name === topic) : undefined;
+    if (topic && !entry) {
       io.stderr.write(`tooldesk: no command "${topic}". Run \`tooldesk help\` for the list.\n`);
       return 2;
     }
-    io.stdout.write(command ? `${command.usage.trimEnd()}\n` : helpText(COMMANDS));
+    io.stdout.write(entry ? `${(await loadCommand(entry)).usage.trimEnd()}\n` : helpText(COMMANDS));
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.stderr.write(`tooldesk: unknown command "${name}". Run \`tooldesk help\` for the list.\n`);
     return 2;
   }
+  const command = await loadCommand(entry);
   try {
     return await command.run(rest, io);
   } catch (error) {
@@ -51,6 +52,7 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
       return 2;
     }
     // A file Tooldesk cannot use is the user's to fix: its one line says which and how, no stack.
+    const { FileError } = await import('../runtime/base/file-error.ts');
     if (error instanceof FileError) {
       io.stderr.write(`tooldesk ${name}: ${error.message}\n`);
       return 1;

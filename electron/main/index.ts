@@ -1,13 +1,13 @@
 // Electron glue: app lifecycle, the main window, binding the API to ipcMain. Thin; all work
 // lives in electron/runtime (createRuntime), and the security rules are in small tested helpers.
+// The window comes first: the runtime (and electron-store) are imported after it is created.
 import { join } from 'node:path';
 import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { IPC_EVENT_CHANNEL } from '../../shared/api.ts';
-import { createRuntime, type Runtime } from '../runtime/create-runtime.ts';
+import type { Runtime } from '../runtime/create-runtime.ts';
 import type { Host } from '../runtime/host/create-host.ts';
 import { toolDeskHome } from '../runtime/paths.ts';
 import { bindApi, deferredHandlers } from './bind-api.ts';
-import { electronStoreBackend } from './electron-store-backend.ts';
 import { electronContentSecurityPolicy, isAppUrl, isExternalLink, type AppLocation } from './trusted-url.ts';
 
 app.setName('Tooldesk');
@@ -56,6 +56,32 @@ function isTrustedSender(event: IpcMainInvokeEvent): boolean {
   );
 }
 
+/**
+ * The runtime and its API host, imported and built once the window is up. Without a system
+ * keyring, keys typed in Settings are kept for this run only (Settings says so).
+ */
+async function startRuntime(): Promise<Host> {
+  const [{ createRuntime }, { electronStoreBackend }] = await Promise.all([import('../runtime/create-runtime.ts'), import('./electron-store-backend.ts')]);
+  const ready = await createRuntime({
+    home: toolDeskHome(),
+    settingsBackend: electronStoreBackend,
+    watchSettings: true,
+    sessionSecretsFallback: true,
+    // MCP: OAuth sign-in and URL-mode elicitation (after the user agreed in the chat) open the browser.
+    tools: {
+      watch: true,
+      keyEndpoint: true,
+      openUrl: (url) =>
+        shell.openExternal(url).then(
+          () => true,
+          () => false,
+        ),
+    },
+  });
+  runtime = ready;
+  return ready.host({ browserMode: false, version: app.getVersion() });
+}
+
 // Every web contents (ours or any that sneaks in): no new windows, no navigation away, no webviews.
 const isAppSandboxUrl = (url: string) => /^http:\/\/localhost:\d+\/((proxy|app)\/[A-Za-z0-9_-]+|relay\.js)$/.test(url);
 
@@ -84,28 +110,13 @@ app.whenReady().then(async () => {
   });
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
 
+  mainWindow = createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
+  });
+
   // The window opens at once; requests wait for the host (loading tools may take a moment).
-  // Without a system keyring, keys typed in Settings are kept for this run only (Settings says so).
-  const started = createRuntime({
-    home: toolDeskHome(),
-    settingsBackend: electronStoreBackend,
-    watchSettings: true,
-    sessionSecretsFallback: true,
-    // MCP: OAuth sign-in and URL-mode elicitation (after the user agreed in the chat) open the browser.
-    tools: {
-      watch: true,
-      keyEndpoint: true,
-      openUrl: (url) =>
-        shell.openExternal(url).then(
-          () => true,
-          () => false,
-        ),
-    },
-  });
-  const starting: Promise<Host> = started.then((ready) => {
-    runtime = ready;
-    return ready.host({ browserMode: false, version: app.getVersion() });
-  });
+  const starting = startRuntime();
   bindApi({ ipcMain, handlers: deferredHandlers(starting), isTrustedSender });
   starting.then(
     (ready) => {
@@ -116,11 +127,6 @@ app.whenReady().then(async () => {
     // Every request answers with this error; the window stays up to show it.
     (error: Error) => console.error(`Tooldesk could not start its runtime: ${error.stack ?? error.message}`),
   );
-
-  mainWindow = createWindow();
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
-  });
 });
 
 app.on('window-all-closed', () => {

@@ -2,30 +2,26 @@
 // here and nowhere else. The Electron app, `tooldesk serve` and every CLI command call
 // createRuntime and ask for the parts they use (parts are built on first use, once), so
 // `tools list` starts no watcher and no key endpoint, and `sessions list` loads no tools.
-// A new kind of tool source is one more entry in `groupSources` below.
+// A new kind of tool source is one more entry in `groupSources` below. Each part's modules are
+// imported when the part is first built: `sessions list` loads no tool, MCP or ajv code, and
+// `tools list` no chat code.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { SandboxStatus } from '../../shared/sandbox.ts';
 import type { Settings } from '../../shared/settings.ts';
-import { SessionManager } from './chat/session-manager.ts';
-import { chatMcpInteractions } from './host/mcp-chat-interactions.ts';
-import { createHost, type Host, type HostOptions } from './host/create-host.ts';
+import type { SessionManager } from './chat/session-manager.ts';
+import type { Host, HostOptions } from './host/create-host.ts';
 import type { ProviderResolution } from './llm/resolve-provider.ts';
 import { appPaths, type AppPaths } from './paths.ts';
-import { startKeyEndpoint, type KeyEndpoint } from './runner/key-endpoint.ts';
+import type { KeyEndpoint } from './runner/key-endpoint.ts';
 import { sandboxStatus } from './runner/sandbox-status.ts';
-import { secretResolverFrom } from './runner/secret-resolver.ts';
-import { ToolRegistry } from './sources/discovery/tool-registry.ts';
 import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
-import { createSourceContext, protectedPathsFor } from './sources/source-context.ts';
-import { createMcpGroupSource, keychainCredentialStore, type McpInteractions, type McpManager } from './sources/mcp/index.ts';
-import { mcpToolGroupSource } from './sources/mcp/tool-group-source.ts';
-import { settingsPermissionStore } from './store/permission-store.ts';
+import type { McpInteractions, McpManager } from './sources/mcp/index.ts';
 import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
 import { openSettingsStore, type SettingsBackendFactory, type SettingsStore } from './store/settings-store.ts';
-import { toolSessionFactory, type ToolSession, type ToolSessionFactory, type ToolSessionOptions } from './tools/tool-session.ts';
-import { combineGroupSources, type ToolGroupSource } from './tools/tools-change.ts';
+import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
+import type { ToolGroupSource } from './tools/tools-change.ts';
 
 export interface RuntimeToolOptions {
   /** Load these folders (user roots) instead of the settings' roots (the CLI's --root). */
@@ -137,6 +133,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const tools = once(async (): Promise<RuntimeTools> => {
     if (!toolOptions) throw new Error('this runtime was created without tools (tools: false)');
+    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext, protectedPathsFor }, { combineGroupSources }, { chatMcpInteractions }] = await Promise.all([
+      import('./runner/key-endpoint.ts'),
+      import('./runner/secret-resolver.ts'),
+      import('./sources/discovery/tool-registry.ts'),
+      import('./sources/source-context.ts'),
+      import('./tools/tools-change.ts'),
+      import('./host/mcp-chat-interactions.ts'),
+    ]);
     // Agenvoy-style tools may fetch their declared secrets over HTTP; a failure only loses that path.
     let keyEndpoint: KeyEndpoint | undefined;
     if (toolOptions.keyEndpoint) {
@@ -163,7 +167,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     // each). Combined after the first load, which the sources do not announce.
     const groupSources: ToolGroupSource[] = [registry];
     let mcp: McpManager | undefined;
-    if (toolOptions.mcp !== false) {
+    // A one-shot listing with no server configured has no MCP part to load (the SDK is big);
+    // a long-running runtime keeps it ready for servers added while it runs.
+    const mcpWanted = toolOptions.mcp === 'start-all' ? Object.keys(settings.get().mcpServers).length > 0 : toolOptions.mcp !== false;
+    if (mcpWanted) {
+      const [{ createMcpGroupSource, keychainCredentialStore }, { mcpToolGroupSource }] = await Promise.all([
+        import('./sources/mcp/index.ts'),
+        import('./sources/mcp/tool-group-source.ts'),
+      ]);
       mcp = await createMcpGroupSource(settings, {
         resolveSecrets,
         home,
@@ -199,7 +210,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(mcp ? { mcp } : {}),
       roots: () => registry.roots(),
       reloadPaths: (paths) => registry.reloadPaths(paths),
-      session: openToolSession(source),
+      session: await openToolSession(source),
     };
   });
 
@@ -209,7 +220,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     for (const session of openSessions) session.close();
     openSessions.clear();
   });
-  const openToolSession = (source?: ToolGroupSource): ToolSessionFactory => {
+  const openToolSession = async (source?: ToolGroupSource): Promise<ToolSessionFactory> => {
+    const [{ toolSessionFactory }, { settingsPermissionStore }] = await Promise.all([import('./tools/tool-session.ts'), import('./store/permission-store.ts')]);
     const open = toolSessionFactory({
       ...(source ? { tools: source } : {}),
       settings: () => settings.get(),
@@ -227,11 +239,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const sessions = once(async () => {
     const source = toolOptions ? (await tools()).source : undefined;
+    const { SessionManager } = await import('./chat/session-manager.ts');
     const manager = new SessionManager({
       home,
       settings,
       secrets,
-      toolSession: openToolSession(source),
+      toolSession: await openToolSession(source),
       ...(options.provider ? { provider: (current: Settings) => options.provider!(current, secrets) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
@@ -250,10 +263,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     toolRoots: () => toolRoots(),
     sandboxStatus: () => sandboxStatus(settings.get()),
     tools,
-    toolSession: async (sessionOptions) => (toolOptions ? (await tools()).session : openToolSession())(sessionOptions),
+    toolSession: async (sessionOptions) => (toolOptions ? (await tools()).session : await openToolSession())(sessionOptions),
     sessions,
     host(hostOptions) {
       host ??= (async () => {
+        const { createHost } = await import('./host/create-host.ts');
         const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: await tools(), warnings }, hostOptions);
         closers.push(() => built.close());
         return built;

@@ -48,7 +48,7 @@ function context(spawned: RunSpec[]) {
 
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
-export async function run(): Promise<void> {
+function writeModules(): SourceEntry[] {
   const root = mkdtempSync(join(tmpdir(), 'td-bench-py-'));
   mkdirSync(root, { recursive: true });
   const entries: SourceEntry[] = [];
@@ -57,6 +57,38 @@ export async function run(): Promise<void> {
     writeFileSync(path, moduleSource(m));
     entries.push({ root, path, format: 'python' });
   }
+  return entries;
+}
+
+/** Five warm loads from the caches: the median, the processes they spawned (must be 0), the tools. */
+async function timeWarmLoads(entries: SourceEntry[]): Promise<{ ms: number; cpuMs: number; spawned: number; tools: number }> {
+  const warmTimes: number[] = [];
+  const cpuTimes: number[] = [];
+  let spawned = 0;
+  let tools = 0;
+  for (let i = 0; i < 5; i++) {
+    const seen: RunSpec[] = [];
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const warm = await loadPythonModules(entries, context(seen));
+    warmTimes.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    cpuTimes.push((used.user + used.system) / 1000);
+    spawned += seen.length;
+    tools = warm.groups.reduce((n, g) => n + g.tools.length, 0);
+  }
+  return { ms: median(warmTimes), cpuMs: median(cpuTimes), spawned, tools };
+}
+
+/** The startup bench's row: modules written, loaded cold once (caches written), then timed warm. */
+export async function warmPythonLoad(): Promise<{ ms: number; cpuMs: number; spawned: number; tools: number }> {
+  const entries = writeModules();
+  await loadPythonModules(entries, context([]));
+  return timeWarmLoads(entries);
+}
+
+export async function run(): Promise<void> {
+  const entries = writeModules();
   const paths = entries.map((e) => e.path);
   const ctx = context([]);
   await resolvePythonCommand(ctx.pythonPath, ctx.runner); // resolved once, outside the timings
@@ -77,19 +109,9 @@ export async function run(): Promise<void> {
   const cold = await loadPythonModules(entries, context(coldSpawned));
   report(performance.now() - started, 'ms', `cold load incl. writing caches (${cold.groups.reduce((n, g) => n + g.tools.length, 0)} tools, ${coldSpawned.length} process(es))`);
 
-  const warmTimes: number[] = [];
-  let warmSpawned = 0;
-  let tools = 0;
-  for (let i = 0; i < 5; i++) {
-    const spawned: RunSpec[] = [];
-    started = performance.now();
-    const warm = await loadPythonModules(entries, context(spawned));
-    warmTimes.push(performance.now() - started);
-    warmSpawned += spawned.length;
-    tools = warm.groups.reduce((n, g) => n + g.tools.length, 0);
-  }
-  report(median(warmTimes), 'ms', `warm load of ${tools} cached tools (median of 5)`);
-  report(warmSpawned, 'processes', 'spawned by the 5 warm loads (must be 0)');
+  const warm = await timeWarmLoads(entries);
+  report(warm.ms, 'ms', `warm load of ${warm.tools} cached tools (median of 5; ${warm.cpuMs.toFixed(0)} ms of CPU)`);
+  report(warm.spawned, 'processes', 'spawned by the 5 warm loads (must be 0)');
 
   // Per-call overhead: a trivial tool through run_tool.py vs a bare interpreter start.
   const callRoot = mkdtempSync(join(tmpdir(), 'td-bench-call-'));

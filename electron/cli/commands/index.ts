@@ -1,12 +1,15 @@
-// The command table. Add a command by adding its file and one line here.
-import type { Command } from '../command.ts';
-import { chatCommand } from './chat.ts';
-import { configCommand } from './config.ts';
-import { mcpCommand } from './mcp.ts';
-import { secretsCommand } from './secrets.ts';
-import { sessionsCommand } from './sessions.ts';
-import { serveCommand } from './serve.ts';
-import { startCommand } from './start.ts';
-import { toolsCommand } from './tools.ts';
+// The command table. Add a command with its own file and one line here; the file is imported only
+// when its command runs (or `help NAME` shows its usage), so `tooldesk --version` and `help` load
+// none of them. The summary here is what `help` lists (a test keeps it equal to the command's).
+import type { CommandEntry } from '../command.ts';
 
-export const COMMANDS: Command[] = [startCommand, serveCommand, chatCommand, sessionsCommand, configCommand, secretsCommand, toolsCommand, mcpCommand];
+export const COMMANDS: CommandEntry[] = [
+  { name: 'start', summary: 'Start the desktop app (browser mode when Electron is missing)', load: async () => (await import('./start.ts')).startCommand },
+  { name: 'serve', summary: 'Serve the app in your browser (127.0.0.1 only, token-guarded)', load: async () => (await import('./serve.ts')).serveCommand },
+  { name: 'chat', summary: 'Send one message and stream the answer (tools and approvals included)', load: async () => (await import('./chat.ts')).chatCommand },
+  { name: 'sessions', summary: 'List, show, search, export, rename or delete chat sessions', load: async () => (await import('./sessions.ts')).sessionsCommand },
+  { name: 'config', summary: 'Read or change settings (dotted keys, JSON values)', load: async () => (await import('./config.ts')).configCommand },
+  { name: 'secrets', summary: 'Store API keys and tool secrets in the OS keychain', load: async () => (await import('./secrets.ts')).secretsCommand },
+  { name: 'tools', summary: 'List, check and run your tools', load: async () => (await import('./tools.ts')).toolsCommand },
+  { name: 'mcp', summary: 'MCP: add, import and inspect MCP servers (each one a tool group); serve your tools to MCP hosts', load: async () => (await import('./mcp.ts')).mcpCommand },
+];

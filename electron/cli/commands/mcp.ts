@@ -1,16 +1,19 @@
 // `tooldesk mcp <sub-command>`: the dispatcher. Add a sub-command with its own file and one line
-// in MCP_SUBCOMMANDS.
-import type { Command } from '../command.ts';
+// in MCP_SUBCOMMANDS; its file is imported only when it runs.
+import type { Command, CommandEntry } from '../command.ts';
 import { commandGroup } from '../command-group.ts';
-import { mcpAddCommand, mcpRemoveCommand } from './mcp-add.ts';
-import { mcpDisableCommand, mcpEnableCommand } from './mcp-enable.ts';
-import { mcpImportCommand } from './mcp-import.ts';
-import { mcpListCommand } from './mcp-list.ts';
-import { mcpLogsCommand } from './mcp-logs.ts';
-import { mcpLogCommand } from './mcp-log.ts';
-import { mcpServeCommand } from './mcp-serve.ts';
 
-export const MCP_SUBCOMMANDS: Command[] = [mcpListCommand, mcpAddCommand, mcpRemoveCommand, mcpEnableCommand, mcpDisableCommand, mcpImportCommand, mcpLogsCommand, mcpServeCommand, mcpLogCommand];
+export const MCP_SUBCOMMANDS: CommandEntry[] = [
+  { name: 'list', summary: 'List the servers (--status starts them and shows their state)', load: async () => (await import('./mcp-list.ts')).mcpListCommand },
+  { name: 'add', summary: 'Add a server: NAME -- COMMAND [ARGS…], or NAME --url URL', load: async () => (await import('./mcp-add.ts')).mcpAddCommand },
+  { name: 'remove', summary: 'Remove a server (its keychain secrets stay)', load: async () => (await import('./mcp-add.ts')).mcpRemoveCommand },
+  { name: 'enable', summary: 'Switch a server\'s tool group on (it starts when used)', load: async () => (await import('./mcp-enable.ts')).mcpEnableCommand },
+  { name: 'disable', summary: 'Switch a server\'s tool group off (it stops)', load: async () => (await import('./mcp-enable.ts')).mcpDisableCommand },
+  { name: 'import', summary: 'Import servers from Claude Desktop, Cursor, LM Studio or VS Code', load: async () => (await import('./mcp-import.ts')).mcpImportCommand },
+  { name: 'logs', summary: 'Show a server\'s log (--start runs it first)', load: async () => (await import('./mcp-logs.ts')).mcpLogsCommand },
+  { name: 'serve', summary: 'Offer your tools to MCP hosts (stdio, or --http on 127.0.0.1)', load: async () => (await import('./mcp-serve.ts')).mcpServeCommand },
+  { name: 'log', summary: 'Show the audit log of `mcp serve`: calls, approvals, results', load: async () => (await import('./mcp-log.ts')).mcpLogCommand },
+];
 
 export const mcpCommand: Command = commandGroup({
   name: 'mcp',

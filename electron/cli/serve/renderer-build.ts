@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../project-root.ts';
 
-export const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+export { projectRoot };
 export const rendererOutDir = (root = projectRoot) => join(root, 'out', 'renderer');
 
 /** Newest mtime (ms) of the files under `paths` (folders walked; node_modules skipped). */

@@ -2,7 +2,8 @@
 // DeepSeek …) through the official `openai` package. The package's own retries are off: retries
 // here are bounded, honour Retry-After, surface as `retry` events, and only happen before any
 // output was streamed (a retry after partial output would duplicate it).
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+import type { APIError } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ProviderConfig } from '../../../shared/settings.ts';
 import { describeHttpError, describeNetworkError, type ProviderLabel } from './describe-llm-error.ts';
@@ -90,6 +91,11 @@ function errorDetail(error: APIError): string {
   return error.message.replace(/^\d{3}\s*/, '');
 }
 
+// The openai package (360 KB bundled) loads with the first request, not with every command that
+// reads sessions.
+let openaiPackage: Promise<typeof import('openai')> | undefined;
+const loadOpenAI = () => (openaiPackage ??= import('openai'));
+
 export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions): LlmProvider {
   const { config } = options;
   const retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -100,18 +106,24 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
     model: config.model,
     ...(config.apiKeySecret ? { apiKeySecret: config.apiKeySecret } : {}),
   };
-  const client = new OpenAI({
-    baseURL: config.baseURL,
-    // The package insists on a key; local servers ignore it.
-    apiKey: options.apiKey || 'not-needed',
-    defaultHeaders: config.headers ?? {},
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? 10 * 60 * 1000,
-    dangerouslyAllowBrowser: true,
-  });
+  let made: OpenAI | undefined;
+  const openai = async () => {
+    const sdk = await loadOpenAI();
+    made ??= new sdk.default({
+      baseURL: config.baseURL,
+      // The package insists on a key; local servers ignore it.
+      apiKey: options.apiKey || 'not-needed',
+      defaultHeaders: config.headers ?? {},
+      maxRetries: 0,
+      timeout: options.timeoutMs ?? 10 * 60 * 1000,
+      dangerouslyAllowBrowser: true,
+    });
+    return { client: made, ...sdk };
+  };
 
   async function* stream(request: LlmRequest, signal?: AbortSignal): AsyncGenerator<LlmStreamEvent> {
     const aborted = (): LlmStreamEvent => ({ type: 'error', error: { kind: 'aborted', message: 'The request was aborted.' } });
+    const { client, APIConnectionError, APIError, APIUserAbortError } = await openai();
     const model = request.model ?? config.model;
     const maxTokens = request.maxTokens ?? config.maxTokens;
     let tokensField = maxTokensParamFor(config);
@@ -218,6 +230,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
   }
 
   async function listModels(signal?: AbortSignal): ReturnType<LlmProvider['listModels']> {
+    const { client, APIConnectionError, APIError, APIUserAbortError } = await openai();
     try {
       const models: ModelInfo[] = [];
       for await (const model of client.models.list(signal ? { signal } : {})) {

@@ -1,6 +1,5 @@
 // Runs one tool process: own process group, minimal environment, byte-capped streaming output,
 // timeout/abort that take down the whole group, and a promise that always settles.
-import { execa } from 'execa';
 import type { Readable, Writable } from 'node:stream';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
 import { CappedOutput } from './capped-output.ts';
@@ -76,7 +75,11 @@ export interface LaunchOutcome {
 /** Starts the run's process with its final environment. Contract: never throws. */
 export type Launch = (env: Record<string, string>) => Promise<LaunchedProcess>;
 
-function launchWithExeca(spec: RunSpec, prepared: PreparedCommand, env: Record<string, string>): Promise<LaunchedProcess> {
+// execa (about 100 files) loads with the first process a run starts, not with every command.
+let loadExeca: Promise<typeof import('execa')> | undefined;
+
+async function launchWithExeca(spec: RunSpec, prepared: PreparedCommand, env: Record<string, string>): Promise<LaunchedProcess> {
+  const { execa } = await (loadExeca ??= import('execa'));
   const child = execa(prepared.command, prepared.args, {
     cwd: spec.cwd,
     env,
@@ -88,7 +91,7 @@ function launchWithExeca(spec: RunSpec, prepared: PreparedCommand, env: Record<s
     windowsHide: true,
     stdio: spec.resultChannel ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
   });
-  return Promise.resolve({
+  return {
     pid: child.pid,
     stdin: child.stdin,
     stdout: child.stdout,
@@ -96,7 +99,7 @@ function launchWithExeca(spec: RunSpec, prepared: PreparedCommand, env: Record<s
     channel: child.stdio[3] as Readable | undefined,
     onExit: (listener) => child.on('exit', listener),
     outcome: child.then((outcome) => outcome as LaunchOutcome),
-  });
+  };
 }
 
 /**

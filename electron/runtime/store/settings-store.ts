@@ -1,4 +1,4 @@
-// The settings document behind a small interface. `conf` in Node (CLI, tests, browser mode);
+// The settings document behind a small interface. A JSON file in Node (CLI, tests, browser mode);
 // the Electron app passes an electron-store backend (electron/main/electron-store-backend.ts).
 // Both write the same `<home>/settings.json`. A corrupt or invalid file never crashes: it is
 // backed up to `settings.json.corrupt-<timestamp>`, replaced by defaults, and a warning is kept.
@@ -6,14 +6,14 @@
 // failed write (disk full) says so in one line and changes nothing.
 import { closeSync, constants, copyFileSync, fstatSync, openSync, readFileSync, rmSync, statSync, watch as watchFolder, type FSWatcher, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import Conf from 'conf';
 import type { Settings } from '../../../shared/settings.ts';
 import { Emitter } from '../base/emitter.ts';
 import { FileError, fileError } from '../base/file-error.ts';
 import { deepMerge, withPath, type JsonObject } from './dotted-path.ts';
+import { jsonFileBackend } from './json-file-backend.ts';
 import { parseSettings, settingsJson } from './parse-settings.ts';
 
-/** The part of conf / electron-store the settings store uses. */
+/** The part of electron-store (and json-file-backend.ts) the settings store uses. */
 export interface SettingsBackend {
   readonly path: string;
   store: JsonObject;
@@ -31,8 +31,8 @@ export interface SettingsBackendOptions {
 export type SettingsBackendFactory = (options: SettingsBackendOptions) => SettingsBackend;
 
 export interface SettingsStoreOptions {
-  /** 'conf' (default) or a factory, e.g. electron-store in the app. */
-  backend?: 'conf' | SettingsBackendFactory;
+  /** The JSON file backend (default) or another, e.g. electron-store in the app. */
+  backend?: SettingsBackendFactory;
   /** Pick up writes by other processes (the CLI while the app runs). */
   watch?: boolean;
   /** Quiet time after a file event before the file is read again (ms). */
@@ -66,9 +66,6 @@ export class SettingsValidationError extends Error {
 }
 
 export const SETTINGS_CONFIG_NAME = 'settings';
-
-export const confBackend: SettingsBackendFactory = ({ cwd, configName, watch }) =>
-  new Conf<JsonObject>({ cwd, configName, watch, clearInvalidConfig: false }) as unknown as SettingsBackend;
 
 function backupCorrupt(file: string, now = new Date()): string {
   const backup = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
@@ -140,7 +137,7 @@ function parseOrThrow(data: unknown): Settings {
 }
 
 export function openSettingsStore(home: string, options: SettingsStoreOptions = {}): SettingsStore {
-  const factory = options.backend === undefined || options.backend === 'conf' ? confBackend : options.backend;
+  const factory = options.backend ?? jsonFileBackend;
   const file = join(home, `${SETTINGS_CONFIG_NAME}.json`);
   const warnings: string[] = [];
 

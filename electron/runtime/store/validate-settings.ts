@@ -1,13 +1,10 @@
 // ajv check of a whole settings object; returns readable problems ("limits.maxSteps must be >= 1").
-import { Ajv } from 'ajv';
-import { SETTINGS_SCHEMA } from './settings-schema.ts';
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-const check = ajv.compile(SETTINGS_SCHEMA);
+import type { ErrorObject } from 'ajv';
+import check from './settings-validator.ts';
 
 export function validateSettings(data: unknown): string[] {
   if (check(data)) return [];
-  return (check.errors ?? []).map((e) => {
+  return ((check.errors ?? []) as ErrorObject[]).map((e) => {
     const where = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'settings';
     const params = e.params as { additionalProperty?: string; allowedValues?: unknown[]; allowedValue?: unknown };
     const extra =

@@ -1,8 +1,8 @@
 // JSON-Schema validation of tool arguments with ajv, with errors written for the model: which
 // field, what was expected, what was given. Validators are compiled once per schema object; the
 // work and the message stay bounded however wide the schema (see large-schema.ts).
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../../../shared/tools.ts';
 import { MAX_SCHEMA_NODES, narrowToArgs, schemaNodeCount } from './large-schema.ts';
 import { errorText } from './run-tool.ts';
@@ -19,8 +19,16 @@ export type ValidationOutcome =
   | { ok: true; warning?: string }
   | { ok: false; message: string };
 
+// ajv's compiler (about 250 KB) loads with the first schema checked, not with every command that
+// opens a chat; required (ajv is CommonJS) because checking is synchronous.
+const requireAjv = createRequire(import.meta.url);
+
 export class ArgsValidator {
-  private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, verbose: true });
+  #ajv: Ajv | undefined;
+  private get ajv(): Ajv {
+    this.#ajv ??= new (requireAjv('ajv') as typeof import('ajv')).Ajv({ strict: false, allErrors: true, validateFormats: false, verbose: true });
+    return this.#ajv;
+  }
   private readonly compiled = new WeakMap<object, ValidateFunction | string>();
 
   validate(toolName: string, schema: JsonSchema | undefined, args: Record<string, unknown>): ValidationOutcome {

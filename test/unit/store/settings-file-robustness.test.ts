@@ -9,17 +9,18 @@ import { describe, expect, it, vi } from 'vitest';
 import { FileError } from '../../../electron/runtime/base/file-error.ts';
 import { createSettingsService } from '../../../electron/runtime/host/settings-service.ts';
 import { parseSettings } from '../../../electron/runtime/store/parse-settings.ts';
-import { confBackend, openSettingsStore, SettingsValidationError, type SettingsBackendFactory } from '../../../electron/runtime/store/settings-store.ts';
+import { jsonFileBackend } from '../../../electron/runtime/store/json-file-backend.ts';
+import { openSettingsStore, SettingsValidationError, type SettingsBackendFactory } from '../../../electron/runtime/store/settings-store.ts';
 import { defaultSettings } from '../../../shared/settings.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'td-'));
 
 const errno = (code: string, message: string) => Object.assign(new Error(`${code}: ${message}`), { code });
 
-/** conf, whose writes start failing with `code` once `failing.on` is set (what a full disk does to writeFileSync). */
+/** The JSON file backend, whose writes start failing with `code` once `failing.on` is set (what a full disk does to writeFileSync). */
 function failingConf(failing: { on: boolean; code: string; writes: number }): SettingsBackendFactory {
   return (options) => {
-    const real = confBackend(options);
+    const real = jsonFileBackend(options);
     return {
       get path() {
         return real.path;

@@ -1,14 +1,14 @@
 // The `{name}.tool.json` smart-load cache of Python/PowerShell modules (seed 000's format plus a
 // `tooldesk` block). Kept beside the script; in TOOLDESK_HOME/cache/modules/<mirrored folder>/
 // when the script's folder is read-only.
-import type { Stats } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { statSync, type Stats } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join, parse, resolve } from 'node:path';
 import type { DeclaredReturnType, Diagnostic, ToolFunctionSpec } from '../../../../shared/tools.ts';
 import { fileError } from '../../base/file-error.ts';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { normalizeForeignCache } from './normalize-cache.ts';
-import { isPlainObject, readJsonFile } from '../files/read-json-file.ts';
+import { isPlainObject, readJsonFileSync } from '../files/read-json-file.ts';
 
 export type ModuleType = 'PythonModule' | 'PowerShellModule';
 
@@ -81,13 +81,11 @@ export function cacheLocations(scriptPath: string, spec: CacheSpec): [string, st
 export async function lookupModuleCache(scriptPath: string, script: Stats, spec: CacheSpec): Promise<CacheLookup> {
   const diagnostics: Diagnostic[] = [];
   for (const file of cacheLocations(scriptPath, spec)) {
-    let fileStat: Stats;
-    try {
-      fileStat = await stat(file);
-    } catch {
-      continue;
-    }
-    const read = await readJsonFile(file);
+    // Read synchronously: a warm start reads hundreds of these, and a thread-pool round trip per
+    // stat and read made 4 000 cached tools cost 160 ms instead of what the reading costs.
+    const fileStat = statSync(file, { throwIfNoEntry: false });
+    if (!fileStat) continue;
+    const read = readJsonFileSync(file);
     if (!read.ok) {
       diagnostics.push({ ...read.diagnostic, severity: 'warning', message: `Corrupt tool cache, re-parsing the script: ${read.diagnostic.message}`, hint: 'Nothing to do: the cache is rewritten. Delete the file if this repeats.', code: 'corrupt-cache' });
       continue;

@@ -1,7 +1,6 @@
 // Smart loading shared by Python and PowerShell modules: a fresh `{stem}.tool.json` is used as is
 // (no process at all); every stale script is parsed in one batch, then its cache is written.
-import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { statSync, type Stats } from 'node:fs';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { CacheSpec, ModuleCacheFile } from './cache.ts';
 import { lookupModuleCache, saveModuleCache } from './cache.ts';
@@ -28,7 +27,7 @@ export async function loadModuleCaches<M>(
   for (const entry of entries) {
     let stats: Stats;
     try {
-      stats = await stat(entry.path);
+      stats = statSync(entry.path); // synchronous for the reason lookupModuleCache gives
     } catch (error) {
       diagnostics.push({ severity: 'error', file: entry.path, message: `Cannot read: ${(error as Error).message}`, code: 'unreadable' });
       continue;

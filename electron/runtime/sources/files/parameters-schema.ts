@@ -1,5 +1,6 @@
 // Checks a tool's `parameters` JSON Schema the way the formats' own docs require it.
-import { Ajv } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv } from 'ajv';
 import type { Diagnostic, JsonSchema } from '../../../../shared/tools.ts';
 import { isPlainObject } from './read-json-file.ts';
 
@@ -44,9 +45,13 @@ export function checkParametersSchema(value: unknown, file: string, field = 'par
 
 // Hand-written schemas go wrong in ways the checks above do not see (`"enum": "a"`,
 // `"type": "str"`); the executor would only say so, to the model, at the first call.
-const metaSchemaChecker = new Ajv({ strict: false, validateFormats: false });
+// ajv loads with the first schema checked (a process with no such tool never loads it); required
+// because the check is synchronous.
+const requireAjv = createRequire(import.meta.url);
+let checker: Ajv | undefined;
 
 function checkMetaSchema(schema: JsonSchema, file: string, field: string, diagnostics: Diagnostic[]): void {
+  const metaSchemaChecker = (checker ??= new (requireAjv('ajv') as typeof import('ajv')).Ajv({ strict: false, validateFormats: false }));
   let valid: boolean;
   try {
     valid = metaSchemaChecker.validateSchema(schema) as boolean;

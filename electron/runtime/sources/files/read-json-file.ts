@@ -1,5 +1,5 @@
 // Reads a JSON file and turns a syntax error into a Diagnostic with line and column.
-import { readTextFile } from './read-text-file.ts';
+import { readTextFile, readTextFileSync } from './read-text-file.ts';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 
 export type JsonFileResult = { ok: true; value: unknown; text: string } | { ok: false; diagnostic: Diagnostic };
@@ -48,12 +48,28 @@ export function parseJsonText(text: string, file: string): JsonFileResult {
   }
 }
 
+const unreadable = (file: string, error: unknown): JsonFileResult => ({
+  ok: false,
+  diagnostic: { severity: 'error', file, message: `Cannot read: ${(error as Error).message}`, hint: 'Make it a regular, readable text file.', code: 'unreadable' },
+});
+
 export async function readJsonFile(file: string): Promise<JsonFileResult> {
   let text: string;
   try {
     text = await readTextFile(file);
   } catch (error) {
-    return { ok: false, diagnostic: { severity: 'error', file, message: `Cannot read: ${(error as Error).message}`, hint: 'Make it a regular, readable text file.', code: 'unreadable' } };
+    return unreadable(file, error);
+  }
+  return parseJsonText(text, file);
+}
+
+/** readJsonFile for the many small files of a start (see readTextFileSync). */
+export function readJsonFileSync(file: string): JsonFileResult {
+  let text: string;
+  try {
+    text = readTextFileSync(file);
+  } catch (error) {
+    return unreadable(file, error);
   }
   return parseJsonText(text, file);
 }

@@ -1,13 +1,8 @@
 // OAuth grants that need no person: client credentials (a secret, or a private key for
 // private_key_jwt) and enterprise cross-app access (an IdP's ID token exchanged for an ID-JAG).
 // The SDK's providers do the protocol; this picks one from a server's `oauth` settings.
-import {
-  ClientCredentialsProvider,
-  CrossAppAccessProvider,
-  discoverAndRequestJwtAuthGrant,
-  PrivateKeyJwtProvider,
-  requestJwtAuthorizationGrant,
-} from '@modelcontextprotocol/client';
+import type { ClientCredentialsProvider, CrossAppAccessProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
+import { mcpSdk } from './mcp-sdk.ts';
 import type { OAuthClientConfig } from './server-config.ts';
 
 /** Secret values already resolved from the keychain (`${secret:…}` in the settings). */
@@ -23,6 +18,7 @@ export type MachineGrantProvider = ClientCredentialsProvider | PrivateKeyJwtProv
 /** The provider for a machine grant, or undefined for the (browser) authorization-code grant. */
 export function machineGrantProvider(oauth: OAuthClientConfig | undefined, s: GrantSecrets): MachineGrantProvider | undefined {
   if (!oauth) return undefined;
+  const { ClientCredentialsProvider, CrossAppAccessProvider, discoverAndRequestJwtAuthGrant, PrivateKeyJwtProvider, requestJwtAuthorizationGrant } = mcpSdk();
   const scope = oauth.scope ? { scope: oauth.scope } : {};
   if (oauth.grant === 'cross_app_access' && oauth.idp) {
     const idp = oauth.idp;

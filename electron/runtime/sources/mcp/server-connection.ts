@@ -4,18 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Client,
-  SdkError,
-  SdkErrorCode,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type CallToolResult,
-  type ClientCapabilities,
-  type Tool as McpTool,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, ClientCapabilities, StreamableHTTPClientTransport, Tool as McpTool, Transport } from '@modelcontextprotocol/client';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import { stableHash } from '../../tools/model-name.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
@@ -26,6 +15,7 @@ import { cappedFetch } from './capped-fetch.ts';
 import { changedDescriptions, descriptionSnapshotFile } from './description-watch.ts';
 import { asksForSecret } from './elicitation-policy.ts';
 import { machineGrantProvider, type MachineGrantProvider } from './machine-grants.ts';
+import { loadMcpSdk, mcpSdk } from './mcp-sdk.ts';
 import { expandHome, launcherHint, tempFoldersNamed, writableFolders } from './launchers.ts';
 import { mapCallResult } from './map-result.ts';
 import { progressText } from './progress-text.ts';
@@ -147,7 +137,7 @@ export class McpConnection {
     try {
       return { ok: true, value: await send(client, { timeout: this.#server.timeoutMs, ...(signal ? { signal } : {}) }) };
     } catch (error) {
-      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return { ok: false, error: `MCP server "${this.name}" did not answer ${what} within ${Math.round(this.#server.timeoutMs / 1000)} s` };
+      if (error instanceof mcpSdk().SdkError && error.code === mcpSdk().SdkErrorCode.RequestTimeout) return { ok: false, error: `MCP server "${this.name}" did not answer ${what} within ${Math.round(this.#server.timeoutMs / 1000)} s` };
       return { ok: false, error: `MCP server "${this.name}" could not ${what}: ${error instanceof Error ? error.message : String(error)}` };
     }
   }
@@ -258,7 +248,7 @@ export class McpConnection {
   #callError(tool: string, error: unknown, signal: AbortSignal): string {
     if (signal.aborted) return `${tool} was cancelled; the server was told (notifications/cancelled)`;
     if (this.#crash) return `MCP server "${this.name}" ${this.#crash}`;
-    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    if (error instanceof mcpSdk().SdkError && error.code === mcpSdk().SdkErrorCode.RequestTimeout) {
       const own = Object.hasOwn(this.#server.toolTimeouts, tool);
       const setting = own ? `toolTimeouts.${tool}` : `timeoutMs (or toolTimeouts.${tool} for this tool alone)`;
       return `MCP server "${this.name}" did not answer ${tool} within ${formatSeconds(this.#timeoutOf(tool))} without progress; the call was cancelled (${setting} in its settings sets the bound)`;
@@ -276,6 +266,7 @@ export class McpConnection {
   async #start(afterSignIn = false): Promise<Client | { error: string }> {
     this.#crash = undefined;
     this.#set('starting');
+    const { Client, UnauthorizedError } = await loadMcpSdk();
     const built = await this.#transportFor();
     if ('error' in built) return this.#fail(built.error);
     const transport = built.transport;
@@ -457,6 +448,7 @@ export class McpConnection {
       ...(authProvider ? { authProvider } : {}),
       fetch: cappedFetch(deps.fetch ?? fetch, deps.maxMessageBytes ?? 64 * 1024 * 1024),
     };
+    const { SSEClientTransport, StreamableHTTPClientTransport } = mcpSdk();
     return { transport: server.kind === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options) };
   }
 

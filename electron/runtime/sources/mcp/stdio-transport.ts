@@ -2,7 +2,8 @@
 // sandbox, die-with-parent, bounded stderr). Unlike the SDK's own, it bounds what a server can
 // make us hold: a line longer than `maxMessageBytes` is dropped as it streams (a request waiting
 // for it gets an error instead of a hang), and lines that are not JSON-RPC go to the server's log.
-import { deserializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { mcpSdk } from './mcp-sdk.ts';
 import type { ManagedProcess } from '../../runner/spawn-managed.ts';
 
 /** What the transport needs of runner/spawn-managed.ts's ManagedProcess (tests pass fakes). */
@@ -129,7 +130,7 @@ export class ManagedStdioTransport implements Transport {
       const line = Buffer.concat(this.#chunks, size).toString('utf8').replace(/\r$/, '');
       let message: JSONRPCMessage | undefined;
       try {
-        message = deserializeMessage(line);
+        message = mcpSdk().deserializeMessage(line);
       } catch {
         this.#options.onNoise?.(line);
       }
