@@ -14,6 +14,7 @@ export {
   moveSecrets,
   parseMcpServers,
   parseMcpServer,
+  switchedOffMessage,
   type ConfigLocation,
   type FormValue,
   type McpInteractions,

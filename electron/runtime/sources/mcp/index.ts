@@ -17,7 +17,7 @@ export { descriptionSnapshotFile } from './description-watch.ts';
 export { knownConfigFiles, planImport, moveSecrets, type ConfigLocation } from './import-config.ts';
 export { keychainCredentialStore } from './oauth-flow.ts';
 export { formDefaults, type FormValue } from './form-defaults.ts';
-export { parseMcpServers, parseMcpServer, type McpServer } from './server-config.ts';
+export { parseMcpServers, parseMcpServer, switchedOffMessage, type McpServer } from './server-config.ts';
 export type { McpServerStateInfo, McpInteractions } from './types.ts';
 
 export interface McpSourceOptions {

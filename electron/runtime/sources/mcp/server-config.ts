@@ -47,6 +47,10 @@ export interface HttpServer extends Common {
 
 export type McpServer = StdioServer | HttpServer;
 
+/** What a call, a start or a listing of a switched-off server says: it was not started, and how to switch it on. */
+export const switchedOffMessage = (name: string) =>
+  `MCP server "${name}" is switched off, so Tooldesk did not start it: switch it on with \`tooldesk mcp enable ${name}\` (or its switch in Settings → MCP servers)`;
+
 /** Where a server's diagnostics point: the settings entry. */
 export const serverFile = (name: string) => `mcpServers.${name}`;
 

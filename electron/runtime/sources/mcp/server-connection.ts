@@ -24,6 +24,7 @@ import { boundTools } from './bound-tools.ts';
 import { McpCallRecorder } from './call-recorder.ts';
 import { cappedFetch } from './capped-fetch.ts';
 import { changedDescriptions, descriptionSnapshotFile } from './description-watch.ts';
+import { knownToolsFile, rememberTools } from './known-tools.ts';
 import { asksForSecret } from './elicitation-policy.ts';
 import { machineGrantProvider, type MachineGrantProvider } from './machine-grants.ts';
 import { expandHome, launcherHint, tempFoldersNamed, writableFolders } from './launchers.ts';
@@ -31,7 +32,7 @@ import { mapCallResult } from './map-result.ts';
 import { progressText } from './progress-text.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
-import { serverFile, type McpServer } from './server-config.ts';
+import { serverFile, switchedOffMessage, type McpServer } from './server-config.ts';
 import { ServerLog } from './server-log.ts';
 import { ManagedStdioTransport } from './stdio-transport.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
@@ -159,7 +160,8 @@ export class McpConnection {
 
   /** Connects once (concurrent callers share the attempt). */
   ensureStarted(): Promise<Client | { error: string }> {
-    if (!this.#server.enabled) return Promise.resolve({ error: `MCP server "${this.name}" is disabled in settings` });
+    // Switched off means never started, whoever asks (a call, a listing, a prompt).
+    if (!this.#server.enabled || !this.#wanted) return Promise.resolve({ error: switchedOffMessage(this.name) });
     if (this.#client && this.#status === 'ready') return Promise.resolve(this.#client);
     clearTimeout(this.#restartTimer);
     this.#restartTimer = undefined;
@@ -508,6 +510,7 @@ export class McpConnection {
       maxSchemaBytes: this.#deps.maxSchemaBytes ?? 256 * 1024,
     });
     this.#tools = bounded.tools;
+    if (this.#deps.stateDir) rememberTools(knownToolsFile(this.#deps.stateDir, this.name), bounded.tools);
     const problems = [...bounded.problems];
     if (this.#deps.stateDir && this.#wanted) {
       for (const tool of changedDescriptions(descriptionSnapshotFile(this.#deps.stateDir, this.name), bounded.tools)) {

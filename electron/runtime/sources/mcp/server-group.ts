@@ -4,7 +4,9 @@
 import type { ToolPermission } from '../../../../shared/tools.ts';
 import type { Tool, ToolGroup } from '../../tools/types.ts';
 import type { Tool as McpTool } from '@modelcontextprotocol/client';
+import type { KnownTools } from './known-tools.ts';
 import type { McpConnection } from './server-connection.ts';
+import { switchedOffMessage } from './server-config.ts';
 import { callableName } from './tool-names.ts';
 
 /** Descriptions are shown in full in the Tools panel (meta); the model gets a bounded one. */
@@ -16,10 +18,15 @@ export function policyFromAnnotations(annotations: McpTool['annotations']): Tool
   return { executionPolicy: 'ask-always' };
 }
 
-/** `taken`: callable names other groups already use; this group's names are added to it. */
-export function serverGroup(connection: McpConnection, taken: Set<string>): ToolGroup {
+/**
+ * `taken`: callable names other groups already use; this group's names are added to it.
+ * `switchedOff`: the server is off; its group shows the tools it last listed (if any), each
+ * marked off, and a call says how to switch it on instead of starting it.
+ */
+export function serverGroup(connection: McpConnection, taken: Set<string>, switchedOff?: Partial<KnownTools>): ToolGroup {
   const server = connection.server;
-  const tools: Tool[] = connection.tools().map((mcp) => {
+  const listed = switchedOff ? (switchedOff.tools ?? []) : connection.tools();
+  const tools: Tool[] = listed.map((mcp) => {
     const name = callableName(server.name, mcp.name, taken);
     taken.add(name);
     const description = mcp.description ?? mcp.title ?? '';
@@ -44,9 +51,10 @@ export function serverGroup(connection: McpConnection, taken: Set<string>): Tool
           ...(mcp.icons ? { icons: mcp.icons } : {}),
           ...(mcp.outputSchema ? { outputSchema: mcp.outputSchema } : {}),
           trusted: server.trust,
+          ...(switchedOff ? { switchedOff: true, ...(switchedOff.listedAt ? { listedAt: switchedOff.listedAt } : {}) } : {}),
         },
       },
-      execute: (args, ctx) => connection.callTool(mcp.name, args, ctx),
+      execute: switchedOff ? async () => ({ status: 'ERROR', error: switchedOffMessage(server.name) }) : (args, ctx) => connection.callTool(mcp.name, args, ctx),
     };
     if (server.trust) tool.permission = policyFromAnnotations(mcp.annotations);
     return tool;
