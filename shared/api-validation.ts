@@ -109,7 +109,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   removeMcpServer: obj({ name }),
   restartMcpServer: obj({ name }),
   previewMcpImport: empty,
-  importMcpServers: obj({ names: json() }),
+  importMcpServers: obj({ names: json(), answers: record(str(16_384), 200), allowSecrets: list(name, 200) }, ['answers', 'allowSecrets']),
   listMcpPrompts: empty,
   listMcpResources: empty,
   readMcpResource: obj({ server: name, uri: str(8192, 1) }),

@@ -268,7 +268,7 @@ export interface ApiMethods {
   /** What an import from Claude Desktop, Cursor, LM Studio and VS Code configs would add; changes nothing. */
   previewMcpImport: { request: Empty; response: McpImportPreview };
   /** Imports the named servers of the preview; their literal secrets go to the keychain first. */
-  importMcpServers: { request: { names: string[] }; response: McpServerView[] };
+  importMcpServers: { request: { names: string[]; answers?: Record<string, string>; allowSecrets?: string[] }; response: McpServerView[] };
   /** Prompts of the switched-on servers, for the `/` menu (`/server:prompt` with its arguments). */
   listMcpPrompts: { request: Empty; response: McpListing<McpPromptInfo> };
   /** Resources of the switched-on servers ("Attach resource"). */

@@ -31,6 +31,12 @@ export interface McpImportCandidate {
   target: string;
   /** Secrets that will move to the keychain (their names; the values never leave the host). */
   secrets: string[];
+  /** Every keychain secret the server will receive (`${secret:NAME}` in its env, headers, oauth). */
+  references: string[];
+  /** The references outside its own `mcp.<server>.*` names: imported only when each is allowed. */
+  foreign: string[];
+  /** VS Code `${input:ID}` values to answer; the answer is stored as the keychain secret `secret`. */
+  questions: Array<{ id: string; description: string; password: boolean; secret: string }>;
 }
 
 export interface McpImportPreview {

@@ -11,11 +11,13 @@ export {
   formDefaults,
   knownConfigFiles,
   planImport,
+  answerQuestions,
   moveSecrets,
   parseMcpServers,
   parseMcpServer,
   switchedOffMessage,
   type ConfigLocation,
+  type ImportedServer,
   type FormValue,
   type McpInteractions,
   type McpServer,
@@ -23,3 +25,4 @@ export {
   type McpSourceOptions,
 } from '../sources/mcp/index.ts';
 export { secretResolverFrom } from '../runner/secret-resolver.ts';
+export { isTrustedProjectFolder } from '../sources/discovery/tool-roots.ts';

@@ -95,7 +95,8 @@ export interface McpService {
   remove(name: string): Promise<McpServerView[]>;
   restart(name: string): Promise<McpServerView[]>;
   previewImport(): McpImportPreview;
-  importServers(names: unknown): Promise<McpServerView[]>;
+  /** `answers`: VS Code inputs by the secret they are stored as; `allowSecrets`: foreign references the user allowed. */
+  importServers(names: unknown, answers?: Record<string, string>, allowSecrets?: string[]): Promise<McpServerView[]>;
   /** Prompts of the switched-on servers (the `/` menu). */
   prompts(): Promise<McpListing<McpPromptInfo>>;
   /**

@@ -33,8 +33,8 @@ export function McpServersSection() {
     show(await app.guard(() => app.api.removeMcpServer({ name })));
   };
   const lookForImports = async () => setPreview((await app.guard(() => app.api.previewMcpImport())) ?? null);
-  const importAll = async (names: string[]) => {
-    const rows = await app.guard(() => app.api.importMcpServers({ names }));
+  const importAll = async (request: { names: string[]; answers?: Record<string, string>; allowSecrets?: string[] }) => {
+    const rows = await app.guard(() => app.api.importMcpServers(request));
     if (rows) {
       show(rows);
       setPreview(null);
@@ -67,7 +67,7 @@ export function McpServersSection() {
           onCancel={() => setAdding(false)}
         />
       </Show>
-      <Show when={preview()}>{(p) => <ImportPreview preview={p()} onImport={(names) => void importAll(names)} onCancel={() => setPreview(null)} />}</Show>
+      <Show when={preview()}>{(p) => <ImportPreview preview={p()} onImport={(request) => void importAll(request)} onCancel={() => setPreview(null)} />}</Show>
     </section>
   );
 }
@@ -197,9 +197,19 @@ function AddServerForm(props: { onAdded: (rows: McpServerView[]) => void; onCanc
   );
 }
 
-function ImportPreview(props: { preview: McpImportPreview; onImport: (names: string[]) => void; onCancel: () => void }) {
+function ImportPreview(props: { preview: McpImportPreview; onImport: (request: { names: string[]; answers?: Record<string, string>; allowSecrets?: string[] }) => void; onCancel: () => void }) {
   const [chosen, setChosen] = createSignal<string[]>(props.preview.add.map((s) => s.name));
+  const [allowed, setAllowed] = createSignal<string[]>([]);
+  const [answers, setAnswers] = createSignal<Record<string, string>>({});
   const toggle = (name: string, on: boolean) => setChosen(on ? [...chosen(), name] : chosen().filter((n) => n !== name));
+  const allow = (name: string, on: boolean) => setAllowed(on ? [...allowed(), name] : allowed().filter((n) => n !== name));
+  const submit = () => {
+    const names = chosen();
+    const extra = props.preview.add.filter((s) => names.includes(s.name));
+    const given = Object.fromEntries(Object.entries(answers()).filter(([secret, value]) => value !== '' && extra.some((s) => s.questions.some((q) => q.secret === secret))));
+    const allowSecrets = allowed().filter((name) => extra.some((s) => s.foreign.includes(name)));
+    props.onImport({ names, ...(Object.keys(given).length ? { answers: given } : {}), ...(allowSecrets.length ? { allowSecrets } : {}) });
+  };
   return (
     <div class="card stack mcp-import" data-testid="mcp-import-preview">
       <strong>Import MCP servers</strong>
@@ -217,6 +227,33 @@ function ImportPreview(props: { preview: McpImportPreview; onImport: (names: str
                   <Show when={server.secrets.length > 0}>
                     <span class="muted small"> · to the keychain: {server.secrets.join(', ')}</span>
                   </Show>
+                  <Show when={(server.references ?? []).length > 0}>
+                    <br />
+                    <span class="muted small" data-testid="mcp-import-references">
+                      receives keychain secrets: {server.references.join(', ')}
+                    </span>
+                  </Show>
+                  <For each={server.foreign ?? []}>
+                    {(secret) => (
+                      <label class="row small" data-testid="mcp-import-allow">
+                        <input type="checkbox" checked={allowed().includes(secret)} onChange={(e) => allow(secret, e.currentTarget.checked)} />
+                        Give {secret} to {server.name} (not one of its own secrets)
+                      </label>
+                    )}
+                  </For>
+                  <For each={server.questions ?? []}>
+                    {(q) => (
+                      <label class="row small" data-testid="mcp-import-input">
+                        {q.description} ({q.id})
+                        <input
+                          type={q.password ? 'password' : 'text'}
+                          value={answers()[q.secret] ?? ''}
+                          onInput={(e) => setAnswers({ ...answers(), [q.secret]: e.currentTarget.value })}
+                          aria-label={`${server.name}: ${q.description}`}
+                        />
+                      </label>
+                    )}
+                  </For>
                 </span>
               </li>
             )}
@@ -236,7 +273,7 @@ function ImportPreview(props: { preview: McpImportPreview; onImport: (names: str
         <For each={props.preview.searched}>{(f) => <div>{f}</div>}</For>
       </details>
       <div class="row">
-        <button type="button" class="primary" disabled={chosen().length === 0} onClick={() => props.onImport(chosen())} data-testid="mcp-import-confirm">
+        <button type="button" class="primary" disabled={chosen().length === 0} onClick={submit} data-testid="mcp-import-confirm">
           Import {chosen().length}
         </button>
         <button type="button" onClick={props.onCancel}>

@@ -109,8 +109,8 @@ describe('Settings → MCP servers', () => {
   it('Import shows what would be added (secret names, skipped entries, where it looked) before adding the chosen ones', async () => {
     const preview: McpImportPreview = {
       add: [
-        { name: 'gh', from: 'Cursor (/h/.cursor/mcp.json)', target: 'npx -y gh-mcp', secrets: ['mcp.gh.GITHUB_TOKEN'] },
-        { name: 'fs', from: 'Claude Desktop (/h/.config/Claude/claude_desktop_config.json)', target: 'npx fs', secrets: [] },
+        { name: 'gh', from: 'Cursor (/h/.cursor/mcp.json)', target: 'npx -y gh-mcp', secrets: ['mcp.gh.GITHUB_TOKEN'], references: ['mcp.gh.GITHUB_TOKEN'], foreign: [], questions: [] },
+        { name: 'fs', from: 'Claude Desktop (/h/.config/Claude/claude_desktop_config.json)', target: 'npx fs', secrets: [], references: [], foreign: [], questions: [] },
       ],
       skipped: [{ name: 'ev', from: 'LM Studio (/h/.lmstudio/mcp.json)', reason: 'a server of this name is already configured' }],
       problems: [],
@@ -128,6 +128,41 @@ describe('Settings → MCP servers', () => {
     await waitFor(() => expect(fake.calls.importMcpServers).toHaveBeenCalledWith({ names: ['gh'] }));
     await waitFor(() => expect(screen.queryByTestId('mcp-import-preview')).toBeNull());
     expect(screen.getAllByTestId('mcp-server').map((li) => li.dataset.server)).toEqual(['ev', 'gh']);
+  });
+
+  it('Import lists every secret a server receives, asks VS Code inputs, and gives a foreign secret only when ticked', async () => {
+    const preview: McpImportPreview = {
+      add: [
+        {
+          name: 'web',
+          from: 'VS Code (/h/.config/Code/User/mcp.json)',
+          target: 'https://example.com/mcp',
+          secrets: [],
+          references: ['mcp.web.api-key', 'OPENAI_KEY'],
+          foreign: ['OPENAI_KEY'],
+          questions: [{ id: 'api-key', description: 'Example API key', password: true, secret: 'mcp.web.api-key' }],
+        },
+      ],
+      skipped: [],
+      problems: [],
+      searched: [],
+    };
+    const fake = await mount({ previewMcpImport: () => preview, importMcpServers: () => [row({ name: 'web' })] });
+    fireEvent.click(screen.getByTestId('mcp-import-open'));
+    const box = await screen.findByTestId('mcp-import-preview');
+    expect(within(box).getByTestId('mcp-import-references').textContent).toContain('mcp.web.api-key, OPENAI_KEY');
+    expect(within(box).getByTestId('mcp-import-allow').textContent).toContain('Give OPENAI_KEY to web');
+    const key = within(box).getByLabelText('web: Example API key') as HTMLInputElement;
+    expect(key.type).toBe('password');
+    fireEvent.input(key, { target: { value: 'k-123' } });
+    fireEvent.click(within(box).getByTestId('mcp-import-confirm'));
+    await waitFor(() => expect(fake.calls.importMcpServers).toHaveBeenCalledWith({ names: ['web'], answers: { 'mcp.web.api-key': 'k-123' } }));
+    await waitFor(() => expect(screen.queryByTestId('mcp-import-preview')).toBeNull());
+    fireEvent.click(screen.getByTestId('mcp-import-open'));
+    const again = await screen.findByTestId('mcp-import-preview');
+    fireEvent.click(within(again).getByTestId('mcp-import-allow').querySelector('input')!);
+    fireEvent.click(within(again).getByTestId('mcp-import-confirm'));
+    await waitFor(() => expect(fake.calls.importMcpServers).toHaveBeenLastCalledWith({ names: ['web'], allowSecrets: ['OPENAI_KEY'] }));
   });
 });
 

@@ -14,7 +14,7 @@ import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
 export { McpManager, type McpGroupSource } from './mcp-manager.ts';
 export { serverLogFile } from './server-connection.ts';
 export { descriptionSnapshotFile } from './description-watch.ts';
-export { knownConfigFiles, planImport, moveSecrets, type ConfigLocation } from './import-config.ts';
+export { knownConfigFiles, planImport, answerQuestions, moveSecrets, type ConfigLocation, type ImportedServer } from './import-config.ts';
 export { keychainCredentialStore } from './oauth-flow.ts';
 export { formDefaults, type FormValue } from './form-defaults.ts';
 export { parseMcpServers, parseMcpServer, switchedOffMessage, type McpServer } from './server-config.ts';
