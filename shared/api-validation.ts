@@ -108,6 +108,8 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   addMcpServer: obj({ name, command: str(4096, 1), args: json(), url: str(4096, 1) }, ['command', 'args', 'url']),
   removeMcpServer: obj({ name }),
   restartMcpServer: obj({ name }),
+  allowMcpWrite: obj({ name, folder: str(4096, 1) }),
+  setMcpArgFoldersWritable: obj({ name, writable: bool() }),
   previewMcpImport: empty,
   importMcpServers: obj({ names: json(), answers: record(str(16_384), 200), allowSecrets: list(name, 200) }, ['answers', 'allowSecrets']),
   listMcpPrompts: empty,

@@ -21,6 +21,14 @@ export interface McpServerView {
   restarts: number;
   /** The entry in settings does not parse: why (the row can only be removed). */
   problem?: string;
+  /** The folders it is offered as roots (none: the roots capability is not declared). */
+  roots?: string[];
+  /** The folders it may write to under the sandbox. */
+  writable?: string[];
+  /** The existing folders its arguments name, and whether they are writable (the row's switch). */
+  argFolders?: { folders: string[]; writable: boolean };
+  /** A write the sandbox refused: "Allow writing to FOLDER for this server". */
+  writeRefusal?: { path: string; folder: string };
 }
 
 export interface McpImportCandidate {

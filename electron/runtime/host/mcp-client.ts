@@ -24,5 +24,6 @@ export {
   type McpServerStateInfo,
   type McpSourceOptions,
 } from '../sources/mcp/index.ts';
+export { entryAllowingWrite } from '../sources/mcp/allow-write.ts';
 export { secretResolverFrom } from '../runner/secret-resolver.ts';
 export { isTrustedProjectFolder } from '../sources/discovery/tool-roots.ts';

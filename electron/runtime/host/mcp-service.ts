@@ -13,6 +13,9 @@ import type { McpConnection } from '../sources/mcp/server-connection.ts';
 import type { McpListing } from '../../../shared/mcp.ts';
 import { parsePromptCommand } from '../../../shared/prompt-command.ts';
 import { sandboxSummary } from '../sources/mcp/sandbox-summary.ts';
+import { entryAllowingWrite } from '../sources/mcp/allow-write.ts';
+import { argFolders, writableFolders } from '../sources/mcp/launchers.ts';
+import { serverRoots } from '../sources/mcp/server-roots.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { McpService, SecretService } from './services.ts';
 
@@ -58,6 +61,8 @@ export function createMcpService(parts: McpServiceParts): McpService {
         sandbox: sandboxSummary(server, current.sandbox.mode, state?.sandboxed),
         trusted: server.trust,
         restarts: state?.restarts ?? 0,
+        ...folderView(server),
+        ...(state?.writeRefusal ? { writeRefusal: state.writeRefusal } : {}),
       };
     });
     // Broken entries stay visible (and removable) with what is wrong.
@@ -163,6 +168,21 @@ export function createMcpService(parts: McpServiceParts): McpService {
       await connection.restart();
       return list();
     },
+    async allowWrite(name, folder) {
+      const entry = entries()[name];
+      if (!entry) throw apiError('NotFoundError', `no MCP server named "${name}"`);
+      const next = entryAllowingWrite(entry, folder);
+      if ('error' in next) throw invalid(`"${name}": ${next.error}`);
+      if (next.added.length) write({ ...entries(), [name]: next.entry });
+      return list();
+    },
+    async setArgFoldersWritable(name, writable) {
+      const entry = entries()[name];
+      if (!entry) throw apiError('NotFoundError', `no MCP server named "${name}"`);
+      const { writeArgFolders: _old, ...rest } = entry;
+      write({ ...entries(), [name]: writable ? rest : { ...rest, writeArgFolders: false } });
+      return list();
+    },
     previewImport() {
       const { files, plan: p } = plan();
       return {
@@ -194,6 +214,15 @@ export function createMcpService(parts: McpServiceParts): McpService {
       changed.dispose();
     },
   };
+}
+
+/** The folders a row shows: roots, writable ones, the ones its arguments name. */
+function folderView(server: McpServer): Pick<McpServerView, 'roots' | 'writable' | 'argFolders'> {
+  const roots = serverRoots(server);
+  if (server.kind !== 'stdio') return roots.length ? { roots } : {};
+  const { folders } = writableFolders(server);
+  const named = argFolders(server.args);
+  return { roots, writable: server.sandbox === 'off' ? [] : folders, ...(named.length || !server.writeArgFolders ? { argFolders: { folders: named, writable: server.writeArgFolders } } : {}) };
 }
 
 function targetOf(server: McpServer): string {

@@ -96,6 +96,8 @@ export interface McpService {
   restart(name: string): Promise<McpServerView[]>;
   previewImport(): McpImportPreview;
   /** `answers`: VS Code inputs by the secret they are stored as; `allowSecrets`: foreign references the user allowed. */
+  allowWrite(name: string, folder: string): Promise<McpServerView[]>;
+  setArgFoldersWritable(name: string, writable: boolean): Promise<McpServerView[]>;
   importServers(names: unknown, answers?: Record<string, string>, allowSecrets?: string[]): Promise<McpServerView[]>;
   /** Prompts of the switched-on servers (the `/` menu). */
   prompts(): Promise<McpListing<McpPromptInfo>>;

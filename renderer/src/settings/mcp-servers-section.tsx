@@ -1,6 +1,7 @@
 import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
 import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
 import { useApp } from '../store/app-context.tsx';
+import { McpServerFolders } from './mcp-server-folders.tsx';
 import { splitCommandLine } from './split-command-line.ts';
 import { Switch } from './switch.tsx';
 
@@ -28,6 +29,8 @@ export function McpServersSection() {
     show(await app.guard(() => app.api.listMcpServers()));
   };
   const restart = async (name: string) => show(await app.guard(() => app.api.restartMcpServer({ name })));
+  const allowWrite = async (name: string, folder: string) => show(await app.guard(() => app.api.allowMcpWrite({ name, folder })));
+  const argFoldersWritable = async (name: string, writable: boolean) => show(await app.guard(() => app.api.setMcpArgFoldersWritable({ name, writable })));
   const remove = async (name: string) => {
     if (!window.confirm(`Remove the MCP server "${name}"?`)) return;
     show(await app.guard(() => app.api.removeMcpServer({ name })));
@@ -47,7 +50,16 @@ export function McpServersSection() {
       <p class="muted small">Each server is a tool group: switch it on to start it. Its tools go through the same approvals, variables and sandbox as every tool.</p>
       <ul class="group-list">
         <For each={servers()} fallback={<li class="muted small">No MCP servers. Add one, or import them from Claude Desktop, Cursor, LM Studio or VS Code.</li>}>
-          {(server) => <ServerRow server={server} onEnabled={(on) => void setEnabled(server.name, on)} onRestart={() => void restart(server.name)} onRemove={() => void remove(server.name)} />}
+          {(server) => (
+            <ServerRow
+              server={server}
+              onEnabled={(on) => void setEnabled(server.name, on)}
+              onRestart={() => void restart(server.name)}
+              onRemove={() => void remove(server.name)}
+              onAllowWrite={(folder) => void allowWrite(server.name, folder)}
+              onArgFoldersWritable={(on) => void argFoldersWritable(server.name, on)}
+            />
+          )}
         </For>
       </ul>
       <div class="row">
@@ -88,7 +100,14 @@ function stateText(server: McpServerView): string {
   }
 }
 
-function ServerRow(props: { server: McpServerView; onEnabled: (on: boolean) => void; onRestart: () => void; onRemove: () => void }) {
+function ServerRow(props: {
+  server: McpServerView;
+  onEnabled: (on: boolean) => void;
+  onRestart: () => void;
+  onRemove: () => void;
+  onAllowWrite: (folder: string) => void;
+  onArgFoldersWritable: (writable: boolean) => void;
+}) {
   const s = () => props.server;
   return (
     <li class="group-item card mcp-server" data-testid="mcp-server" data-server={s().name} data-status={s().status}>
@@ -119,6 +138,9 @@ function ServerRow(props: { server: McpServerView; onEnabled: (on: boolean) => v
         <p class="muted small" data-testid="mcp-sandbox">
           {s().sandbox}
         </p>
+      </Show>
+      <Show when={!s().problem}>
+        <McpServerFolders server={s()} onAllowWrite={props.onAllowWrite} onArgFoldersWritable={props.onArgFoldersWritable} />
       </Show>
       {/* A ready server's detail is its sandbox note, which the line above already says better. */}
       <Show when={s().detail && s().status !== 'ready'}>

@@ -106,6 +106,33 @@ describe('Settings → MCP servers', () => {
     expect(fake.calls.addMcpServer).toHaveBeenCalledWith({ name: 'ev', url: 'https://example.com/mcp' });
   });
 
+  it('shows the roots and writable folders; the arguments\' folders switch; a refused write offers "Allow writing to FOLDER"', async () => {
+    const files = row({ name: 'files', enabled: true, status: 'ready', roots: ['/home/u/Documents'], writable: ['/home/u/Documents'], argFolders: { folders: ['/home/u/Documents'], writable: true } });
+    const fake = await mount({
+      listMcpServers: () => [files],
+      setMcpArgFoldersWritable: ({ writable }) => [{ ...files, writable: writable ? files.writable : [], argFolders: { folders: ['/home/u/Documents'], writable } }],
+      allowMcpWrite: ({ folder }) => [{ ...files, writable: [...files.writable!, folder] }],
+    });
+    expect(screen.getByTestId('mcp-roots').textContent).toBe('Roots: /home/u/Documents');
+    expect(screen.getByTestId('mcp-writable').textContent).toBe('Writes to: /home/u/Documents');
+    expect(screen.queryByTestId('mcp-write-refusal')).toBeNull();
+    fireEvent.click(screen.getByTestId('mcp-argfolders-files'));
+    await waitFor(() => expect(fake.calls.setMcpArgFoldersWritable).toHaveBeenCalledWith({ name: 'files', writable: false }));
+    await waitFor(() => expect(screen.queryByTestId('mcp-writable')).toBeNull());
+
+    fake.emit({ type: 'mcp.changed', servers: [{ ...files, writeRefusal: { path: '/opt/mem/dist/memory.jsonl', folder: '/opt/mem/dist' } }] });
+    const refusal = await screen.findByTestId('mcp-write-refusal');
+    expect(refusal.textContent).toContain('The sandbox kept it from writing /opt/mem/dist/memory.jsonl.');
+    fireEvent.click(within(refusal).getByTestId('mcp-allow-write'));
+    await waitFor(() => expect(fake.calls.allowMcpWrite).toHaveBeenCalledWith({ name: 'files', folder: '/opt/mem/dist' }));
+    await waitFor(() => expect(screen.getByTestId('mcp-writable').textContent).toBe('Writes to: /home/u/Documents, /opt/mem/dist'));
+  });
+
+  it('a server given no folders says the roots capability is not declared', async () => {
+    await mount({ listMcpServers: () => [row({ roots: [], writable: [] })] });
+    expect(screen.getByTestId('mcp-roots').textContent).toBe('Roots: none (the server keeps the folders of its own configuration)');
+  });
+
   it('Import shows what would be added (secret names, skipped entries, where it looked) before adding the chosen ones', async () => {
     const preview: McpImportPreview = {
       add: [

@@ -33,6 +33,8 @@ import { progressText } from './progress-text.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
 import { serverFile, switchedOffMessage, type McpServer } from './server-config.ts';
+import { rootsList, serverRoots } from './server-roots.ts';
+import { allowWriteText, findWriteRefusal, type WriteRefusal } from './write-refusal.ts';
 import { ServerLog } from './server-log.ts';
 import { ManagedStdioTransport } from './stdio-transport.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
@@ -71,6 +73,8 @@ export class McpConnection {
   #writable: string[] = [];
   /** A 2025-03-26 server (no protected-resource metadata) whose AS metadata names another issuer. */
   #legacyIssuer = false;
+  /** The last write the sandbox refused, offered as "Allow writing to FOLDER". */
+  #writeRefusal: WriteRefusal | undefined;
   /** Secret values resolved for this server, kept out of its log. */
   #redacted: string[] = [];
   /** Tool calls in flight, oldest first: a server's request during a call is shown in that call's chat. */
@@ -123,6 +127,7 @@ export class McpConnection {
       restarts: this.#restarts,
       ...(this.#detail ? { detail: this.#detail } : {}),
       ...(this.#sandboxed !== undefined ? { sandboxed: this.#sandboxed } : {}),
+      ...(this.#writeRefusal ? { writeRefusal: this.#writeRefusal } : {}),
       ...(this.#client?.getNegotiatedProtocolVersion() ? { protocolVersion: this.#client.getNegotiatedProtocolVersion()! } : {}),
     };
   }
@@ -205,7 +210,7 @@ export class McpConnection {
       if (pid !== undefined) record.trace.pid = pid;
       if ('error' in client) return { status: 'ERROR', error: client.error };
       if (ctx.signal.aborted) return { status: 'ERROR', error: 'cancelled before the call was sent' };
-      return await this.#recorder.run(record, () => this.#send(client, tool, args, ctx));
+      return this.#askToAllowWrite(await this.#recorder.run(record, () => this.#send(client, tool, args, ctx)));
     } finally {
       this.#recorder.end(record);
     }
@@ -233,6 +238,16 @@ export class McpConnection {
     } finally {
       this.#calls.splice(this.#calls.indexOf(inFlight), 1);
     }
+  }
+
+  /** A write the sandbox refused becomes "Allow writing to FOLDER" in the error and the server's state. */
+  #askToAllowWrite(result: ToolRunResult): ToolRunResult {
+    if (result.status !== 'ERROR' || !this.#sandboxed || !result.error) return result;
+    const refusal = findWriteRefusal(result.error, this.#deps.isProtected);
+    if (!refusal) return result;
+    this.#writeRefusal = refusal;
+    this.#changed();
+    return { ...result, error: `${result.error}\n${allowWriteText(this.name, refusal)}` };
   }
 
   /**
@@ -461,7 +476,8 @@ export class McpConnection {
   #capabilities(): ClientCapabilities {
     const interactions = this.#deps.interactions;
     return {
-      roots: {},
+      // Declared only when the user gave the server folders (server-roots.ts).
+      ...(serverRoots(this.#server).length > 0 ? { roots: {} } : {}),
       ...(interactions?.elicit ? { elicitation: { form: {}, url: {} } } : {}),
       ...(interactions?.sample ? { sampling: {} } : {}),
     };
@@ -470,9 +486,7 @@ export class McpConnection {
   #handleRequests(client: Client): void {
     const name = this.name;
     const interactions = this.#deps.interactions;
-    client.setRequestHandler('roots/list', async () => ({
-      roots: [{ uri: new URL(`file://${this.#deps.workingDir}`).toString(), name: 'working folder' }],
-    }));
+    if (serverRoots(this.#server).length > 0) client.setRequestHandler('roots/list', async () => rootsList(this.#server));
     client.setNotificationHandler('notifications/message', (n) => {
       const { level, logger, data } = n.params;
       this.log.add(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}`, 'log');
