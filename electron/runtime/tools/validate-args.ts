@@ -2,6 +2,8 @@
 // field, what was expected, what was given. Validators are compiled once per schema object; the
 // work and the message stay bounded however wide the schema (see large-schema.ts).
 import { Ajv } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../../../shared/tools.ts';
 import { MAX_SCHEMA_NODES, narrowToArgs, schemaNodeCount } from './large-schema.ts';
@@ -19,9 +21,35 @@ export type ValidationOutcome =
   | { ok: true; warning?: string }
   | { ok: false; message: string };
 
+const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false, verbose: true } as const;
+type Dialect = 'draft-07' | '2019-09' | '2020-12';
+
+/**
+ * The dialect a schema declares in `$schema`: 2020-12 (MCP's default since 2025-11-25, emitted by
+ * the v2 SDKs and zod 4), 2019-09, else draft-07 (older drafts and schemas that say nothing).
+ */
+export function schemaDialect(schema: object): Dialect {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (typeof declared !== 'string') return 'draft-07';
+  if (declared.includes('2020-12')) return '2020-12';
+  if (declared.includes('2019-09')) return '2019-09';
+  return 'draft-07';
+}
+
 export class ArgsValidator {
-  private readonly ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, verbose: true });
+  private readonly instances = new Map<Dialect, Ajv>();
   private readonly compiled = new WeakMap<object, ValidateFunction | string>();
+
+  /** One ajv per dialect, made when a schema first needs it. */
+  private ajvFor(schema: object): Ajv {
+    const dialect = schemaDialect(schema);
+    let ajv = this.instances.get(dialect);
+    if (!ajv) {
+      ajv = dialect === '2020-12' ? new Ajv2020(AJV_OPTIONS) : dialect === '2019-09' ? new Ajv2019(AJV_OPTIONS) : new Ajv(AJV_OPTIONS);
+      this.instances.set(dialect, ajv);
+    }
+    return ajv;
+  }
 
   validate(toolName: string, schema: JsonSchema | undefined, args: Record<string, unknown>): ValidationOutcome {
     if (!schema || typeof schema !== 'object') return { ok: true };
@@ -38,14 +66,15 @@ export class ArgsValidator {
     if (!narrowed || schemaNodeCount(narrowed) > MAX_SCHEMA_NODES) {
       return unvalidated(toolName, `over ${MAX_SCHEMA_NODES} subschemas, too large to check`);
     }
+    const ajv = this.ajvFor(narrowed);
     try {
-      const validator = this.ajv.compile(narrowed);
+      const validator = ajv.compile(narrowed);
       if (validator(args)) return { ok: true };
       return { ok: false, message: describeErrors(toolName, validator.errors ?? [], args, { narrowed, schema }) };
     } catch (error) {
       return unvalidated(toolName, errorText(error));
     } finally {
-      this.ajv.removeSchema(narrowed); // ajv caches by object; a per-call schema must not pile up
+      ajv.removeSchema(narrowed); // ajv caches by object; a per-call schema must not pile up
     }
   }
 
@@ -58,7 +87,7 @@ export class ArgsValidator {
     }
     let result: ValidateFunction | string;
     try {
-      result = this.ajv.compile(schema);
+      result = this.ajvFor(schema).compile(schema);
     } catch (error) {
       result = errorText(error);
     }

@@ -15,6 +15,7 @@ import { tempHomes } from '../../support/temp-homes.ts';
 const modules = join(repoRoot, 'node_modules', '@modelcontextprotocol');
 const FILESYSTEM = join(modules, 'server-filesystem', 'dist', 'index.js');
 const THINKING = join(modules, 'server-sequential-thinking', 'dist', 'index.js');
+const APP_SERVER = join(modules, 'server-basic-vanillajs', 'dist', 'index.js');
 
 const homes = tempHomes();
 let manager: McpManager | undefined;
@@ -123,6 +124,19 @@ describe('reference servers, as added', () => {
     const step = await executor.execute('think__sequentialthinking', { thought: 'First, list the facts.', thoughtNumber: 1, totalThoughts: 2, nextThoughtNeeded: true });
     expect(step.status, step.finalText).toBe('SUCCESS');
     expect(step.finalText).toContain('"thoughtNumber": 1');
+  }, 60_000);
+
+  it('a server built on the v2 SDK: its 2020-12 inputSchema is validated, not skipped with a warning', async () => {
+    manager = testManager({ workingDir: homes.make() });
+    await manager.configure({ app: { command: process.execPath, args: [APP_SERVER, '--stdio'] } }, { app: true });
+    await manager.startAll();
+    const tool = manager.connection('app')!.tools().find((t) => t.name === 'get-time')!;
+    expect(tool.inputSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    const executor = await executorFor(manager);
+    const result = await executor.execute('app__get-time', {});
+    expect(result.status, result.finalText).toBe('SUCCESS');
+    expect(result.warnings ?? []).toEqual([]);
+    expect(executor.checkArgs('app__get-time', {})).toMatchObject({ ok: true });
   }, 60_000);
 
   it('server-everything: no folders given → the roots capability is not declared; a roots setting → exactly those', async () => {
