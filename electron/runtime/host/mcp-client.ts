@@ -24,6 +24,7 @@ export {
   type McpServerStateInfo,
   type McpSourceOptions,
 } from '../sources/mcp/index.ts';
+export { bundleEntry, bundleTarget, checkConfigValue, discardBundle, openBundle, placeBundle, platformProblem, type OpenedBundle } from '../sources/mcp/mcpb-bundle.ts';
 export { entryAllowingWrite } from '../sources/mcp/allow-write.ts';
 export { secretResolverFrom } from '../runner/secret-resolver.ts';
 export { isTrustedProjectFolder } from '../sources/discovery/tool-roots.ts';
