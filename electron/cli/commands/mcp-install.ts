@@ -10,6 +10,8 @@ import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, option, options, parseArgs } from '../parse-args.ts';
 import { TerminalApprover } from '../terminal-approver.ts';
 import { serverEntries, writeServers } from './mcp-store.ts';
+import { installFromRegistry } from './mcp-registry.ts';
+import { existsSync } from 'node:fs';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -18,20 +20,24 @@ export const mcpInstallCommand: Command = {
   summary: 'Install an MCP bundle (.mcpb): shown, checked, configured, switched on',
   usage: [
     'Usage: tooldesk mcp install FILE.mcpb [--config KEY=VALUE]... [--yes] [--name NAME]',
+    '       tooldesk mcp install NAME [--registry URL] [--config KEY=VALUE]... [--yes] [--name NAME]',
     '',
     'Shows the bundle (name, author, tools, prompts, platforms, privacy policies, signature),',
     'refuses one made for another platform, asks its settings (user_config) that --config did',
     'not give, keeps sensitive ones in the keychain only, unpacks it into TOOLDESK_HOME/mcpb/NAME',
     'and adds it as a server, switched on after your yes (or --yes). Folders it is given become',
     'its roots and writable folders. A newer version installed over it updates it.',
+    'NAME (not a file): the latest version from the registry (--registry URL or settings',
+    'mcpRegistry.url): npm packages run as npx -y PKG@VERSION, PyPI as uvx PKG==VERSION,',
+    'remotes as HTTP servers; secret variables and headers go to the keychain.',
     '  --config KEY=VALUE  a user_config value (repeatable)',
     '  --yes               install without asking; missing required values are an error',
     '  --name NAME         the local name (default: the manifest\'s name)',
   ].join('\n'),
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['config', 'name'], booleans: ['yes'] });
+    const args = parseArgs(argv, { values: ['config', 'name', 'registry'], booleans: ['yes'] });
     const [file, ...extra] = args.positionals;
-    if (!file) throw new UsageError('mcp install needs a FILE.mcpb');
+    if (!file) throw new UsageError('mcp install needs a FILE.mcpb or the NAME of a server in the registry');
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
     const given: Record<string, string> = {};
     for (const pair of options(args, 'config')) {
@@ -39,6 +45,8 @@ export const mcpInstallCommand: Command = {
       if (at <= 0) throw new UsageError(`--config "${pair}" must be KEY=VALUE`);
       given[pair.slice(0, at)] = pair.slice(at + 1);
     }
+    // Not a file: a server's name in the registry.
+    if (!existsSync(file) && !file.endsWith('.mcpb')) return installFromRegistry(args, file, given, io);
     const runtime = await openCliRuntime(io, { tools: false });
     const { settings, home } = runtime;
     const approver = new TerminalApprover(io.stdin, io.stderr);

@@ -5,6 +5,7 @@ import { commandGroup } from '../command-group.ts';
 import { mcpAddCommand, mcpRemoveCommand } from './mcp-add.ts';
 import { mcpAllowWriteCommand } from './mcp-allow-write.ts';
 import { mcpInstallCommand } from './mcp-install.ts';
+import { mcpSearchCommand } from './mcp-registry.ts';
 import { mcpDisableCommand, mcpEnableCommand } from './mcp-enable.ts';
 import { mcpImportCommand } from './mcp-import.ts';
 import { mcpListCommand } from './mcp-list.ts';
@@ -12,7 +13,7 @@ import { mcpLogsCommand } from './mcp-logs.ts';
 import { mcpLogCommand } from './mcp-log.ts';
 import { mcpServeCommand } from './mcp-serve.ts';
 
-export const MCP_SUBCOMMANDS: Command[] = [mcpListCommand, mcpAddCommand, mcpRemoveCommand, mcpEnableCommand, mcpDisableCommand, mcpImportCommand, mcpInstallCommand, mcpAllowWriteCommand, mcpLogsCommand, mcpServeCommand, mcpLogCommand];
+export const MCP_SUBCOMMANDS: Command[] = [mcpListCommand, mcpAddCommand, mcpRemoveCommand, mcpEnableCommand, mcpDisableCommand, mcpImportCommand, mcpInstallCommand, mcpSearchCommand, mcpAllowWriteCommand, mcpLogsCommand, mcpServeCommand, mcpLogCommand];
 
 export const mcpCommand: Command = commandGroup({
   name: 'mcp',

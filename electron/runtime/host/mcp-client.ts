@@ -25,6 +25,7 @@ export {
   type McpSourceOptions,
 } from '../sources/mcp/index.ts';
 export { bundleEntry, bundleTarget, checkConfigValue, discardBundle, openBundle, placeBundle, platformProblem, type OpenedBundle } from '../sources/mcp/mcpb-bundle.ts';
+export { latestServer, registryEntry, searchRegistry, type RegistryServer } from '../sources/mcp/registry-client.ts';
 export { entryAllowingWrite } from '../sources/mcp/allow-write.ts';
 export { secretResolverFrom } from '../runner/secret-resolver.ts';
 export { isTrustedProjectFolder } from '../sources/discovery/tool-roots.ts';
