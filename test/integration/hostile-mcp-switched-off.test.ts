@@ -71,6 +71,13 @@ describe('a switched-off MCP server is never started', () => {
     expect(off.stdout).not.toContain('3');
     expect(starts(mark)).toBe(1);
 
+    // Switched on but unable to start: the command says why, instead of only "no tool".
+    const broken = { ev: { ...entry, args: ['/nonexistent/server.js'] } };
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ mcpServers: broken, groupDefaults: { ev: true } }));
+    const failed = await runCli(home, ['tools', 'run', 'ev__get-sum', '--args', '{"a": 1, "b": 2}', '--yes']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('MCP server "ev" could not start');
+
     // An entry switched off in its own file ("disabled": true) stays off even with its group on.
     const disabledEntry = { ...entry, disabled: true };
     writeFileSync(join(home, 'settings.json'), JSON.stringify({ mcpServers: { ev: disabledEntry }, groupDefaults: { ev: true } }));

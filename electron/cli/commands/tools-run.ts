@@ -82,6 +82,9 @@ export const toolsRunCommand: Command = {
       const names = executor.listGroups().flatMap((g) => g.tools.map((t) => t.name));
       const near = closeNames(name, names);
       io.stderr.write(`tooldesk tools run: no tool "${name}" in ${loaded.roots.join(', ')}${near.length ? `. Did you mean: ${near.join(', ')}?` : ''}\n`);
+      // An MCP server that did not start has no tools to find: say why it did not.
+      const server = name.includes('__') ? name.slice(0, name.indexOf('__')) : '';
+      for (const d of loaded.allDiagnostics.filter((x) => server && x.file === `mcpServers.${server}` && x.severity === 'error')) io.stderr.write(`  ${d.message}\n`);
       // The tool may sit in a project folder nobody approved yet: say where to look.
       for (const d of loaded.allDiagnostics.filter((x) => x.code === UNTRUSTED_FOLDER_CODE)) {
         io.stderr.write(`  untrusted project folder — review: ${d.file} (not loaded; \`tooldesk tools trust ${d.file}\` approves it)\n`);
