@@ -9,7 +9,7 @@ import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, options, parseArgs } from '../parse-args.ts';
 import { TerminalApprover } from '../terminal-approver.ts';
-import { serverEntries, storeSecretsKeeping, writeServers } from './mcp-store.ts';
+import { keyValueOptions, serverEntries, storeSecretsKeeping, writeServers } from './mcp-store.ts';
 
 export const mcpImportCommand: Command = {
   name: 'import',
@@ -35,12 +35,7 @@ export const mcpImportCommand: Command = {
     const args = parseArgs(argv, { booleans: ['dry-run', 'skip-secrets'], values: ['allow-secret', 'input'] });
     const [file, ...extra] = args.positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-    const answers: Record<string, string> = {};
-    for (const pair of options(args, 'input')) {
-      const at = pair.indexOf('=');
-      if (at <= 0) throw new UsageError(`--input "${pair}" must be ID=VALUE`);
-      answers[pair.slice(0, at)] = pair.slice(at + 1);
-    }
+    const answers = keyValueOptions(args, 'input', 'ID=VALUE');
     const allowed = new Set(options(args, 'allow-secret'));
     const home = io.env.HOME ?? homedir();
     // A file the user names is theirs to import; a project's config found by looking needs trust.

@@ -7,9 +7,9 @@ import { KeyringUnavailableError } from '../../runtime/store/secret-store.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { openCliSecrets } from '../cli-settings.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
-import { flag, option, options, parseArgs } from '../parse-args.ts';
+import { flag, option, parseArgs } from '../parse-args.ts';
 import { TerminalApprover } from '../terminal-approver.ts';
-import { serverEntries, writeServers } from './mcp-store.ts';
+import { keyValueOptions, serverEntries, writeServers } from './mcp-store.ts';
 import { installFromRegistry } from './mcp-registry.ts';
 import { existsSync } from 'node:fs';
 
@@ -32,19 +32,15 @@ export const mcpInstallCommand: Command = {
     'remotes as HTTP servers; secret variables and headers go to the keychain.',
     '  --config KEY=VALUE  a user_config value (repeatable)',
     '  --yes               install without asking; missing required values are an error',
-    '  --name NAME         the local name (default: the manifest\'s name)',
+    '  --name NAME         the local name (default: the manifest\'s name, or the last part of the registry name)',
+    '  --registry URL      the registry for NAME (default: settings mcpRegistry.url)',
   ].join('\n'),
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['config', 'name', 'registry'], booleans: ['yes'] });
     const [file, ...extra] = args.positionals;
     if (!file) throw new UsageError('mcp install needs a FILE.mcpb or the NAME of a server in the registry');
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-    const given: Record<string, string> = {};
-    for (const pair of options(args, 'config')) {
-      const at = pair.indexOf('=');
-      if (at <= 0) throw new UsageError(`--config "${pair}" must be KEY=VALUE`);
-      given[pair.slice(0, at)] = pair.slice(at + 1);
-    }
+    const given = keyValueOptions(args, 'config', 'KEY=VALUE');
     // Not a file: a server's name in the registry.
     if (!existsSync(file) && !file.endsWith('.mcpb')) return installFromRegistry(args, file, given, io);
     const runtime = await openCliRuntime(io, { tools: false });

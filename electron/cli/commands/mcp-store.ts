@@ -5,7 +5,19 @@ import { KeyringUnavailableError } from '../../runtime/store/secret-store.ts';
 import { openInBrowser } from '../serve/open-browser.ts';
 import type { SettingsStore } from '../../runtime/store/settings-store.ts';
 import { openCliSecrets } from '../cli-settings.ts';
-import type { CliIO } from '../command.ts';
+import { UsageError, type CliIO } from '../command.ts';
+import { options, type ParsedArgs } from '../parse-args.ts';
+
+/** `--KEY NAME=VALUE` options (repeatable) as a record; `what` names the shape in the error. */
+export function keyValueOptions(args: ParsedArgs, key: string, what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of options(args, key)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--${key} "${pair}" must be ${what}`);
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
 
 export type ServerEntries = Record<string, Record<string, unknown>>;
 
