@@ -265,10 +265,14 @@ export interface ApiMethods extends AppsApiMethods {
   removeMcpServer: { request: { name: string }; response: McpServerView[] };
   /** Stops and starts the server again (when its group is on). */
   restartMcpServer: { request: { name: string }; response: McpServerView[] };
+  /** "Allow writing to FOLDER for this server": FOLDER joins its writable folders (it restarts). */
+  allowMcpWrite: { request: { name: string; folder: string }; response: McpServerView[] };
+  /** The switch of a server's row: the folders named in its arguments writable (default) or read-only. */
+  setMcpArgFoldersWritable: { request: { name: string; writable: boolean }; response: McpServerView[] };
   /** What an import from Claude Desktop, Cursor, LM Studio and VS Code configs would add; changes nothing. */
   previewMcpImport: { request: Empty; response: McpImportPreview };
   /** Imports the named servers of the preview; their literal secrets go to the keychain first. */
-  importMcpServers: { request: { names: string[] }; response: McpServerView[] };
+  importMcpServers: { request: { names: string[]; answers?: Record<string, string>; allowSecrets?: string[] }; response: McpServerView[] };
   /** Prompts of the switched-on servers, for the `/` menu (`/server:prompt` with its arguments). */
   listMcpPrompts: { request: Empty; response: McpListing<McpPromptInfo> };
   /** Resources of the switched-on servers ("Attach resource"). */
@@ -333,6 +337,8 @@ export const API_METHODS = [
   'addMcpServer',
   'removeMcpServer',
   'restartMcpServer',
+  'allowMcpWrite',
+  'setMcpArgFoldersWritable',
   'previewMcpImport',
   'importMcpServers',
   'listMcpPrompts',

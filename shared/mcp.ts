@@ -21,6 +21,14 @@ export interface McpServerView {
   restarts: number;
   /** The entry in settings does not parse: why (the row can only be removed). */
   problem?: string;
+  /** The folders it is offered as roots (none: the roots capability is not declared). */
+  roots?: string[];
+  /** The folders it may write to under the sandbox. */
+  writable?: string[];
+  /** The existing folders its arguments name, and whether they are writable (the row's switch). */
+  argFolders?: { folders: string[]; writable: boolean };
+  /** A write the sandbox refused: "Allow writing to FOLDER for this server". */
+  writeRefusal?: { path: string; folder: string };
 }
 
 export interface McpImportCandidate {
@@ -31,6 +39,12 @@ export interface McpImportCandidate {
   target: string;
   /** Secrets that will move to the keychain (their names; the values never leave the host). */
   secrets: string[];
+  /** Every keychain secret the server will receive (`${secret:NAME}` in its env, headers, oauth). */
+  references: string[];
+  /** The references outside its own `mcp.<server>.*` names: imported only when each is allowed. */
+  foreign: string[];
+  /** VS Code `${input:ID}` values to answer; the answer is stored as the keychain secret `secret`. */
+  questions: Array<{ id: string; description: string; password: boolean; secret: string }>;
 }
 
 export interface McpImportPreview {

@@ -118,6 +118,8 @@ export interface Settings {
   runner: RunnerSettings;
   /** MCP servers by name (each one is a tool group); checked per server, see sources/mcp/server-config.ts. */
   mcpServers: Record<string, McpServerConfig>;
+  /** An MCP registry (v0.1 API, e.g. a subregistry) for `tooldesk mcp search` and `mcp install NAME`; null: none. */
+  mcpRegistry: { url: string | null };
   /** The model last picked in a chat's "Model" picker: new chats start with it. */
   lastChatModel: { providerId: string; model: string } | null;
   /** Saved "Chat settings" ("Save as preset"), offered when setting up a chat. */
@@ -170,6 +172,7 @@ export function defaultSettings(): Settings {
     agenvoyKeyCompat: false,
     runner: { warmPython: true },
     mcpServers: {},
+    mcpRegistry: { url: null },
     lastChatModel: null,
     chatPresets: [],
   };

@@ -1,6 +1,8 @@
 // `tooldesk mcp add NAME -- COMMAND [ARGS…]`, `tooldesk mcp add NAME --url URL [--header K:V]…`
 // and `tooldesk mcp remove NAME`.
-import { moveSecrets, parseMcpServer } from '../../runtime/host/mcp-client.ts';
+import { rmSync } from 'node:fs';
+import { bundleTarget, moveSecrets, parseMcpServer } from '../../runtime/host/mcp-client.ts';
+import { openCliSecrets } from '../cli-settings.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, option, options, parseArgs } from '../parse-args.ts';
@@ -94,24 +96,37 @@ export const mcpAddCommand: Command = {
 
 export const mcpRemoveCommand: Command = {
   name: 'remove',
-  summary: 'Remove a server (its keychain secrets stay)',
+  summary: 'Remove a server (an installed bundle: its files and sensitive settings too)',
   usage: 'Usage: tooldesk mcp remove NAME',
   async run(argv, io) {
     const [name, ...extra] = parseArgs(argv).positionals;
     if (!name) throw new UsageError('mcp remove needs the NAME of the server');
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-    const { settings } = await openCliRuntime(io, { tools: false });
+    const { settings, home } = await openCliRuntime(io, { tools: false });
     try {
       const servers = serverEntries(settings);
       if (!servers[name]) {
         io.stderr.write(`tooldesk mcp remove: no server named "${name}" (see tooldesk mcp list)\n`);
         return 1;
       }
-      const { [name]: _removed, ...rest } = servers;
+      const { [name]: removed, ...rest } = servers;
       writeServers(settings, rest);
       const { [name]: _switch, ...groups } = settings.get().groupDefaults;
       settings.set('groupDefaults', groups);
       io.stdout.write(`removed MCP server "${name}"\n`);
+      // An installed bundle is uninstalled: its files and its sensitive settings go too.
+      const bundle = removed?.bundle as { dir?: unknown; secrets?: unknown } | undefined;
+      if (bundle && typeof bundle.dir === 'string' && bundle.dir === bundleTarget(home, name)) {
+        rmSync(bundle.dir, { recursive: true, force: true });
+        io.stdout.write(`deleted its bundle files (${bundle.dir})\n`);
+        const store = openCliSecrets(io);
+        for (const secret of Array.isArray(bundle.secrets) ? bundle.secrets.filter((x): x is string => typeof x === 'string' && x.startsWith(`mcp.${name}.`)) : []) {
+          await store.delete(secret).then(
+            () => io.stdout.write(`deleted ${secret} from the keychain\n`),
+            (error: Error) => io.stderr.write(`could not delete ${secret} from the keychain: ${error.message}\n`),
+          );
+        }
+      }
       return 0;
     } finally {
       settings.close();

@@ -2,7 +2,7 @@
 // app or the last CLI command that ran it left it; --start runs it now to see what it says.
 import { existsSync, readFileSync } from 'node:fs';
 import { mcpCliOptions } from './mcp-store.ts';
-import { McpManager, mcpDeps, mcpLogDir, serverLogFile } from '../../runtime/host/mcp-client.ts';
+import { McpManager, mcpDeps, mcpLogDir, serverLogFile, switchedOffMessage } from '../../runtime/host/mcp-client.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
@@ -25,7 +25,12 @@ export const mcpLogsCommand: Command = {
     }
     if (flag(args, 'start')) {
       const manager = new McpManager(mcpDeps(current, mcpCliOptions(io, home)));
-      await manager.configure({ [name]: current.mcpServers[name] }, {});
+      await manager.configure({ [name]: current.mcpServers[name] }, { [name]: current.groupDefaults[name] === true });
+      if (!manager.connection(name)?.wanted) {
+        await manager.close();
+        io.stderr.write(`tooldesk mcp logs: ${switchedOffMessage(name)}\n`);
+        return 1;
+      }
       await manager.startAll([name]);
       await manager.close();
     }

@@ -5,7 +5,19 @@ import { KeyringUnavailableError } from '../../runtime/store/secret-store.ts';
 import { openInBrowser } from '../serve/open-browser.ts';
 import type { SettingsStore } from '../../runtime/store/settings-store.ts';
 import { openCliSecrets } from '../cli-settings.ts';
-import type { CliIO } from '../command.ts';
+import { UsageError, type CliIO } from '../command.ts';
+import { options, type ParsedArgs } from '../parse-args.ts';
+
+/** `--KEY NAME=VALUE` options (repeatable) as a record; `what` names the shape in the error. */
+export function keyValueOptions(args: ParsedArgs, key: string, what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of options(args, key)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--${key} "${pair}" must be ${what}`);
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
 
 export type ServerEntries = Record<string, Record<string, unknown>>;
 
@@ -33,6 +45,26 @@ export async function storeSecrets(io: CliIO, secrets: Array<{ name: string; val
     io.stderr.write(`tooldesk mcp: could not store secrets in the keychain: ${why}\nNothing was written to settings.\n`);
     return false;
   }
+}
+
+/**
+ * Stores each secret it can, one by one; what could not be stored (no keychain) comes back with
+ * the reason, for the caller to name. Import uses it: servers are kept even when secrets are not.
+ */
+export async function storeSecretsKeeping(io: CliIO, secrets: Array<{ name: string; value: string }>): Promise<{ failed: Array<{ name: string; why: string }> }> {
+  const failed: Array<{ name: string; why: string }> = [];
+  if (secrets.length === 0) return { failed };
+  const store = openCliSecrets(io);
+  for (const secret of secrets) {
+    try {
+      await store.set(secret.name, secret.value);
+      io.stderr.write(`stored ${secret.name} in the keychain\n`);
+    } catch (error) {
+      const why = error instanceof KeyringUnavailableError ? 'no keychain on this machine' : (error as Error).message;
+      failed.push({ name: secret.name, why });
+    }
+  }
+  return { failed };
 }
 
 /** What a CLI command passes to the MCP manager: keychain secrets, and the browser for OAuth sign-in. */

@@ -24,7 +24,7 @@ export const toolsListCommand: Command = {
       io.stdout.write(`${JSON.stringify({ roots: loaded.roots, groups, diagnostics: loaded.allDiagnostics }, null, 2)}\n`);
       return 0;
     }
-    io.stdout.write(renderGroups(groups, loaded.roots));
+    io.stdout.write(renderGroups(groups, loaded.roots, new Set(Object.keys(loaded.settings.get().mcpServers ?? {}))));
     // Said on stdout, beside the list: a folder that loaded nothing is part of the answer.
     for (const d of loaded.allDiagnostics.filter((x) => x.code === UNTRUSTED_FOLDER_CODE)) {
       io.stdout.write(`untrusted project folder — review: ${d.file}\n  none of its tools is loaded; approve it with \`tooldesk tools trust ${d.file}\`\n`);
@@ -37,13 +37,22 @@ export const toolsListCommand: Command = {
   },
 };
 
-function renderGroups(groups: ToolGroupInfo[], roots: string[]): string {
+/** How a switched-off MCP server's group is headed: it was not started, and what is shown instead. */
+function offNote(group: ToolGroupInfo, mcpServers: Set<string>): string | undefined {
+  const mcp = group.tools[0]?.meta?.mcp as { switchedOff?: boolean; listedAt?: string } | undefined;
+  if (mcp?.switchedOff) return `switched off, not started; its tools as last listed${mcp.listedAt ? ` ${mcp.listedAt.slice(0, 16).replace('T', ' ')} UTC` : ''}`;
+  if (group.tools.length === 0 && mcpServers.has(group.name) && !group.enabled) return 'switched off, not started; no tools known yet (it has not run)';
+  return undefined;
+}
+
+function renderGroups(groups: ToolGroupInfo[], roots: string[], mcpServers: Set<string>): string {
   if (groups.length === 0) return `No tools found in ${roots.join(', ')}\n`;
   const lines: string[] = [];
   for (const group of groups) {
     const first = group.tools[0];
     const where = first?.source ? ` — ${first.format}, ${first.source.file}` : '';
-    lines.push(`${group.name} (${group.enabled ? 'enabled' : 'disabled'})${where}`);
+    const off = offNote(group, mcpServers);
+    lines.push(`${group.name} (${off ?? (group.enabled ? 'enabled' : 'disabled')})${where}`);
     for (const tool of group.tools) {
       const { executionPolicy, resultApprovalPolicy } = tool.permission;
       const alias = tool.modelName !== tool.name ? ` (model sees ${tool.modelName})` : '';

@@ -7,6 +7,21 @@ import { describeRequest, TerminalApprover } from '../terminal-approver.ts';
 import type { ApprovalCallback } from '../../runtime/tools/types.ts';
 import { terminalElicitation } from '../terminal-elicitation.ts';
 import { loadCliTools } from '../tools-load.ts';
+import { switchedOffMessage } from '../../runtime/host/mcp-client.ts';
+import type { Settings } from '../../../shared/settings.ts';
+
+/** The MCP server NAME belongs to when that server is switched off (its tool marked so, or `SERVER__…` of an off server never listed). */
+function switchedOffServer(settings: Pick<Settings, 'mcpServers' | 'groupDefaults'>, name: string, meta: Record<string, unknown> | undefined): string | undefined {
+  const mcp = meta?.mcp as { server?: string; switchedOff?: boolean } | undefined;
+  if (mcp) return mcp.switchedOff ? mcp.server : undefined;
+  if (meta) return undefined;
+  const at = name.indexOf('__');
+  const server = at > 0 ? name.slice(0, at) : '';
+  const entry = (settings.mcpServers ?? {})[server] as { enabled?: unknown; disabled?: unknown } | undefined;
+  if (!entry || !Object.hasOwn(settings.mcpServers, server)) return undefined;
+  const on = settings.groupDefaults[server] === true && entry.enabled !== false && entry.disabled !== true;
+  return on ? undefined : server;
+}
 
 export const toolsRunCommand: Command = {
   name: 'run',
@@ -53,12 +68,23 @@ export const toolsRunCommand: Command = {
     const { executor } = loaded;
     checkArgs = (tool, toolArgs) => executor.checkArgs(tool, toolArgs);
     const group = executor.listGroups().find((g) => g.tools.some((t) => t.name === name || t.modelName === name));
+    // A switched-off MCP server is never started, not even for a tool the user named.
+    const offServer = switchedOffServer(loaded.settings.get(), name, group?.tools.find((t) => t.name === name || t.modelName === name)?.meta);
+    if (offServer) {
+      approver.close();
+      await loaded.close();
+      io.stderr.write(`tooldesk tools run: ${switchedOffMessage(offServer)}\n`);
+      return 1;
+    }
     if (!group) {
       approver.close();
       await loaded.close();
       const names = executor.listGroups().flatMap((g) => g.tools.map((t) => t.name));
       const near = closeNames(name, names);
       io.stderr.write(`tooldesk tools run: no tool "${name}" in ${loaded.roots.join(', ')}${near.length ? `. Did you mean: ${near.join(', ')}?` : ''}\n`);
+      // An MCP server that did not start has no tools to find: say why it did not.
+      const server = name.includes('__') ? name.slice(0, name.indexOf('__')) : '';
+      for (const d of loaded.allDiagnostics.filter((x) => server && x.file === `mcpServers.${server}` && x.severity === 'error')) io.stderr.write(`  ${d.message}\n`);
       // The tool may sit in a project folder nobody approved yet: say where to look.
       for (const d of loaded.allDiagnostics.filter((x) => x.code === UNTRUSTED_FOLDER_CODE)) {
         io.stderr.write(`  untrusted project folder — review: ${d.file} (not loaded; \`tooldesk tools trust ${d.file}\` approves it)\n`);

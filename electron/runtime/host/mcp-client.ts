@@ -11,14 +11,21 @@ export {
   formDefaults,
   knownConfigFiles,
   planImport,
+  answerQuestions,
   moveSecrets,
   parseMcpServers,
   parseMcpServer,
+  switchedOffMessage,
   type ConfigLocation,
+  type ImportedServer,
   type FormValue,
   type McpInteractions,
   type McpServer,
   type McpServerStateInfo,
   type McpSourceOptions,
 } from '../sources/mcp/index.ts';
+export { bundleEntry, bundleTarget, checkConfigValue, discardBundle, openBundle, placeBundle, platformProblem, type OpenedBundle } from '../sources/mcp/mcpb-bundle.ts';
+export { latestServer, registryEntry, searchRegistry, type RegistryServer } from '../sources/mcp/registry-client.ts';
+export { entryAllowingWrite } from '../sources/mcp/allow-write.ts';
 export { secretResolverFrom } from '../runner/secret-resolver.ts';
+export { isTrustedProjectFolder } from '../sources/discovery/tool-roots.ts';

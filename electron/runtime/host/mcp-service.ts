@@ -5,13 +5,17 @@ import { homedir } from 'node:os';
 import { apiError } from '../../../shared/api.ts';
 import type { McpServerView } from '../../../shared/mcp.ts';
 import { Emitter } from '../base/emitter.ts';
-import { knownConfigFiles, parseMcpServer, parseMcpServers, planImport, type McpManager, type McpServer } from '../sources/mcp/index.ts';
+import { answerQuestions, knownConfigFiles, parseMcpServer, parseMcpServers, planImport, type McpManager, type McpServer } from '../sources/mcp/index.ts';
+import { isTrustedProjectFolder } from '../sources/discovery/tool-roots.ts';
 import { checkPromptArgs, getPromptTurn, listPrompts } from '../sources/mcp/server-prompts.ts';
 import { listResources, readResourceAttachment } from '../sources/mcp/server-resources.ts';
 import type { McpConnection } from '../sources/mcp/server-connection.ts';
 import type { McpListing } from '../../../shared/mcp.ts';
 import { parsePromptCommand } from '../../../shared/prompt-command.ts';
 import { sandboxSummary } from '../sources/mcp/sandbox-summary.ts';
+import { entryAllowingWrite } from '../sources/mcp/allow-write.ts';
+import { argFolders, writableFolders } from '../sources/mcp/launchers.ts';
+import { serverRoots } from '../sources/mcp/server-roots.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { McpService, SecretService } from './services.ts';
 
@@ -57,6 +61,8 @@ export function createMcpService(parts: McpServiceParts): McpService {
         sandbox: sandboxSummary(server, current.sandbox.mode, state?.sandboxed),
         trusted: server.trust,
         restarts: state?.restarts ?? 0,
+        ...folderView(server),
+        ...(state?.writeRefusal ? { writeRefusal: state.writeRefusal } : {}),
       };
     });
     // Broken entries stay visible (and removable) with what is wrong.
@@ -85,7 +91,7 @@ export function createMcpService(parts: McpServiceParts): McpService {
     const files = knownConfigFiles(parts.platform ?? process.platform, parts.home ?? homedir(), parts.env ?? process.env, cwd).filter(
       (file, i, all) => all.findIndex((f) => f.path === file.path) === i,
     );
-    return { files, plan: planImport(files, entries()) };
+    return { files, plan: planImport(files, entries(), { isTrusted: (folder) => isTrustedProjectFolder(settings.get(), folder) }) };
   };
 
   /** From every switched-on server at once; a server that fails is named, the others still count. */
@@ -162,20 +168,41 @@ export function createMcpService(parts: McpServiceParts): McpService {
       await connection.restart();
       return list();
     },
+    async allowWrite(name, folder) {
+      const entry = entries()[name];
+      if (!entry) throw apiError('NotFoundError', `no MCP server named "${name}"`);
+      const next = entryAllowingWrite(entry, folder);
+      if ('error' in next) throw invalid(`"${name}": ${next.error}`);
+      if (next.added.length) write({ ...entries(), [name]: next.entry });
+      return list();
+    },
+    async setArgFoldersWritable(name, writable) {
+      const entry = entries()[name];
+      if (!entry) throw apiError('NotFoundError', `no MCP server named "${name}"`);
+      const { writeArgFolders: _old, ...rest } = entry;
+      write({ ...entries(), [name]: writable ? rest : { ...rest, writeArgFolders: false } });
+      return list();
+    },
     previewImport() {
       const { files, plan: p } = plan();
       return {
-        add: p.add.map((s) => ({ name: s.name, from: s.from, target: entryTarget(s.entry), secrets: s.secrets.map((x) => x.name) })),
+        add: p.add.map((s) => ({ name: s.name, from: s.from, target: entryTarget(s.entry), secrets: s.secrets.map((x) => x.name), references: s.references, foreign: s.foreign, questions: s.questions })),
         skipped: p.skipped,
         problems: p.problems,
         searched: files.map((f) => `${f.app}: ${f.path}`),
       };
     },
-    async importServers(names) {
+    async importServers(names, answers = {}, allowSecrets = []) {
       if (!isStringList(names)) throw invalid('names must be a list of server names');
-      const chosen = plan().plan.add.filter((s) => names.includes(s.name));
-      const missing = names.filter((n) => !chosen.some((s) => s.name === n));
+      const planned = plan().plan.add.filter((s) => names.includes(s.name));
+      const missing = names.filter((n) => !planned.some((s) => s.name === n));
       if (missing.length) throw apiError('NotFoundError', `not in the import any more: ${missing.join(', ')} (look again with Import)`);
+      const chosen = planned.map((s) => answerQuestions(s, Object.fromEntries(s.questions.filter((q) => Object.hasOwn(answers, q.secret)).map((q) => [q.id, answers[q.secret]!]))));
+      // A secret outside the server's own names is given only with the user's yes, per name.
+      for (const server of chosen) {
+        const refused = server.foreign.filter((name) => !allowSecrets.includes(name));
+        if (refused.length) throw invalid(`"${server.name}" would receive keychain secret ${refused.join(', ')}, which is not one of its own (mcp.${server.name}.*): allow it to import "${server.name}", or leave "${server.name}" out`);
+      }
       // Secrets first: a reference to a secret that was never stored would be worse than nothing.
       for (const server of chosen) for (const secret of server.secrets) await parts.secrets.set(secret.name, secret.value);
       write({ ...entries(), ...Object.fromEntries(chosen.map((s) => [s.name, s.entry])) });
@@ -187,6 +214,15 @@ export function createMcpService(parts: McpServiceParts): McpService {
       changed.dispose();
     },
   };
+}
+
+/** The folders a row shows: roots, writable ones, the ones its arguments name. */
+function folderView(server: McpServer): Pick<McpServerView, 'roots' | 'writable' | 'argFolders'> {
+  const roots = serverRoots(server);
+  if (server.kind !== 'stdio') return roots.length ? { roots } : {};
+  const { folders } = writableFolders(server);
+  const named = argFolders(server.args);
+  return { roots, writable: server.sandbox === 'off' ? [] : folders, ...(named.length || !server.writeArgFolders ? { argFolders: { folders: named, writable: server.writeArgFolders } } : {}) };
 }
 
 function targetOf(server: McpServer): string {

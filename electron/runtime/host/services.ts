@@ -96,7 +96,10 @@ export interface McpService {
   remove(name: string): Promise<McpServerView[]>;
   restart(name: string): Promise<McpServerView[]>;
   previewImport(): McpImportPreview;
-  importServers(names: unknown): Promise<McpServerView[]>;
+  /** `answers`: VS Code inputs by the secret they are stored as; `allowSecrets`: foreign references the user allowed. */
+  allowWrite(name: string, folder: string): Promise<McpServerView[]>;
+  setArgFoldersWritable(name: string, writable: boolean): Promise<McpServerView[]>;
+  importServers(names: unknown, answers?: Record<string, string>, allowSecrets?: string[]): Promise<McpServerView[]>;
   /** Prompts of the switched-on servers (the `/` menu). */
   prompts(): Promise<McpListing<McpPromptInfo>>;
   /**

@@ -119,6 +119,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
     // Each entry is checked by sources/mcp/server-config.ts: a broken server is a diagnostic on
     // its own, never a reason to reset the whole settings file.
     mcpServers: { type: 'object', additionalProperties: { type: 'object' } },
+    mcpRegistry: { type: 'object', properties: { url: { type: ['string', 'null'], pattern: '^https?://' } }, additionalProperties: false },
   },
   additionalProperties: true,
 };

@@ -19,17 +19,45 @@ export type ValidationOutcome =
   | { ok: true; warning?: string }
   | { ok: false; message: string };
 
-// ajv's compiler (about 250 KB) loads with the first schema checked, not with every command that
-// opens a chat; required (ajv is CommonJS) because checking is synchronous.
+// ajv's compilers (about 250 KB each) load with the first schema of their dialect, not with every
+// command that opens a chat; required (ajv is CommonJS) because checking is synchronous.
 const requireAjv = createRequire(import.meta.url);
+type AjvClass = new (options: typeof AJV_OPTIONS) => Ajv;
+const AJV_BUILDS: Record<Dialect, () => AjvClass> = {
+  'draft-07': () => (requireAjv('ajv') as typeof import('ajv')).Ajv as unknown as AjvClass,
+  '2019-09': () => (requireAjv('ajv/dist/2019.js') as typeof import('ajv/dist/2019.js')).Ajv2019 as unknown as AjvClass,
+  '2020-12': () => (requireAjv('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020 as unknown as AjvClass,
+};
+
+const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false, verbose: true } as const;
+type Dialect = 'draft-07' | '2019-09' | '2020-12';
+
+/**
+ * The dialect a schema declares in `$schema`: 2020-12 (MCP's default since 2025-11-25, emitted by
+ * the v2 SDKs and zod 4), 2019-09, else draft-07 (older drafts and schemas that say nothing).
+ */
+export function schemaDialect(schema: object): Dialect {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (typeof declared !== 'string') return 'draft-07';
+  if (declared.includes('2020-12')) return '2020-12';
+  if (declared.includes('2019-09')) return '2019-09';
+  return 'draft-07';
+}
 
 export class ArgsValidator {
-  #ajv: Ajv | undefined;
-  private get ajv(): Ajv {
-    this.#ajv ??= new (requireAjv('ajv') as typeof import('ajv')).Ajv({ strict: false, allErrors: true, validateFormats: false, verbose: true });
-    return this.#ajv;
-  }
+  private readonly instances = new Map<Dialect, Ajv>();
   private readonly compiled = new WeakMap<object, ValidateFunction | string>();
+
+  /** One ajv per dialect, made when a schema first needs it. */
+  private ajvFor(schema: object): Ajv {
+    const dialect = schemaDialect(schema);
+    let ajv = this.instances.get(dialect);
+    if (!ajv) {
+      ajv = new (AJV_BUILDS[dialect]())(AJV_OPTIONS);
+      this.instances.set(dialect, ajv);
+    }
+    return ajv;
+  }
 
   validate(toolName: string, schema: JsonSchema | undefined, args: Record<string, unknown>): ValidationOutcome {
     if (!schema || typeof schema !== 'object') return { ok: true };
@@ -46,14 +74,15 @@ export class ArgsValidator {
     if (!narrowed || schemaNodeCount(narrowed) > MAX_SCHEMA_NODES) {
       return unvalidated(toolName, `over ${MAX_SCHEMA_NODES} subschemas, too large to check`);
     }
+    const ajv = this.ajvFor(narrowed);
     try {
-      const validator = this.ajv.compile(narrowed);
+      const validator = ajv.compile(narrowed);
       if (validator(args)) return { ok: true };
       return { ok: false, message: describeErrors(toolName, validator.errors ?? [], args, { narrowed, schema }) };
     } catch (error) {
       return unvalidated(toolName, errorText(error));
     } finally {
-      this.ajv.removeSchema(narrowed); // ajv caches by object; a per-call schema must not pile up
+      ajv.removeSchema(narrowed); // ajv caches by object; a per-call schema must not pile up
     }
   }
 
@@ -66,7 +95,7 @@ export class ArgsValidator {
     }
     let result: ValidateFunction | string;
     try {
-      result = this.ajv.compile(schema);
+      result = this.ajvFor(schema).compile(schema);
     } catch (error) {
       result = errorText(error);
     }

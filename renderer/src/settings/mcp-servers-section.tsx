@@ -1,6 +1,7 @@
 import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
 import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
 import { useApp } from '../store/app-context.tsx';
+import { McpServerFolders } from './mcp-server-folders.tsx';
 import { splitCommandLine } from './split-command-line.ts';
 import { Switch } from './switch.tsx';
 
@@ -28,13 +29,15 @@ export function McpServersSection() {
     show(await app.guard(() => app.api.listMcpServers()));
   };
   const restart = async (name: string) => show(await app.guard(() => app.api.restartMcpServer({ name })));
+  const allowWrite = async (name: string, folder: string) => show(await app.guard(() => app.api.allowMcpWrite({ name, folder })));
+  const argFoldersWritable = async (name: string, writable: boolean) => show(await app.guard(() => app.api.setMcpArgFoldersWritable({ name, writable })));
   const remove = async (name: string) => {
     if (!window.confirm(`Remove the MCP server "${name}"?`)) return;
     show(await app.guard(() => app.api.removeMcpServer({ name })));
   };
   const lookForImports = async () => setPreview((await app.guard(() => app.api.previewMcpImport())) ?? null);
-  const importAll = async (names: string[]) => {
-    const rows = await app.guard(() => app.api.importMcpServers({ names }));
+  const importAll = async (request: { names: string[]; answers?: Record<string, string>; allowSecrets?: string[] }) => {
+    const rows = await app.guard(() => app.api.importMcpServers(request));
     if (rows) {
       show(rows);
       setPreview(null);
@@ -47,7 +50,16 @@ export function McpServersSection() {
       <p class="muted small">Each server is a tool group: switch it on to start it. Its tools go through the same approvals, variables and sandbox as every tool.</p>
       <ul class="group-list">
         <For each={servers()} fallback={<li class="muted small">No MCP servers. Add one, or import them from Claude Desktop, Cursor, LM Studio or VS Code.</li>}>
-          {(server) => <ServerRow server={server} onEnabled={(on) => void setEnabled(server.name, on)} onRestart={() => void restart(server.name)} onRemove={() => void remove(server.name)} />}
+          {(server) => (
+            <ServerRow
+              server={server}
+              onEnabled={(on) => void setEnabled(server.name, on)}
+              onRestart={() => void restart(server.name)}
+              onRemove={() => void remove(server.name)}
+              onAllowWrite={(folder) => void allowWrite(server.name, folder)}
+              onArgFoldersWritable={(on) => void argFoldersWritable(server.name, on)}
+            />
+          )}
         </For>
       </ul>
       <div class="row">
@@ -67,7 +79,7 @@ export function McpServersSection() {
           onCancel={() => setAdding(false)}
         />
       </Show>
-      <Show when={preview()}>{(p) => <ImportPreview preview={p()} onImport={(names) => void importAll(names)} onCancel={() => setPreview(null)} />}</Show>
+      <Show when={preview()}>{(p) => <ImportPreview preview={p()} onImport={(request) => void importAll(request)} onCancel={() => setPreview(null)} />}</Show>
     </section>
   );
 }
@@ -88,7 +100,14 @@ function stateText(server: McpServerView): string {
   }
 }
 
-function ServerRow(props: { server: McpServerView; onEnabled: (on: boolean) => void; onRestart: () => void; onRemove: () => void }) {
+function ServerRow(props: {
+  server: McpServerView;
+  onEnabled: (on: boolean) => void;
+  onRestart: () => void;
+  onRemove: () => void;
+  onAllowWrite: (folder: string) => void;
+  onArgFoldersWritable: (writable: boolean) => void;
+}) {
   const s = () => props.server;
   return (
     <li class="group-item card mcp-server" data-testid="mcp-server" data-server={s().name} data-status={s().status}>
@@ -119,6 +138,9 @@ function ServerRow(props: { server: McpServerView; onEnabled: (on: boolean) => v
         <p class="muted small" data-testid="mcp-sandbox">
           {s().sandbox}
         </p>
+      </Show>
+      <Show when={!s().problem}>
+        <McpServerFolders server={s()} onAllowWrite={props.onAllowWrite} onArgFoldersWritable={props.onArgFoldersWritable} />
       </Show>
       {/* A ready server's detail is its sandbox note, which the line above already says better. */}
       <Show when={s().detail && s().status !== 'ready'}>
@@ -197,9 +219,19 @@ function AddServerForm(props: { onAdded: (rows: McpServerView[]) => void; onCanc
   );
 }
 
-function ImportPreview(props: { preview: McpImportPreview; onImport: (names: string[]) => void; onCancel: () => void }) {
+function ImportPreview(props: { preview: McpImportPreview; onImport: (request: { names: string[]; answers?: Record<string, string>; allowSecrets?: string[] }) => void; onCancel: () => void }) {
   const [chosen, setChosen] = createSignal<string[]>(props.preview.add.map((s) => s.name));
+  const [allowed, setAllowed] = createSignal<string[]>([]);
+  const [answers, setAnswers] = createSignal<Record<string, string>>({});
   const toggle = (name: string, on: boolean) => setChosen(on ? [...chosen(), name] : chosen().filter((n) => n !== name));
+  const allow = (name: string, on: boolean) => setAllowed(on ? [...allowed(), name] : allowed().filter((n) => n !== name));
+  const submit = () => {
+    const names = chosen();
+    const extra = props.preview.add.filter((s) => names.includes(s.name));
+    const given = Object.fromEntries(Object.entries(answers()).filter(([secret, value]) => value !== '' && extra.some((s) => s.questions.some((q) => q.secret === secret))));
+    const allowSecrets = allowed().filter((name) => extra.some((s) => s.foreign.includes(name)));
+    props.onImport({ names, ...(Object.keys(given).length ? { answers: given } : {}), ...(allowSecrets.length ? { allowSecrets } : {}) });
+  };
   return (
     <div class="card stack mcp-import" data-testid="mcp-import-preview">
       <strong>Import MCP servers</strong>
@@ -217,6 +249,33 @@ function ImportPreview(props: { preview: McpImportPreview; onImport: (names: str
                   <Show when={server.secrets.length > 0}>
                     <span class="muted small"> · to the keychain: {server.secrets.join(', ')}</span>
                   </Show>
+                  <Show when={(server.references ?? []).length > 0}>
+                    <br />
+                    <span class="muted small" data-testid="mcp-import-references">
+                      receives keychain secrets: {server.references.join(', ')}
+                    </span>
+                  </Show>
+                  <For each={server.foreign ?? []}>
+                    {(secret) => (
+                      <label class="row small" data-testid="mcp-import-allow">
+                        <input type="checkbox" checked={allowed().includes(secret)} onChange={(e) => allow(secret, e.currentTarget.checked)} />
+                        Give {secret} to {server.name} (not one of its own secrets)
+                      </label>
+                    )}
+                  </For>
+                  <For each={server.questions ?? []}>
+                    {(q) => (
+                      <label class="row small" data-testid="mcp-import-input">
+                        {q.description} ({q.id})
+                        <input
+                          type={q.password ? 'password' : 'text'}
+                          value={answers()[q.secret] ?? ''}
+                          onInput={(e) => setAnswers({ ...answers(), [q.secret]: e.currentTarget.value })}
+                          aria-label={`${server.name}: ${q.description}`}
+                        />
+                      </label>
+                    )}
+                  </For>
                 </span>
               </li>
             )}
@@ -236,7 +295,7 @@ function ImportPreview(props: { preview: McpImportPreview; onImport: (names: str
         <For each={props.preview.searched}>{(f) => <div>{f}</div>}</For>
       </details>
       <div class="row">
-        <button type="button" class="primary" disabled={chosen().length === 0} onClick={() => props.onImport(chosen())} data-testid="mcp-import-confirm">
+        <button type="button" class="primary" disabled={chosen().length === 0} onClick={submit} data-testid="mcp-import-confirm">
           Import {chosen().length}
         </button>
         <button type="button" onClick={props.onCancel}>

@@ -105,10 +105,13 @@ describe('tooldesk mcp', () => {
     mkdirSync(join(home, '.vscode'), { recursive: true });
     writeFileSync(join(home, '.vscode', 'mcp.json'), '{\n  // VS Code allows comments\n  "servers": { "web": { "type": "http", "url": "https://example.com/mcp", }, },\n}\n');
 
+    // The project's .vscode/mcp.json (cli runs in `home`) waits until that folder is trusted.
+    expect(cli(home, ['mcp', 'import', '--dry-run']).stdout).toContain("- web skipped (a project's config, in a folder not trusted yet");
+    expect(cli(home, ['tools', 'trust', join(home, '.vscode')]).code).toBe(0);
     const dry = cli(home, ['mcp', 'import', '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('+ github: npx -y @modelcontextprotocol/server-github   from Claude Desktop');
-    expect(dry.stdout).toContain('secret mcp.github.GITHUB_PERSONAL_ACCESS_TOKEN → keychain');
+    expect(dry.stdout).toContain('secret mcp.github.GITHUB_PERSONAL_ACCESS_TOKEN → keychain (its value was in the file)');
     expect(dry.stdout).toContain('+ web: https://example.com/mcp   from VS Code (project)');
     expect(dry.stdout).toMatch(/- broken skipped \(MCP server "broken": the entry needs "command"/);
     expect(settingsOf(home).mcpServers).toEqual({});

@@ -42,9 +42,10 @@ async function waitFor(check: () => boolean, ms = 8000): Promise<void> {
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
 }
 
+// Roots are offered only when the user names them (the working folder is never one by default).
 const transports = {
-  stdio: () => ({ command: process.execPath, args: [EVERYTHING, 'stdio'], sandbox: 'auto' }),
-  'streamable HTTP': () => ({ url: http!.url }),
+  stdio: () => ({ command: process.execPath, args: [EVERYTHING, 'stdio'], sandbox: 'auto', roots: [process.cwd()] }),
+  'streamable HTTP': () => ({ url: http!.url, roots: [process.cwd()] }),
 };
 
 describe.each(Object.entries(transports))('server-everything over %s', (_label, entry) => {

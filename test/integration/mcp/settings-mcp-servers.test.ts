@@ -79,12 +79,18 @@ describe('Settings → MCP servers over the API', () => {
   it('previews an import from Cursor (secrets named, not shown), then imports with the secret in the keychain', async () => {
     const fakeHome = mkdtempSync('/var/tmp/td-mcp-import-home-');
     mkdirSync(join(fakeHome, '.cursor'));
-    writeFileSync(join(fakeHome, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { gh: { command: 'npx', args: ['-y', 'gh-mcp'], env: { GITHUB_TOKEN: 'ghp_secret' } }, broken: { args: [] } } }));
+    writeFileSync(
+      join(fakeHome, '.cursor', 'mcp.json'),
+      JSON.stringify({ mcpServers: { gh: { command: 'npx', args: ['-y', 'gh-mcp'], env: { GITHUB_TOKEN: 'ghp_secret' } }, broken: { args: [] }, greedy: { command: 'node', args: ['s.js'], env: { K: '${secret:OPENAI_KEY}' } } } }),
+    );
     vi.stubEnv('HOME', fakeHome);
     vi.stubEnv('XDG_CONFIG_HOME', join(fakeHome, '.config'));
     const { handlers, secrets } = await openHost();
     const preview = await handlers.previewMcpImport({});
-    expect(preview.add).toEqual([{ name: 'gh', from: expect.stringContaining('Cursor'), target: 'npx -y gh-mcp', secrets: ['mcp.gh.GITHUB_TOKEN'] }]);
+    expect(preview.add).toEqual([
+      { name: 'gh', from: expect.stringContaining('Cursor'), target: 'npx -y gh-mcp', secrets: ['mcp.gh.GITHUB_TOKEN'], references: ['mcp.gh.GITHUB_TOKEN'], foreign: [], questions: [] },
+      { name: 'greedy', from: expect.stringContaining('Cursor'), target: 'node s.js', secrets: [], references: ['OPENAI_KEY'], foreign: ['OPENAI_KEY'], questions: [] },
+    ]);
     expect(JSON.stringify(preview)).not.toContain('ghp_secret');
     expect(preview.skipped.map((s) => s.name)).toEqual(['broken']);
     expect(preview.searched.some((f) => f.includes(join(fakeHome, '.cursor', 'mcp.json')))).toBe(true);
@@ -94,5 +100,11 @@ describe('Settings → MCP servers over the API', () => {
     expect(rows.map((r) => r.name)).toEqual(['gh']);
     expect(await secrets.get('mcp.gh.GITHUB_TOKEN')).toBe('ghp_secret');
     expect(JSON.stringify(runtime!.settings.get().mcpServers)).not.toContain('ghp_secret');
+
+    // A keychain secret outside the server's own mcp.greedy.* names: only with the user's yes for it.
+    await expect(handlers.importMcpServers({ names: ['greedy'] })).rejects.toThrow('"greedy" would receive keychain secret OPENAI_KEY, which is not one of its own (mcp.greedy.*)');
+    expect(runtime!.settings.get().mcpServers).not.toHaveProperty('greedy');
+    const allowed = await handlers.importMcpServers({ names: ['greedy'], allowSecrets: ['OPENAI_KEY'] });
+    expect(allowed.map((r) => r.name)).toEqual(['gh', 'greedy']);
   });
 });

@@ -106,11 +106,38 @@ describe('Settings → MCP servers', () => {
     expect(fake.calls.addMcpServer).toHaveBeenCalledWith({ name: 'ev', url: 'https://example.com/mcp' });
   });
 
+  it('shows the roots and writable folders; the arguments\' folders switch; a refused write offers "Allow writing to FOLDER"', async () => {
+    const files = row({ name: 'files', enabled: true, status: 'ready', roots: ['/home/u/Documents'], writable: ['/home/u/Documents'], argFolders: { folders: ['/home/u/Documents'], writable: true } });
+    const fake = await mount({
+      listMcpServers: () => [files],
+      setMcpArgFoldersWritable: ({ writable }) => [{ ...files, writable: writable ? files.writable : [], argFolders: { folders: ['/home/u/Documents'], writable } }],
+      allowMcpWrite: ({ folder }) => [{ ...files, writable: [...files.writable!, folder] }],
+    });
+    expect(screen.getByTestId('mcp-roots').textContent).toBe('Roots: /home/u/Documents');
+    expect(screen.getByTestId('mcp-writable').textContent).toBe('Writes to: /home/u/Documents');
+    expect(screen.queryByTestId('mcp-write-refusal')).toBeNull();
+    fireEvent.click(screen.getByTestId('mcp-argfolders-files'));
+    await waitFor(() => expect(fake.calls.setMcpArgFoldersWritable).toHaveBeenCalledWith({ name: 'files', writable: false }));
+    await waitFor(() => expect(screen.queryByTestId('mcp-writable')).toBeNull());
+
+    fake.emit({ type: 'mcp.changed', servers: [{ ...files, writeRefusal: { path: '/opt/mem/dist/memory.jsonl', folder: '/opt/mem/dist' } }] });
+    const refusal = await screen.findByTestId('mcp-write-refusal');
+    expect(refusal.textContent).toContain('The sandbox kept it from writing /opt/mem/dist/memory.jsonl.');
+    fireEvent.click(within(refusal).getByTestId('mcp-allow-write'));
+    await waitFor(() => expect(fake.calls.allowMcpWrite).toHaveBeenCalledWith({ name: 'files', folder: '/opt/mem/dist' }));
+    await waitFor(() => expect(screen.getByTestId('mcp-writable').textContent).toBe('Writes to: /home/u/Documents, /opt/mem/dist'));
+  });
+
+  it('a server given no folders says the roots capability is not declared', async () => {
+    await mount({ listMcpServers: () => [row({ roots: [], writable: [] })] });
+    expect(screen.getByTestId('mcp-roots').textContent).toBe('Roots: none (the server keeps the folders of its own configuration)');
+  });
+
   it('Import shows what would be added (secret names, skipped entries, where it looked) before adding the chosen ones', async () => {
     const preview: McpImportPreview = {
       add: [
-        { name: 'gh', from: 'Cursor (/h/.cursor/mcp.json)', target: 'npx -y gh-mcp', secrets: ['mcp.gh.GITHUB_TOKEN'] },
-        { name: 'fs', from: 'Claude Desktop (/h/.config/Claude/claude_desktop_config.json)', target: 'npx fs', secrets: [] },
+        { name: 'gh', from: 'Cursor (/h/.cursor/mcp.json)', target: 'npx -y gh-mcp', secrets: ['mcp.gh.GITHUB_TOKEN'], references: ['mcp.gh.GITHUB_TOKEN'], foreign: [], questions: [] },
+        { name: 'fs', from: 'Claude Desktop (/h/.config/Claude/claude_desktop_config.json)', target: 'npx fs', secrets: [], references: [], foreign: [], questions: [] },
       ],
       skipped: [{ name: 'ev', from: 'LM Studio (/h/.lmstudio/mcp.json)', reason: 'a server of this name is already configured' }],
       problems: [],
@@ -128,6 +155,41 @@ describe('Settings → MCP servers', () => {
     await waitFor(() => expect(fake.calls.importMcpServers).toHaveBeenCalledWith({ names: ['gh'] }));
     await waitFor(() => expect(screen.queryByTestId('mcp-import-preview')).toBeNull());
     expect(screen.getAllByTestId('mcp-server').map((li) => li.dataset.server)).toEqual(['ev', 'gh']);
+  });
+
+  it('Import lists every secret a server receives, asks VS Code inputs, and gives a foreign secret only when ticked', async () => {
+    const preview: McpImportPreview = {
+      add: [
+        {
+          name: 'web',
+          from: 'VS Code (/h/.config/Code/User/mcp.json)',
+          target: 'https://example.com/mcp',
+          secrets: [],
+          references: ['mcp.web.api-key', 'OPENAI_KEY'],
+          foreign: ['OPENAI_KEY'],
+          questions: [{ id: 'api-key', description: 'Example API key', password: true, secret: 'mcp.web.api-key' }],
+        },
+      ],
+      skipped: [],
+      problems: [],
+      searched: [],
+    };
+    const fake = await mount({ previewMcpImport: () => preview, importMcpServers: () => [row({ name: 'web' })] });
+    fireEvent.click(screen.getByTestId('mcp-import-open'));
+    const box = await screen.findByTestId('mcp-import-preview');
+    expect(within(box).getByTestId('mcp-import-references').textContent).toContain('mcp.web.api-key, OPENAI_KEY');
+    expect(within(box).getByTestId('mcp-import-allow').textContent).toContain('Give OPENAI_KEY to web');
+    const key = within(box).getByLabelText('web: Example API key') as HTMLInputElement;
+    expect(key.type).toBe('password');
+    fireEvent.input(key, { target: { value: 'k-123' } });
+    fireEvent.click(within(box).getByTestId('mcp-import-confirm'));
+    await waitFor(() => expect(fake.calls.importMcpServers).toHaveBeenCalledWith({ names: ['web'], answers: { 'mcp.web.api-key': 'k-123' } }));
+    await waitFor(() => expect(screen.queryByTestId('mcp-import-preview')).toBeNull());
+    fireEvent.click(screen.getByTestId('mcp-import-open'));
+    const again = await screen.findByTestId('mcp-import-preview');
+    fireEvent.click(within(again).getByTestId('mcp-import-allow').querySelector('input')!);
+    fireEvent.click(within(again).getByTestId('mcp-import-confirm'));
+    await waitFor(() => expect(fake.calls.importMcpServers).toHaveBeenLastCalledWith({ names: ['web'], allowSecrets: ['OPENAI_KEY'] }));
   });
 });
 

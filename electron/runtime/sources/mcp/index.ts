@@ -2,7 +2,7 @@
 // step with them (servers added, removed, groups switched), starting stdio servers through
 // runner/spawn-managed.ts.
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type { Settings } from '../../../../shared/settings.ts';
 import { spawnManaged } from '../../runner/spawn-managed.ts';
 import type { ProtectedPaths, RunnerOptions, SecretResolver } from '../../runner/types.ts';
@@ -14,10 +14,10 @@ import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
 export { McpManager, type McpGroupSource } from './mcp-manager.ts';
 export { serverLogFile } from './server-connection.ts';
 export { descriptionSnapshotFile } from './description-watch.ts';
-export { knownConfigFiles, planImport, moveSecrets, type ConfigLocation } from './import-config.ts';
+export { knownConfigFiles, planImport, answerQuestions, moveSecrets, type ConfigLocation, type ImportedServer } from './import-config.ts';
 export { keychainCredentialStore } from './oauth-flow.ts';
 export { formDefaults, type FormValue } from './form-defaults.ts';
-export { parseMcpServers, parseMcpServer, type McpServer } from './server-config.ts';
+export { parseMcpServers, parseMcpServer, switchedOffMessage, type McpServer } from './server-config.ts';
 export type { McpServerStateInfo, McpInteractions } from './types.ts';
 
 export interface McpSourceOptions {
@@ -36,6 +36,15 @@ export interface McpSourceOptions {
   protect?: () => ProtectedPaths;
   /** Overrides for tests (bounds, restart delays, a fake spawn). */
   deps?: Partial<McpClientDeps>;
+}
+
+/** Inside (or holding) TOOLDESK_HOME or a tool root. */
+function isProtectedPath(paths: ProtectedPaths, path: string): boolean {
+  const within = (a: string, b: string) => {
+    const rel = relative(a, b);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  return [paths.appHome, ...paths.toolRoots].some((p) => within(p, path) || within(path, p));
 }
 
 export const mcpLogDir = (home: string) => join(home, 'logs', 'mcp');
@@ -58,6 +67,7 @@ export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClien
     ...(options.interactions ? { interactions: options.interactions } : {}),
     ...(options.home ? { logDir: mcpLogDir(options.home), stateDir: mcpStateDir(options.home) } : {}),
     ...(options.credentials ? { oauth: oauthFrom(options.credentials, options.openBrowser) } : {}),
+    ...(protect ? { isProtected: (path: string) => isProtectedPath(protect(), path) } : {}),
     ...options.deps,
     // The global switch bounds a server's own: `off` everywhere wins, `required` turns `auto` strict.
     spawn: (spec) => {

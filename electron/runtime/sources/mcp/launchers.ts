@@ -1,8 +1,8 @@
 // How users' configs start servers — `npx -y pkg`, `uvx pkg`, `bunx`, `docker run -i` — and
 // what each needs under the default sandbox: its package cache writable, or the sandbox off.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { StdioServer } from './server-config.ts';
 
 /** Package launchers and the cache each one writes to. */
@@ -14,11 +14,44 @@ export function expandHome(path: string): string {
   return path === '~' ? homedir() : path.startsWith('~/') ? join(homedir(), path.slice(2)) : path;
 }
 
-/** The folders a server may write to: the ones it names, else its launcher's cache (under the sandbox). */
-export function writableFolders(server: StdioServer): { folders: string[]; launcherCache: boolean } {
-  if (server.writable.length > 0) return { folders: server.writable.map(expandHome), launcherCache: false };
-  const cache = server.sandbox === 'off' ? undefined : LAUNCHER_CACHES[launcherOf(server.command)];
-  return { folders: cache ? [expandHome(cache)] : [], launcherCache: cache !== undefined };
+/**
+ * The existing folders a stdio server's arguments name (`/srv/data`, `~/Documents`,
+ * `--root=/srv`): what the user gave it to work on. Never `/` or the home itself.
+ */
+export function argFolders(args: readonly string[], home = homedir()): string[] {
+  const folders: string[] = [];
+  for (const arg of args) {
+    const value = arg.startsWith('--') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+    if (!(isAbsolute(value) || value === '~' || value.startsWith('~/'))) continue;
+    const path = resolve(expandHome(value));
+    if (path === '/' || path === resolve(home)) continue;
+    try {
+      if (statSync(path).isDirectory() && !folders.includes(path)) folders.push(path);
+    } catch {
+      // Not a folder (yet): a file, a flag value, a path the server creates itself.
+    }
+  }
+  return folders;
+}
+
+/**
+ * The folders a server may write to: its `writable` ones, the existing folders its arguments
+ * name (unless `writeArgFolders` is false), and its launcher's cache when `writable` is empty.
+ * The sandbox still keeps protected paths (TOOLDESK_HOME, tool roots, credentials) read-only.
+ */
+export function writableFolders(server: StdioServer): { folders: string[]; launcherCache: boolean; fromArgs: string[] } {
+  const fromArgs = server.writeArgFolders ? argFolders(server.args) : [];
+  const own = server.writable.map(expandHome);
+  const cache = server.writable.length > 0 || server.sandbox === 'off' ? undefined : LAUNCHER_CACHES[launcherOf(server.command)];
+  const cacheDir = cache ? expandHome(cache) : undefined;
+  const folders = [...(cacheDir ? [cacheDir] : []), ...own, ...fromArgs.filter((f) => !own.includes(f))];
+  return { folders, launcherCache: cacheDir !== undefined, fromArgs };
+}
+
+/** The launcher's cache folder when the server is started through one (npx, uvx, …). */
+export function launcherCacheOf(command: string): string | undefined {
+  const cache = LAUNCHER_CACHES[launcherOf(command)];
+  return cache ? expandHome(cache) : undefined;
 }
 
 /** What to change when a sandboxed launcher could not start. */

@@ -1,10 +1,12 @@
 // Every configured MCP server as a connection and a tool group. The settings say which servers
 // exist (`mcpServers`) and which groups are on (`groupDefaults`): a server starts when its group
-// is switched on or one of its tools is called, and stops when the group is switched off, the
-// server is removed, or the app quits.
+// is switched on, and stops when the group is switched off, the server is removed, or the app
+// quits. A switched-off server is never started by anything; its group lists the tools it had
+// the last time it ran, marked off, and calling one says how to switch the server on.
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { ToolGroup } from '../../tools/types.ts';
 import { McpConnection } from './server-connection.ts';
+import { knownToolsFile, readKnownTools } from './known-tools.ts';
 import { serverGroup } from './server-group.ts';
 import { parseMcpServers, type McpServer } from './server-config.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
@@ -69,9 +71,9 @@ export class McpManager implements McpGroupSource {
     return [...this.#connections.values()].map((c) => c.state());
   }
 
-  /** Starts the named servers (all enabled ones by default) and waits for each to be ready or failed. */
+  /** Starts the named servers (all switched-on ones by default; switched-off ones never) and waits for each to be ready or failed. */
   async startAll(names?: string[]): Promise<void> {
-    const targets = [...this.#connections.values()].filter((c) => c.server.enabled && (!names || names.includes(c.name)));
+    const targets = [...this.#connections.values()].filter((c) => c.server.enabled && c.wanted && (!names || names.includes(c.name)));
     await Promise.all(targets.map((c) => c.ensureStarted()));
   }
 
@@ -95,7 +97,12 @@ export class McpManager implements McpGroupSource {
   groups(): ToolGroup[] {
     if (!this.#groups) {
       const taken = new Set<string>();
-      this.#groups = [...this.#connections.values()].filter((c) => c.server.enabled).map((c) => serverGroup(c, taken));
+      const stateDir = this.#deps.stateDir;
+      this.#groups = [...this.#connections.values()].map((c) => {
+        if (c.wanted) return serverGroup(c, taken);
+        const known = stateDir ? readKnownTools(knownToolsFile(stateDir, c.name)) : undefined;
+        return serverGroup(c, taken, known ?? { tools: [] });
+      });
     }
     return this.#groups;
   }

@@ -13,6 +13,8 @@ interface Common {
   /** Per tool (the server's own tool name), ms: on top of `timeoutMs`. */
   toolTimeouts: Record<string, number>;
   trust: boolean;
+  /** The folders offered as roots (`roots/list`), when the user named them; else see server-roots.ts. */
+  roots?: string[];
 }
 
 export interface StdioServer extends Common {
@@ -23,6 +25,8 @@ export interface StdioServer extends Common {
   cwd?: string;
   sandbox: 'auto' | 'off';
   writable: string[];
+  /** Existing folders named in `args` are writable for the server (default true). */
+  writeArgFolders: boolean;
 }
 
 /** A pre-registered OAuth client, or a machine (client credentials) grant; secrets as `${secret:NAME}`. */
@@ -47,10 +51,14 @@ export interface HttpServer extends Common {
 
 export type McpServer = StdioServer | HttpServer;
 
+/** What a call, a start or a listing of a switched-off server says: it was not started, and how to switch it on. */
+export const switchedOffMessage = (name: string) =>
+  `MCP server "${name}" is switched off, so Tooldesk did not start it: switch it on with \`tooldesk mcp enable ${name}\` (or its switch in Settings → MCP servers)`;
+
 /** Where a server's diagnostics point: the settings entry. */
 export const serverFile = (name: string) => `mcpServers.${name}`;
 
-const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'enabled', 'disabled', 'timeoutMs', 'timeout', 'toolTimeouts', 'sandbox', 'writable', 'trust', 'oauth']);
+const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'enabled', 'disabled', 'timeoutMs', 'timeout', 'toolTimeouts', 'sandbox', 'writable', 'trust', 'oauth', 'roots', 'writeArgFolders', 'bundle', 'registry']);
 /** A bound on any timeout (a day): a typo of a few zeros should not leave a call hanging for a month. */
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const isTimeout = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMEOUT_MS;
@@ -93,7 +101,15 @@ export function parseMcpServer(name: string, entry: unknown): Parsed {
     if (!isTimeout(ms)) return fail(`"toolTimeouts".${tool}`, 'must be a positive number of milliseconds (at most a day, 86400000)');
   }
   if (e.trust !== undefined && typeof e.trust !== 'boolean') return fail('"trust"', 'must be true or false');
-  const common: Common = { name, enabled, timeoutMs: (timeout as number | undefined) ?? DEFAULT_MCP_TIMEOUT_MS, toolTimeouts: { ...(toolTimeouts as Record<string, number>) }, trust: e.trust === true };
+  if (e.roots !== undefined && (!Array.isArray(e.roots) || e.roots.some((r) => typeof r !== 'string' || r === ''))) return fail('"roots"', 'must be an array of folder paths, e.g. ["~/Documents"] ([] offers none)');
+  const common: Common = {
+    name,
+    enabled,
+    timeoutMs: (timeout as number | undefined) ?? DEFAULT_MCP_TIMEOUT_MS,
+    toolTimeouts: { ...(toolTimeouts as Record<string, number>) },
+    trust: e.trust === true,
+    ...(e.roots !== undefined ? { roots: [...(e.roots as string[])] } : {}),
+  };
 
   const type = e.type;
   if (type !== undefined && !['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'].includes(type as string)) {
@@ -130,8 +146,9 @@ export function parseMcpServer(name: string, entry: unknown): Parsed {
   if (sandbox !== 'auto' && sandbox !== 'off') return fail('"sandbox"', `must be "auto" or "off" (got ${JSON.stringify(sandbox)})`);
   const writable = e.writable ?? [];
   if (!Array.isArray(writable) || writable.some((w) => typeof w !== 'string')) return fail('"writable"', 'must be an array of folder paths');
+  if (e.writeArgFolders !== undefined && typeof e.writeArgFolders !== 'boolean') return fail('"writeArgFolders"', 'must be true or false (false keeps the folders named in "args" read-only)');
   return {
-    server: { ...common, kind: 'stdio', command: e.command, args: args as string[], env, ...(e.cwd ? { cwd: e.cwd as string } : {}), sandbox, writable: writable as string[] },
+    server: { ...common, kind: 'stdio', command: e.command, args: args as string[], env, ...(e.cwd ? { cwd: e.cwd as string } : {}), sandbox, writable: writable as string[], writeArgFolders: e.writeArgFolders !== false },
     warnings,
   };
 }

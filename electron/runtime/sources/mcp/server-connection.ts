@@ -13,6 +13,7 @@ import { boundTools } from './bound-tools.ts';
 import { McpCallRecorder } from './call-recorder.ts';
 import { cappedFetch } from './capped-fetch.ts';
 import { changedDescriptions, descriptionSnapshotFile } from './description-watch.ts';
+import { knownToolsFile, rememberTools } from './known-tools.ts';
 import { asksForSecret } from './elicitation-policy.ts';
 import { machineGrantProvider, type MachineGrantProvider } from './machine-grants.ts';
 import { loadMcpSdk, mcpSdk } from './mcp-sdk.ts';
@@ -21,7 +22,9 @@ import { mapCallResult } from './map-result.ts';
 import { progressText } from './progress-text.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
-import { serverFile, type McpServer } from './server-config.ts';
+import { serverFile, switchedOffMessage, type McpServer } from './server-config.ts';
+import { rootsList, serverRoots } from './server-roots.ts';
+import { allowWriteText, findWriteRefusal, type WriteRefusal } from './write-refusal.ts';
 import { ServerLog } from './server-log.ts';
 import { ManagedStdioTransport } from './stdio-transport.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
@@ -62,6 +65,8 @@ export class McpConnection {
   #writable: string[] = [];
   /** A 2025-03-26 server (no protected-resource metadata) whose AS metadata names another issuer. */
   #legacyIssuer = false;
+  /** The last write the sandbox refused, offered as "Allow writing to FOLDER". */
+  #writeRefusal: WriteRefusal | undefined;
   /** Secret values resolved for this server, kept out of its log. */
   #redacted: string[] = [];
   /** Tool calls in flight, oldest first: a server's request during a call is shown in that call's chat. */
@@ -114,6 +119,7 @@ export class McpConnection {
       restarts: this.#restarts,
       ...(this.#detail ? { detail: this.#detail } : {}),
       ...(this.#sandboxed !== undefined ? { sandboxed: this.#sandboxed } : {}),
+      ...(this.#writeRefusal ? { writeRefusal: this.#writeRefusal } : {}),
       ...(this.#client?.getNegotiatedProtocolVersion() ? { protocolVersion: this.#client.getNegotiatedProtocolVersion()! } : {}),
     };
   }
@@ -151,7 +157,8 @@ export class McpConnection {
 
   /** Connects once (concurrent callers share the attempt). */
   ensureStarted(): Promise<Client | { error: string }> {
-    if (!this.#server.enabled) return Promise.resolve({ error: `MCP server "${this.name}" is disabled in settings` });
+    // Switched off means never started, whoever asks (a call, a listing, a prompt).
+    if (!this.#server.enabled || !this.#wanted) return Promise.resolve({ error: switchedOffMessage(this.name) });
     if (this.#client && this.#status === 'ready') return Promise.resolve(this.#client);
     clearTimeout(this.#restartTimer);
     this.#restartTimer = undefined;
@@ -195,7 +202,7 @@ export class McpConnection {
       if (pid !== undefined) record.trace.pid = pid;
       if ('error' in client) return { status: 'ERROR', error: client.error };
       if (ctx.signal.aborted) return { status: 'ERROR', error: 'cancelled before the call was sent' };
-      return await this.#recorder.run(record, () => this.#send(client, tool, args, ctx));
+      return this.#askToAllowWrite(await this.#recorder.run(record, () => this.#send(client, tool, args, ctx)));
     } finally {
       this.#recorder.end(record);
     }
@@ -223,6 +230,16 @@ export class McpConnection {
     } finally {
       this.#calls.splice(this.#calls.indexOf(inFlight), 1);
     }
+  }
+
+  /** A write the sandbox refused becomes "Allow writing to FOLDER" in the error and the server's state. */
+  #askToAllowWrite(result: ToolRunResult): ToolRunResult {
+    if (result.status !== 'ERROR' || !this.#sandboxed || !result.error) return result;
+    const refusal = findWriteRefusal(result.error, this.#deps.isProtected);
+    if (!refusal) return result;
+    this.#writeRefusal = refusal;
+    this.#changed();
+    return { ...result, error: `${result.error}\n${allowWriteText(this.name, refusal)}` };
   }
 
   /**
@@ -455,7 +472,8 @@ export class McpConnection {
   #capabilities(): ClientCapabilities {
     const interactions = this.#deps.interactions;
     return {
-      roots: {},
+      // Declared only when the user gave the server folders (server-roots.ts).
+      ...(serverRoots(this.#server).length > 0 ? { roots: {} } : {}),
       ...(interactions?.elicit ? { elicitation: { form: {}, url: {} } } : {}),
       ...(interactions?.sample ? { sampling: {} } : {}),
     };
@@ -464,9 +482,7 @@ export class McpConnection {
   #handleRequests(client: Client): void {
     const name = this.name;
     const interactions = this.#deps.interactions;
-    client.setRequestHandler('roots/list', async () => ({
-      roots: [{ uri: new URL(`file://${this.#deps.workingDir}`).toString(), name: 'working folder' }],
-    }));
+    if (serverRoots(this.#server).length > 0) client.setRequestHandler('roots/list', async () => rootsList(this.#server));
     client.setNotificationHandler('notifications/message', (n) => {
       const { level, logger, data } = n.params;
       this.log.add(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}`, 'log');
@@ -504,6 +520,7 @@ export class McpConnection {
       maxSchemaBytes: this.#deps.maxSchemaBytes ?? 256 * 1024,
     });
     this.#tools = bounded.tools;
+    if (this.#deps.stateDir) rememberTools(knownToolsFile(this.#deps.stateDir, this.name), bounded.tools);
     const problems = [...bounded.problems];
     if (this.#deps.stateDir && this.#wanted) {
       for (const tool of changedDescriptions(descriptionSnapshotFile(this.#deps.stateDir, this.name), bounded.tools)) {

@@ -4,7 +4,9 @@
 import type { ToolPermission } from '../../../../shared/tools.ts';
 import type { Tool, ToolGroup } from '../../tools/types.ts';
 import type { Tool as McpTool } from '@modelcontextprotocol/client';
+import type { KnownTools } from './known-tools.ts';
 import type { McpConnection } from './server-connection.ts';
+import { switchedOffMessage } from './server-config.ts';
 import { callableName } from './tool-names.ts';
 import { toolUiMeta } from '../../apps/app-visibility.ts';
 
@@ -17,10 +19,15 @@ export function policyFromAnnotations(annotations: McpTool['annotations']): Tool
   return { executionPolicy: 'ask-always' };
 }
 
-/** `taken`: callable names other groups already use; this group's names are added to it. */
-export function serverGroup(connection: McpConnection, taken: Set<string>): ToolGroup {
+/**
+ * `taken`: callable names other groups already use; this group's names are added to it.
+ * `switchedOff`: the server is off; its group shows the tools it last listed (if any), each
+ * marked off, and a call says how to switch it on instead of starting it.
+ */
+export function serverGroup(connection: McpConnection, taken: Set<string>, switchedOff?: Partial<KnownTools>): ToolGroup {
   const server = connection.server;
-  const tools: Tool[] = connection.tools().map((mcp) => {
+  const listed = switchedOff ? (switchedOff.tools ?? []) : connection.tools();
+  const tools: Tool[] = listed.map((mcp) => {
     const name = callableName(server.name, mcp.name, taken);
     taken.add(name);
     const description = mcp.description ?? mcp.title ?? '';
@@ -47,12 +54,15 @@ export function serverGroup(connection: McpConnection, taken: Set<string>): Tool
           ...(mcp.outputSchema ? { outputSchema: mcp.outputSchema } : {}),
           trusted: server.trust,
           ...(ui.resourceUri || ui.visibility.length < 2 ? { ui } : {}),
+          ...(switchedOff ? { switchedOff: true, ...(switchedOff.listedAt ? { listedAt: switchedOff.listedAt } : {}) } : {}),
         },
       },
       // A tool with an app: its result names the resource, so the chat shows the app (also after a reload).
-      execute: ui.resourceUri
-        ? async (args, ctx) => ({ ...(await connection.callTool(mcp.name, args, ctx)), app: { server: server.name, uri: ui.resourceUri! } })
-        : (args, ctx) => connection.callTool(mcp.name, args, ctx),
+      execute: switchedOff
+        ? async () => ({ status: 'ERROR', error: switchedOffMessage(server.name) })
+        : ui.resourceUri
+          ? async (args, ctx) => ({ ...(await connection.callTool(mcp.name, args, ctx)), app: { server: server.name, uri: ui.resourceUri! } })
+          : (args, ctx) => connection.callTool(mcp.name, args, ctx),
     };
     if (server.trust) tool.permission = policyFromAnnotations(mcp.annotations);
     return tool;

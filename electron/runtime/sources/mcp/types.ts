@@ -28,6 +28,8 @@ export interface McpServerStateInfo {
   sandboxed?: boolean;
   protocolVersion?: string;
   restarts: number;
+  /** The last write the sandbox refused, and the folder to offer ("Allow writing to FOLDER"). */
+  writeRefusal?: { path: string; folder: string };
 }
 
 /** An elicitation request with the server it came from. */
@@ -57,6 +59,8 @@ export interface McpClientDeps {
   resolveSecrets: SecretResolver;
   /** The folder given as the client's root and the default cwd of stdio servers. */
   workingDir: string;
+  /** Paths no server may be offered to write (TOOLDESK_HOME, tool roots): never proposed by "Allow writing". */
+  isProtected?: (path: string) => boolean;
   /** Sandbox defaults (home, limits) merged into each stdio server's spec. */
   sandboxBase?: Partial<SandboxSpec>;
   interactions?: McpInteractions;

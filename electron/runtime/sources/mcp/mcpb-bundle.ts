@@ -1,0 +1,186 @@
+// `.mcpb` bundles (the MCP Bundle format Claude Desktop installs; library @anthropic-ai/mcpb):
+// unpacked (zip-slip checked by the library) into TOOLDESK_HOME/mcpb/NAME, the manifest checked
+// against its schema, the signature verified when there is one, the platform checked, and
+// `mcp_config` resolved with ${__dirname}, ${HOME}, ${user_config.X}. A `sensitive` value never
+// reaches settings: the entry refers to the keychain secret `mcp.NAME.KEY` instead, and a
+// `directory` value becomes one of the server's roots and writable folders.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import { getMcpConfigForManifest, unpackExtension, verifyMcpbFile, vAny } from '@anthropic-ai/mcpb';
+
+export interface UserConfigField {
+  key: string;
+  type: 'string' | 'number' | 'boolean' | 'directory' | 'file';
+  title: string;
+  description?: string;
+  required: boolean;
+  sensitive: boolean;
+  multiple: boolean;
+  default?: unknown;
+}
+
+export interface BundleManifest {
+  name: string;
+  version: string;
+  displayName?: string;
+  description?: string;
+  author?: string;
+  tools: string[];
+  prompts: string[];
+  platforms?: string[];
+  privacyPolicies: string[];
+  userConfig: UserConfigField[];
+  raw: Record<string, unknown>;
+}
+
+export interface OpenedBundle {
+  manifest: BundleManifest;
+  /** Where it was unpacked (a staging folder until installed). */
+  dir: string;
+  signature: { status: 'signed' | 'unsigned' | 'self-signed'; publisher?: string };
+}
+
+export const bundlesDir = (home: string) => join(home, 'mcpb');
+
+/** Unpacks FILE into a staging folder under TOOLDESK_HOME/mcpb and reads its manifest. */
+export async function openBundle(file: string, home: string): Promise<OpenedBundle | { error: string }> {
+  if (!existsSync(file)) return { error: `${file} does not exist` };
+  const staging = join(bundlesDir(home), `.staging-${process.pid}-${Date.now()}`);
+  mkdirSync(staging, { recursive: true });
+  try {
+    const ok = await unpackExtension({ mcpbPath: file, outputDir: staging, silent: true });
+    if (!ok) throw new Error('it is not a valid .mcpb (zip) file');
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(join(staging, 'manifest.json'), 'utf8'));
+    } catch (error) {
+      throw new Error(`its manifest.json cannot be read: ${(error as Error).message}`);
+    }
+    const parsed = vAny.McpbManifestSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`its manifest.json is not valid: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+    }
+    const signature = await verifyMcpbFile(file).catch(() => ({ status: 'unsigned' as const }));
+    return { manifest: describeManifest(raw as Record<string, unknown>), dir: staging, signature };
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    return { error: `${file}: ${(error as Error).message}` };
+  }
+}
+
+function describeManifest(m: Record<string, unknown>): BundleManifest {
+  const names = (list: unknown) => (Array.isArray(list) ? list.map((x) => String((x as { name?: unknown }).name ?? '')).filter(Boolean) : []);
+  const author = m.author as { name?: string; email?: string } | undefined;
+  const compatibility = m.compatibility as { platforms?: string[] } | undefined;
+  const userConfig = Object.entries((m.user_config ?? {}) as Record<string, Record<string, unknown>>).map(([key, f]) => ({
+    key,
+    type: f.type as UserConfigField['type'],
+    title: String(f.title ?? key),
+    ...(typeof f.description === 'string' ? { description: f.description } : {}),
+    required: f.required === true,
+    sensitive: f.sensitive === true,
+    multiple: f.multiple === true,
+    ...(f.default !== undefined ? { default: f.default } : {}),
+  }));
+  return {
+    name: String(m.name),
+    version: String(m.version),
+    ...(typeof m.display_name === 'string' ? { displayName: m.display_name } : {}),
+    ...(typeof m.description === 'string' ? { description: m.description } : {}),
+    ...(author?.name ? { author: author.email ? `${author.name} <${author.email}>` : author.name } : {}),
+    tools: names(m.tools),
+    prompts: names(m.prompts),
+    ...(compatibility?.platforms ? { platforms: compatibility.platforms } : {}),
+    privacyPolicies: Array.isArray(m.privacy_policies) ? m.privacy_policies.map(String) : [],
+    userConfig,
+    raw: m,
+  };
+}
+
+/** Why the bundle cannot run here, or undefined. */
+export function platformProblem(manifest: BundleManifest, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (!manifest.platforms || manifest.platforms.includes(platform)) return undefined;
+  return `the bundle is for ${manifest.platforms.join(', ')}, not this machine (${platform})`;
+}
+
+/** A value given for a field, checked against its type; returns the value or what is wrong. */
+export function checkConfigValue(field: UserConfigField, value: string): { value: string | number | boolean } | { error: string } {
+  switch (field.type) {
+    case 'number':
+      return Number.isFinite(Number(value)) && value.trim() !== '' ? { value: Number(value) } : { error: `${field.key} must be a number (got "${value}")` };
+    case 'boolean':
+      return value === 'true' || value === 'false' ? { value: value === 'true' } : { error: `${field.key} must be true or false (got "${value}")` };
+    case 'directory':
+    case 'file': {
+      const path = resolve(value.startsWith('~/') ? join(homedir(), value.slice(2)) : value);
+      return existsSync(path) ? { value: path } : { error: `${field.key} must be an existing ${field.type} (${path} does not exist)` };
+    }
+    default:
+      return { value };
+  }
+}
+
+export interface InstallPlan {
+  /** The settings entry (a sensitive value only as `${secret:…}`). */
+  entry: Record<string, unknown>;
+  /** Secrets to store before the entry is written. */
+  secrets: Array<{ name: string; value: string }>;
+}
+
+/**
+ * The settings entry for the bundle installed as `name` in `dir`, from the user's values.
+ * Sensitive values go to the keychain; directories become roots and writable folders.
+ */
+export async function bundleEntry(bundle: OpenedBundle, name: string, dir: string, values: Record<string, string | number | boolean>): Promise<InstallPlan | { error: string }> {
+  const secrets: InstallPlan['secrets'] = [];
+  const userConfig: Record<string, string | number | boolean> = {};
+  const folders: string[] = [];
+  for (const field of bundle.manifest.userConfig) {
+    const value = values[field.key] ?? (field.default as string | number | boolean | undefined);
+    if (value === undefined || value === '') {
+      if (field.required) return { error: `"${field.key}" (${field.title}) is required: give it with --config ${field.key}=VALUE` };
+      continue;
+    }
+    if (field.sensitive) {
+      const secret = `mcp.${name}.${field.key}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+      secrets.push({ name: secret, value: String(value) });
+      userConfig[field.key] = `\${secret:${secret}}`;
+    } else userConfig[field.key] = value;
+    if (field.type === 'directory') folders.push(String(value));
+  }
+  const config = await getMcpConfigForManifest({
+    manifest: bundle.manifest.raw as never,
+    extensionPath: dir,
+    systemDirs: { HOME: homedir(), DESKTOP: join(homedir(), 'Desktop'), DOCUMENTS: join(homedir(), 'Documents'), DOWNLOADS: join(homedir(), 'Downloads') },
+    userConfig: userConfig as never,
+    pathSeparator: sep,
+  });
+  if (!config) return { error: 'its manifest has no server.mcp_config to start it with' };
+  const entry: Record<string, unknown> = {
+    command: config.command,
+    ...(config.args?.length ? { args: config.args } : {}),
+    ...(config.env && Object.keys(config.env).length ? { env: config.env } : {}),
+    ...(folders.length ? { roots: folders, writable: folders } : {}),
+    bundle: { name: bundle.manifest.name, version: bundle.manifest.version, dir, secrets: secrets.map((s) => s.name), signature: bundle.signature.status },
+  };
+  // A sensitive value must never land in settings, even through a field it was substituted into.
+  const text = JSON.stringify(entry);
+  for (const s of secrets) if (text.includes(s.value)) return { error: `the manifest writes the sensitive value of ${s.name} outside env; refusing to store it in settings` };
+  return { entry, secrets };
+}
+
+/** Where the bundle installed as NAME lives. */
+export const bundleTarget = (home: string, name: string) => join(bundlesDir(home), name.replace(/[^A-Za-z0-9_.-]/g, '_'));
+
+/** Moves the staging folder to its place (replacing an older version). */
+export function placeBundle(bundle: OpenedBundle, target: string): void {
+  rmSync(target, { recursive: true, force: true });
+  renameSync(bundle.dir, target);
+}
+
+/** Removes an unused staging folder. */
+export function discardBundle(bundle: OpenedBundle): void {
+  rmSync(bundle.dir, { recursive: true, force: true });
+}

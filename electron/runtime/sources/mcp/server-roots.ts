@@ -1,0 +1,24 @@
+// The roots a server is offered (`roots/list`): what the user gave it, never more. A `roots`
+// setting says it outright; otherwise a stdio server's roots are the existing folders its
+// arguments name plus its `writable` folders. No roots means the capability is not declared, so
+// a server keeps the folders of its own configuration (server-filesystem *replaces* its
+// command-line folders with the client's roots). The working folder is a root only when named.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { argFolders, expandHome } from './launchers.ts';
+import type { McpServer } from './server-config.ts';
+
+export function serverRoots(server: McpServer): string[] {
+  if (server.roots) return unique(server.roots.map((r) => resolve(expandHome(r))));
+  if (server.kind !== 'stdio') return [];
+  const writable = server.writable.map((w) => resolve(expandHome(w))).filter((w) => existsSync(w));
+  return unique([...argFolders(server.args), ...writable]);
+}
+
+/** `roots/list`'s answer. */
+export function rootsList(server: McpServer): { roots: Array<{ uri: string; name: string }> } {
+  return { roots: serverRoots(server).map((path) => ({ uri: pathToFileURL(path).toString(), name: path })) };
+}
+
+const unique = (list: string[]) => [...new Set(list)];
