@@ -138,6 +138,8 @@ export interface ApprovalRequest {
   result?: { status: ToolExecuteStatus; text: string };
   /** The `$VAR_REF`s the arguments used, shown next to the resolved values. */
   varRefs?: VarRefUse[];
+  /** Why it asks although it would not have (a rule, a changed MCP server): shown on the card. */
+  note?: string;
 }
 
 export type ApprovalDecisionKind = 'once' | 'session' | 'always' | 'reject';
