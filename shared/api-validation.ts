@@ -3,6 +3,7 @@
 import { API_ERRORS, API_LIMITS, isApiMethod, type ApiMethodName, type ErrorValue } from './api.ts';
 import { bool, checkShape, json, list, nullable, num, obj, oneOf, record, str, type Shape } from './api-shape.ts';
 import { NEW_TOOL_FORMATS } from './new-tool-formats.ts';
+import { PERMISSION_LEVELS } from './permissions.ts';
 import { defaultSettings, type ProviderConfig } from './settings.ts';
 import { VARIABLE_TYPES } from './variables.ts';
 
@@ -48,8 +49,10 @@ const chatSettings = obj(
     systemPrompt: str(API_LIMITS.maxTextChars),
     temperature: num({ min: 0, max: 2 }),
     maxTokens: num({ integer: true, min: 1 }),
+    permissions: oneOf([...PERMISSION_LEVELS]),
+    toolSet: name,
   },
-  ['providerId', 'model', 'systemPrompt', 'temperature', 'maxTokens'],
+  ['providerId', 'model', 'systemPrompt', 'temperature', 'maxTokens', 'permissions', 'toolSet'],
 );
 // The bytes travel base64 inside the request, whose size the transport bounds.
 const attachment = obj({ name: str(API_LIMITS.maxNameChars, 1), mediaType: str(256), data: str(API_LIMITS.maxMessageBytes) });

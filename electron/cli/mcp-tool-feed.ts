@@ -6,6 +6,7 @@ import type { McpToolFeed } from '../runtime/host/mcp-server/tool-feed.ts';
 import type { SecretStore } from '../runtime/store/secret-store.ts';
 import { settingsPermissionStore } from '../runtime/store/permission-store.ts';
 import { openCliRuntime } from './cli-runtime.ts';
+import { bookCallGuard } from '../runtime/tools/rules/book-call-guard.ts';
 import type { CliIO } from './command.ts';
 import type { ParsedArgs } from './parse-args.ts';
 
@@ -18,7 +19,7 @@ export interface OpenedToolFeed {
   close(): Promise<void>;
 }
 
-export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: string[], log: (message: string) => void): Promise<OpenedToolFeed> {
+export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: string[], log: (message: string) => void, toolSet?: string): Promise<OpenedToolFeed> {
   const runtime = await openCliRuntime(io, { watchSettings: true, log, tools: { args, watch: true, keyEndpoint: true } });
   const tools = await runtime.tools();
   const { settings } = runtime;
@@ -30,6 +31,8 @@ export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: s
       onSettingsChanged: (listener) => settings.onDidChange((next) => listener(next)),
       permissions: settingsPermissionStore(settings),
       onlyGroups,
+      guard: bookCallGuard(runtime.rules(), { toolSet: () => toolSet }),
+      ...(toolSet ? { toolSet } : {}),
     },
     home: runtime.home,
     secrets: runtime.secrets,

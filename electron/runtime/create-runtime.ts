@@ -22,6 +22,9 @@ import { createSourceContext, protectedPathsFor } from './sources/source-context
 import { createMcpGroupSource, keychainCredentialStore, type McpInteractions, type McpManager } from './sources/mcp/index.ts';
 import { mcpToolGroupSource } from './sources/mcp/tool-group-source.ts';
 import { settingsPermissionStore } from './store/permission-store.ts';
+import { bookCallGuard } from './tools/rules/book-call-guard.ts';
+import type { RuleBook } from './tools/rules/rule-book.ts';
+import { settingsRuleBook } from './tools/rules/settings-rule-book.ts';
 import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
 import { openSettingsStore, type SettingsBackendFactory, type SettingsStore } from './store/settings-store.ts';
 import { keepExecutorTools } from './tools/executor-groups.ts';
@@ -99,6 +102,8 @@ export interface Runtime {
   tools(): Promise<RuntimeTools>;
   /** The session manager (with the tools, unless the runtime has none). */
   sessions(): Promise<SessionManager>;
+  /** Tool rules and sets of the settings, compiled, and the audit log (one per runtime). */
+  rules(): RuleBook;
   /** The API handlers and event stream over everything above (the app and `serve`). */
   host(options: HostOptions): Promise<Host>;
   /** Stops everything that was started, newest first. Idempotent. */
@@ -127,6 +132,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const cwd = toolOptions?.cwd ?? current.workingDir ?? homedir();
     if (toolOptions?.roots?.length) return toolOptions.roots.map((path) => ({ path: resolve(cwd, path), kind: 'user' }));
     return toolRootsFromSettings(current, { home, cwd, exists: existsSync });
+  };
+
+  let ruleBook: RuleBook | undefined;
+  const rules = (): RuleBook => {
+    if (!ruleBook) {
+      const book = settingsRuleBook(settings, home, log);
+      closers.push(() => book.close());
+      ruleBook = book;
+    }
+    return ruleBook;
   };
 
   const once = <T>(build: () => Promise<T>): (() => Promise<T>) => {
@@ -200,6 +215,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         const executor = new ToolExecutor({
           sessionId,
           permissions: settingsPermissionStore(settings),
+          guard: bookCallGuard(rules()),
           truncateChars: limits.truncateChars,
           toolTimeoutMs: limits.toolTimeoutMs,
           ...(approve ? { approve } : {}),
@@ -222,6 +238,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       home,
       settings,
       secrets,
+      ruleBook: rules(),
       ...(source ? { tools: source } : {}),
       ...(options.provider ? { provider: (current: Settings) => options.provider!(current, secrets) } : {}),
       ...(options.log ? { log: options.log } : {}),
@@ -242,6 +259,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     sandboxStatus: () => sandboxStatus(settings.get()),
     tools,
     sessions,
+    rules,
     host(hostOptions) {
       host ??= (async () => {
         const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: await tools(), warnings }, hostOptions);

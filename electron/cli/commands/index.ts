@@ -8,5 +8,8 @@ import { sessionsCommand } from './sessions.ts';
 import { serveCommand } from './serve.ts';
 import { startCommand } from './start.ts';
 import { toolsCommand } from './tools.ts';
+import { auditCommand } from './audit.ts';
+import { rulesCommand } from './rules.ts';
+import { toolsetCommand } from './toolset.ts';
 
-export const COMMANDS: Command[] = [startCommand, serveCommand, chatCommand, sessionsCommand, configCommand, secretsCommand, toolsCommand, mcpCommand];
+export const COMMANDS: Command[] = [startCommand, serveCommand, chatCommand, sessionsCommand, configCommand, secretsCommand, toolsCommand, mcpCommand, rulesCommand, toolsetCommand, auditCommand];

@@ -18,6 +18,10 @@ import { McpInteractionBroker } from './mcp-interaction-broker.ts';
 import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
 import { applyEnableState, keepExecutorTools, type GroupsChange } from '../tools/executor-groups.ts';
+import type { PermissionLevel, ToolSet } from '../../../shared/permissions.ts';
+import { applyToolSet } from '../tools/rules/apply-tool-set.ts';
+import { bookCallGuard } from '../tools/rules/book-call-guard.ts';
+import { findToolSet, type RuleBook } from '../tools/rules/rule-book.ts';
 import { parseSlashCommand } from './slash-command.ts';
 import { assistantStopReason, streamAssistantStep, toChatToolCall } from './stream-assistant-step.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
@@ -54,6 +58,8 @@ export interface ChatSessionOptions {
   /** Resolved at the start of every turn, so provider changes apply to running sessions; `chat` names the chat's own model. */
   provider: (chat?: ChatSettings) => Promise<ProviderResolution>;
   permissions?: PermissionStore;
+  /** Rules, tool sets and the audit log (permissions as data). */
+  ruleBook?: RuleBook;
   /** Every event also goes here (the SessionManager's fan-out); it does not count as an approver. */
   forward?: (event: ChatEvent) => void;
   /** Someone outside can answer approvals (the manager has listeners). */
@@ -135,6 +141,8 @@ export class ChatSession {
       truncateChars: limits.truncateChars,
       toolTimeoutMs: limits.toolTimeoutMs,
       ...(options.permissions ? { permissions: options.permissions } : {}),
+      ...(options.ruleBook ? { guard: bookCallGuard(options.ruleBook, { toolSet: () => this.#chat.toolSet }) } : {}),
+      permissionLevel: this.#permissionLevel(),
       log: (message) => this.#notice('warning', message),
     });
     if (state?.approvalMemory) this.executor.importApprovalMemory(state.approvalMemory);
@@ -153,6 +161,9 @@ export class ChatSession {
         // This chat's own choice of tools goes on top of the global switches.
         afterEnable: () => {
           if (this.#selection) applyToolSelection(this.executor, this.#selection);
+          const set = this.#toolSet();
+          if (set) applyToolSet(this.executor, set);
+          this.executor.setPermissionLevel(this.#permissionLevel());
         },
       }),
     );
@@ -252,10 +263,22 @@ export class ChatSession {
 
   /** Replaces the chat's own model and settings (unset fields fall back to Settings). */
   setChatSettings(chat: ChatSettings): ChatSettings {
+    const toolSetChanged = chat.toolSet !== this.#chat.toolSet;
     this.#chat = { ...chat };
+    this.executor.setPermissionLevel(this.#permissionLevel());
+    if (toolSetChanged) this.#applyEnable(this.#options.settings());
     this.#file.append({ t: 'chat', at: Date.now(), chat: this.#chat });
     this.#emit({ type: 'session.settings', sessionId: this.id, chat: this.chatSettings() });
     return this.chatSettings();
+  }
+
+  /** The chat's own level, else its tool set's, else default. */
+  #permissionLevel(): PermissionLevel {
+    return this.#chat.permissions ?? this.#toolSet()?.level ?? 'default';
+  }
+
+  #toolSet(): ToolSet | undefined {
+    return this.#chat.toolSet ? findToolSet(this.#options.settings(), this.#chat.toolSet) : undefined;
   }
 
   #startTurn(work: (signal: AbortSignal) => Promise<Omit<TurnOutcome, 'turnId'>>): SendResult {
@@ -617,6 +640,8 @@ export class ChatSession {
   #applyEnable(settings: Settings): void {
     applyEnableState(this.executor, settings);
     if (this.#selection) applyToolSelection(this.executor, this.#selection);
+    const set = this.#toolSet();
+    if (set) applyToolSet(this.executor, set);
   }
 
   #groupOf(name: string): string {

@@ -10,6 +10,7 @@ import { fileError } from '../base/file-error.ts';
 import { appPaths } from '../paths.ts';
 import { resolveProvider, type ProviderResolution } from '../llm/resolve-provider.ts';
 import { settingsPermissionStore } from '../store/permission-store.ts';
+import type { RuleBook } from '../tools/rules/rule-book.ts';
 import type { SecretStore } from '../store/secret-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import { ChatSession, type ToolSource } from './chat-session.ts';
@@ -26,6 +27,8 @@ export interface SessionManagerOptions {
   tools?: ToolSource;
   /** Replaces the settings-based provider resolution (the CLI's --base-url/--model). */
   provider?: (settings: Settings) => Promise<ProviderResolution>;
+  /** Rules, tool sets and the audit log for every session. */
+  ruleBook?: RuleBook;
   log?: (message: string) => void;
 }
 
@@ -167,6 +170,7 @@ export class SessionManager {
       onSettingsChanged: (listener: (s: Settings) => void) => settings.onDidChange(listener),
       provider: (chat?: ChatSettings) => (provider ? provider(settings.get()) : resolveProvider(settings.get(), secrets, {}, chat?.providerId)),
       permissions: settingsPermissionStore(settings),
+      ...(this.#options.ruleBook ? { ruleBook: this.#options.ruleBook } : {}),
       forward: (event: ChatEvent) => this.#events.fire(event),
       hasApprover: () => this.#events.size > 0,
       ...(tools ? { tools } : {}),

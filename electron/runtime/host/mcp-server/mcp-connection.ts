@@ -16,6 +16,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../../shared/tools.ts';
 import { applyEnableState, replaceExecutorGroups, syncExecutorGroups } from '../../tools/executor-groups.ts';
+import { enableExactly } from '../../tools/rules/apply-tool-set.ts';
+import { findToolSet } from '../../tools/rules/rule-book.ts';
 import { closeNamesHint } from '../../tools/close-names.ts';
 import { ToolExecutor } from '../../tools/tool-executor.ts';
 import { VariableSystem } from '../../tools/variable-system.ts';
@@ -84,6 +86,7 @@ export class McpConnection {
       toolTimeoutMs: settings.limits.toolTimeoutMs,
       approve: (request, signal) => this.#approve(request, signal),
       log: (message) => options.log?.(message),
+      ...(options.feed.guard ? { guard: options.feed.guard } : {}),
     });
     for (const error of replaceExecutorGroups(this.executor, options.feed.groups())) options.log?.(error);
     this.#applyEnableState();
@@ -133,6 +136,9 @@ export class McpConnection {
 
   #applyEnableState(): void {
     applyEnableState(this.executor, this.#options.feed.settings());
+    const set = this.#options.feed.toolSet ? findToolSet(this.#options.feed.settings(), this.#options.feed.toolSet) : undefined;
+    if (set) enableExactly(this.executor, set);
+    this.executor.setPermissionLevel(set?.level ?? 'default');
     const only = this.#options.feed.onlyGroups;
     if (only.length === 0) return;
     for (const group of this.executor.listGroups()) {

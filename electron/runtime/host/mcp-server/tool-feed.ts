@@ -4,6 +4,7 @@
 import type { Settings } from '../../../../shared/settings.ts';
 import type { ToolsChange } from '../../tools/tools-change.ts';
 import type { PermissionStore, ToolGroup } from '../../tools/types.ts';
+import type { CallGuard } from '../../tools/rules/call-guard.ts';
 
 export type { ToolsChange };
 
@@ -17,4 +18,8 @@ export interface McpToolFeed {
   permissions: PermissionStore;
   /** `--group G`: only these groups (still only when enabled in Tooldesk). Empty = every enabled group. */
   onlyGroups: string[];
+  /** Rules (and the audit log) every call goes through. */
+  guard?: CallGuard;
+  /** `--toolset NAME`: exactly that set's tools, its rules and level. */
+  toolSet?: string;
 }

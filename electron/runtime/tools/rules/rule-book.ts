@@ -25,6 +25,7 @@ export class RuleBook {
   readonly audit: AuditWriter | undefined;
   readonly log: (message: string) => void;
   private global: CompiledRule[] | undefined;
+  private snapshot: Settings | undefined;
   private readonly sets = new Map<string, CompiledRule[]>();
   private readonly stop: () => void;
 
@@ -36,26 +37,29 @@ export class RuleBook {
     this.audit = options.audit;
     this.log = options.log ?? (() => {});
     this.stop = source.onDidChange(() => {
+      this.snapshot = undefined;
       this.global = undefined;
       this.sets.clear();
     });
   }
 
+  /** The settings as of the last change (read once, not per call). */
   settings(): Settings {
-    return this.source.get();
+    this.snapshot ??= this.source.get();
+    return this.snapshot;
   }
 
   /** The settings' rules (scope chat excluded), then the tool set's, compiled. */
   rules(toolSet?: string): CompiledRule[] {
     if (!this.global) {
       // Compiled in place so numbers stay the positions in settings.toolRules.
-      const all = this.source.get().toolRules ?? [];
+      const all = this.settings().toolRules ?? [];
       this.global = compileRules(all, { home: this.home }).filter((_, i) => all[i]?.scope !== 'chat');
     }
     if (!toolSet) return this.global;
     let set = this.sets.get(toolSet);
     if (!set) {
-      const found = findToolSet(this.source.get(), toolSet);
+      const found = findToolSet(this.settings(), toolSet);
       const own = compileRules(found?.rules ?? [], { home: this.home }, (n) => `tool set "${toolSet}" rule ${n}`);
       set = [...this.global, ...own];
       this.sets.set(toolSet, set);
@@ -64,12 +68,12 @@ export class RuleBook {
   }
 
   workingDir(): string {
-    return this.source.get().workingDir ?? this.home;
+    return this.settings().workingDir ?? this.home;
   }
 
   /** Why approvals of this server's tools are suspended: its configuration is not the one they were given for. */
   serverChange(server: string): string | undefined {
-    const settings = this.source.get();
+    const settings = this.settings();
     const config = settings.mcpServers?.[server];
     if (!config) return undefined;
     const now = serverIdentity(config);
@@ -83,7 +87,7 @@ export class RuleBook {
   }
 
   bind(server: string, identity?: string): void {
-    const config = this.source.get().mcpServers?.[server];
+    const config = this.settings().mcpServers?.[server];
     if (!config || !this.source.bind) return;
     try {
       this.source.bind(server, identity ?? serverIdentity(config));
