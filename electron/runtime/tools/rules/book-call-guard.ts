@@ -5,7 +5,11 @@ import { isReadOnlyTool } from '../../../../shared/tool-selection.ts';
 import { canonicalJson } from '../canonical-json.ts';
 import type { CallGuard, GuardedCall } from './call-guard.ts';
 import { decideCall, type CallDecision } from './decide-call.ts';
-import { evaluateRules } from './evaluate-rules.ts';
+import { evaluateForTool, rulesForTool } from './evaluate-rules.ts';
+import type { CompiledRule } from './compile-rules.ts';
+import type { RuleVerdict } from '../../../../shared/permissions.ts';
+
+const NO_RULE: RuleVerdict = { action: 'none' };
 import type { RuleBook } from './rule-book.ts';
 
 export interface BookGuardOptions {
@@ -14,9 +18,20 @@ export interface BookGuardOptions {
 }
 
 export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): CallGuard {
+  // Which rules name a tool depends on its name only: worked out once per rule list and tool.
+  const byTool = new WeakMap<readonly CompiledRule[], Map<string, CompiledRule[]>>();
+  const rulesFor = (rules: readonly CompiledRule[], names: string[]): CompiledRule[] => {
+    let perTool = byTool.get(rules);
+    if (!perTool) byTool.set(rules, (perTool = new Map()));
+    const key = names.join('\u0000');
+    let found = perTool.get(key);
+    if (!found) perTool.set(key, (found = rulesForTool(rules, names)));
+    return found;
+  };
   return {
     decide(call) {
-      const verdict = evaluateRules(book.rules(options.toolSet?.()), { names: namesOf(call), args: call.args }, { home: book.home, base: book.workingDir() });
+      const rules = rulesFor(book.rules(options.toolSet?.()), namesOf(call));
+      const verdict = rules.length ? evaluateForTool(rules, call.args, { home: book.home, base: book.workingDir() }) : NO_RULE;
       const server = mcpServerOf(call);
       const overridden = book.settings().permissionOverrides?.[call.toolName]?.executionPolicy !== undefined;
       // Only what the user approved is bound to the server's identity: an override or an allow rule.

@@ -15,7 +15,25 @@ export interface RuleCall {
 }
 
 export function evaluateRules(rules: readonly CompiledRule[], call: RuleCall, context: PathContext): RuleVerdict {
+  return evaluateForTool(rulesForTool(rules, call.names), call.args, context);
+}
+
+/**
+ * The rules whose tool glob names the tool (allow: the exact name; deny and ask: its look-alike
+ * skeleton too), in order. Depends on the name only, so callers may cache it per tool.
+ */
+export function rulesForTool(rules: readonly CompiledRule[], names: string[]): CompiledRule[] {
   let skeletons: string[] | undefined;
+  return rules.filter((rule) => {
+    if (names.some((n) => rule.tool.test(n))) return true;
+    if (rule.action === 'allow') return false;
+    skeletons ??= names.map(nameSkeleton);
+    return skeletons.some((s) => rule.toolSkeleton.test(s));
+  });
+}
+
+/** The decision among rules that already name the tool (rulesForTool). */
+export function evaluateForTool(rules: readonly CompiledRule[], args: Record<string, unknown>, context: PathContext): RuleVerdict {
   const forms = new Map<string, string[]>();
   const formsOf = (value: string): string[] => {
     let known = forms.get(value);
@@ -31,15 +49,12 @@ export function evaluateRules(rules: readonly CompiledRule[], call: RuleCall, co
   for (const rule of rules) {
     if (rule.action === 'allow') {
       if (allow || ask) continue;
-      if (!call.names.some((n) => rule.tool.test(n))) continue;
-      if (rule.where.every((m) => matchesStrictly(m, call.args, formsOf))) allow = rule;
+      if (rule.where.every((m) => matchesStrictly(m, args, formsOf))) allow = rule;
       continue;
     }
     if (rule.action === 'ask' && ask) continue;
-    skeletons ??= call.names.map(nameSkeleton);
-    if (!call.names.some((n) => rule.tool.test(n)) && !skeletons.some((s) => rule.toolSkeleton.test(s))) continue;
     if (rule.broken) return verdict('deny', rule, `${rule.label} cannot be used (${rule.broken}); fix it in Settings → Rules or remove it with \`tooldesk rules remove ${rule.number}\`.`);
-    if (!rule.where.every((m) => matchesGenerously(m, call.args, formsOf))) continue;
+    if (!rule.where.every((m) => matchesGenerously(m, args, formsOf))) continue;
     if (rule.action === 'deny') return verdict('deny', rule, rule.reason);
     ask = rule;
   }
@@ -63,10 +78,16 @@ function matchesStrictly(m: CompiledMatcher, args: unknown, formsOf: FormsOf): b
   return values.length > 0 && values.every((value) => candidates(m, value, formsOf, true).every(m.test));
 }
 
-/** The texts a value is tested as: a path-like one as written, folded and real (strict: only the last two). */
+/**
+ * The texts a value is tested as: a path-like one as written, folded and real (strict: only the
+ * last two). A matcher with a path pattern treats the value at its path as a file name even when
+ * relative (`notes.txt` in the working folder); one that scans every string does so only for
+ * strings with a `/` or a leading `~` or `.`, so plain words cost no file system look-up.
+ */
 function candidates(m: CompiledMatcher, value: unknown, formsOf: FormsOf, strict: boolean): string[] {
   if (typeof value !== 'string') return [typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value) ?? 'null'];
-  if (!(m.paths || looksLikePath(value))) return [value];
+  const pathLike = looksLikePath(value) || (m.paths && (m.path !== undefined || value.includes('/')));
+  if (!pathLike) return [value];
   const [raw, lexical, real] = formsOf(value);
   return strict ? [lexical!, real!] : [raw!, lexical!, real!];
 }
