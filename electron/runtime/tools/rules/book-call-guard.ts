@@ -35,7 +35,9 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
       const server = mcpServerOf(call);
       const overridden = book.settings().permissionOverrides?.[call.toolName]?.executionPolicy !== undefined;
       // Only what the user approved is bound to the server's identity: an override or an allow rule.
-      const suspended = server && (overridden || verdict.action === 'allow') ? book.serverChange(server) : undefined;
+      const suspended =
+        (server && (overridden || verdict.action === 'allow') ? book.serverChange(server) : undefined) ??
+        (!overridden && fileDeclaresAuto(call) ? book.toolFiles?.changed(call.toolName, call.tool.source!.file) : undefined);
       const decision = decideCall({
         verdict: suspended && verdict.action === 'allow' ? { action: 'none' } : verdict,
         level: call.level,
@@ -48,8 +50,9 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
     },
     settled(call, outcome) {
       const server = mcpServerOf(call);
-      // "Always" given for the server as it is now: its approvals hold for this configuration.
+      // "Always" given for the server (or the tool's file) as it is now: approvals hold for that.
       if (server && outcome.by === 'user-always') book.bind(server);
+      if (!server && call.tool.source?.file && outcome.decision === 'allowed' && outcome.by.startsWith('user-')) book.toolFiles?.approve(call.toolName, call.tool.source.file);
       book.audit?.write({
         sessionId: call.sessionId,
         callId: call.callId,
@@ -69,6 +72,12 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
 
 export function argsHash(args: unknown): string {
   return createHash('sha256').update(canonicalJson(args)).digest('hex');
+}
+
+/** The tool's own file says it runs without asking (the user has not chosen for it). */
+function fileDeclaresAuto(call: GuardedCall): boolean {
+  const format = call.tool.source?.format;
+  return call.policy === 'auto' && call.tool.permission?.executionPolicy === 'auto' && format !== undefined && format !== 'mcp' && format !== 'builtin';
 }
 
 function namesOf(call: GuardedCall): string[] {

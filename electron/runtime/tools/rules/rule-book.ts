@@ -6,6 +6,7 @@ import type { PermissionLevel, ToolSet } from '../../../../shared/permissions.ts
 import type { McpServerConfig, Settings } from '../../../../shared/settings.ts';
 import type { AuditWriter } from '../../audit/audit-log.ts';
 import { compileRules, type CompiledRule } from './compile-rules.ts';
+import type { ToolFileCheck } from './tool-file-check.ts';
 
 export interface RuleBookSource {
   get(): Settings;
@@ -16,6 +17,8 @@ export interface RuleBookSource {
 
 export interface RuleBookOptions {
   home?: string;
+  /** Policies declared in tools' own files, checked against the file's content (absent: not checked). */
+  toolFiles?: ToolFileCheck;
   audit?: AuditWriter;
   log?: (message: string) => void;
 }
@@ -23,6 +26,7 @@ export interface RuleBookOptions {
 export class RuleBook {
   readonly home: string;
   readonly audit: AuditWriter | undefined;
+  readonly toolFiles: ToolFileCheck | undefined;
   readonly log: (message: string) => void;
   private global: CompiledRule[] | undefined;
   private snapshot: Settings | undefined;
@@ -35,6 +39,7 @@ export class RuleBook {
   ) {
     this.home = options.home ?? homedir();
     this.audit = options.audit;
+    this.toolFiles = options.toolFiles;
     this.log = options.log ?? (() => {});
     this.stop = source.onDidChange(() => {
       this.snapshot = undefined;

@@ -2,6 +2,7 @@
 import type { SettingsStore } from '../../store/settings-store.ts';
 import { auditDir, fileAuditWriter } from '../../audit/audit-log.ts';
 import { RuleBook } from './rule-book.ts';
+import { toolFileCheck } from './tool-file-check.ts';
 
 export function settingsRuleBook(settings: SettingsStore, home: string, log: (message: string) => void = () => {}): RuleBook {
   return new RuleBook(
@@ -10,6 +11,6 @@ export function settingsRuleBook(settings: SettingsStore, home: string, log: (me
       onDidChange: (listener) => settings.onDidChange(() => listener()),
       bind: (server, identity) => settings.set('serverBindings', { ...settings.get().serverBindings, [server]: identity }),
     },
-    { audit: fileAuditWriter(auditDir(home), { onError: log }), log },
+    { audit: fileAuditWriter(auditDir(home), { onError: log }), toolFiles: toolFileCheck(home, log), log },
   );
 }
