@@ -1,5 +1,5 @@
 // How rules and tool sets read on the terminal, and the JSON-object option the commands share.
-import type { RuleMatcher, ToolRule, ToolSet } from '../../../shared/permissions.ts';
+import type { RuleMatcher, ToolRule } from '../../../shared/permissions.ts';
 import { UsageError } from '../command.ts';
 
 export function describeRule(rule: ToolRule): string {
@@ -15,10 +15,7 @@ export function describeMatcher(m: RuleMatcher): string {
   return `${path} ~ ${m.glob}`;
 }
 
-export function describeToolSet(set: ToolSet): string {
-  const items = [...(set.groups ?? []).map((g) => `group ${g}`), ...(set.tools ?? [])];
-  return `${set.name}: ${items.join(', ') || '(nothing)'}${set.level ? `; level ${set.level}` : ''}${set.rules?.length ? `; ${set.rules.length} rule${set.rules.length === 1 ? '' : 's'}` : ''}`;
-}
+export { describeSet as describeToolSet } from '../../runtime/chat/toolset-text.ts';
 
 export function parseJsonObject(text: string | undefined, what: string): Record<string, unknown> {
   if (text === undefined) return {};

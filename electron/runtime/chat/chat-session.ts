@@ -23,6 +23,7 @@ import { applyToolSet } from '../tools/rules/apply-tool-set.ts';
 import { bookCallGuard } from '../tools/rules/book-call-guard.ts';
 import { findToolSet, type RuleBook } from '../tools/rules/rule-book.ts';
 import { parseSlashCommand } from './slash-command.ts';
+import { parseToolSetCommand, type ToolSetCommand } from './toolset-command.ts';
 import { assistantStopReason, streamAssistantStep, toChatToolCall } from './stream-assistant-step.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
 import { toLlmMessages } from './to-llm-messages.ts';
@@ -277,6 +278,15 @@ export class ChatSession {
     return this.#chat.permissions ?? this.#toolSet()?.level ?? 'default';
   }
 
+  /** `/toolset NAME`: the chat's tool set changes; nothing is recorded or sent. */
+  #pickToolSet(command: ToolSetCommand): Omit<TurnOutcome, 'turnId'> {
+    if (!command.ok) return { stopReason: 'error', error: errorValue('UnknownToolSet', command.message) };
+    const { toolSet: _old, ...rest } = this.#chat;
+    this.setChatSettings(command.toolSet ? { ...rest, toolSet: command.toolSet } : rest);
+    this.#notice('info', command.message);
+    return { stopReason: 'stop' };
+  }
+
   #toolSet(): ToolSet | undefined {
     return this.#chat.toolSet ? findToolSet(this.#options.settings(), this.#chat.toolSet) : undefined;
   }
@@ -430,6 +440,8 @@ export class ChatSession {
   ): Promise<Omit<TurnOutcome, 'turnId'>> {
     // A prompt's text is the server's, taken as it is: a `/tool` or `$VAR_REF` in it is just text.
     const verbatim = options.prompt !== undefined;
+    const toolSetCommand = verbatim ? null : parseToolSetCommand(text, this.#options.settings());
+    if (toolSetCommand) return this.#pickToolSet(toolSetCommand);
     // Checked before anything is recorded or sent: an unknown /tool or $VAR_REF never reaches the model.
     const early = verbatim ? null : parseSlashCommand(text);
     if (early && !this.executor.getTool(early.name) && early.name !== FIND_TOOLS) {
