@@ -32,8 +32,8 @@ const provider = obj(providerProps, ['headers', 'temperature', 'maxTokens', 'max
 const providerRef = obj({ providerId: id, provider, apiKey: str(16_384) }, ['providerId', 'provider', 'apiKey']);
 
 const decision = obj(
-  { decision: oneOf(['once', 'session', 'always', 'reject']), reason: str(API_LIMITS.maxTextChars), remember: oneOf(['session']), args: record(json()) },
-  ['reason', 'remember', 'args'],
+  { decision: oneOf(['once', 'session', 'always', 'reject']), reason: str(API_LIMITS.maxTextChars), remember: oneOf(['session']), args: record(json()), rule: json() },
+  ['reason', 'remember', 'args', 'rule'],
 );
 
 /** Top-level settings keys; values are checked by the settings store's own schema. */

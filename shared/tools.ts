@@ -1,5 +1,6 @@
 // Payload types for tools: what crosses the API boundary. No Node, Electron or DOM imports.
 import type { ToolCallInspection, VarRefUse } from './tool-inspection.ts';
+import type { ToolRule } from './permissions.ts';
 
 /** A JSON Schema object (draft-07 / 2019-09 subset as used by OpenAI function specs). */
 export type JsonSchema = { [key: string]: unknown };
@@ -154,6 +155,11 @@ export interface ApprovalDecision {
    * (validated again) and the model is told they changed.
    */
   args?: Record<string, unknown>;
+  /**
+   * With `always`: allow calls like this one (an allow rule for this tool, added to
+   * settings.toolRules) instead of every call of the tool.
+   */
+  rule?: ToolRule;
 }
 
 /** A tool as the UI and the CLI list it. */

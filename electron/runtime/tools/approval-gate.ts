@@ -6,7 +6,7 @@
 // those arguments. "Always allow" writes `executionPolicy: 'auto'` through the PermissionStore
 // (and holds for this session even without one). A rejection is remembered only when the user
 // says so (`remember: 'session'`). Results: `never`, `on-error` (ask about errors), `always`.
-import type { DecisionSource } from '../../../shared/permissions.ts';
+import type { DecisionSource, ToolRule } from '../../../shared/permissions.ts';
 import type { VarRefUse } from '../../../shared/tool-inspection.ts';
 import type {
   ApprovalDecision,
@@ -49,6 +49,8 @@ export interface ApprovalGateOptions {
   sessionId: string;
   approve?: ApprovalCallback;
   permissions?: PermissionStore;
+  /** "Always allow → calls like this": keeps the rule. Contract: may throw (logged). */
+  addRule?: (rule: ToolRule) => void;
   log: (message: string) => void;
 }
 
@@ -150,9 +152,20 @@ export class ApprovalGate {
 
   private rememberExecution(subject: ApprovalSubject, policy: ExecutionPolicy, decision: ApprovalDecision): void {
     const { toolName, args } = subject;
-    if (decision.decision === 'always') this.override(toolName, { executionPolicy: 'auto' }, true);
+    if (decision.decision === 'always' && decision.rule) this.keepRule(subject, decision.rule);
+    else if (decision.decision === 'always') this.override(toolName, { executionPolicy: 'auto' }, true);
     else if (decision.decision === 'session') this.memory.remember('execution', toolName, args, { decision: 'approved', scope: 'session' });
     else if (policy === 'ask-once') this.memory.remember('execution', toolName, args, { decision: 'approved', scope: 'once' });
+  }
+
+  /** Calls like this one run from now on: the rule, and this call's arguments for the session. */
+  private keepRule(subject: ApprovalSubject, rule: ToolRule): void {
+    this.memory.remember('execution', subject.toolName, subject.args, { decision: 'approved', scope: 'session' });
+    try {
+      this.options.addRule?.(rule);
+    } catch (error) {
+      this.options.log(`Keeping the rule for ${subject.toolName} failed: ${errorText(error)}`);
+    }
   }
 
   private override(toolName: string, patch: ToolPermission, persist: boolean): void {

@@ -109,6 +109,7 @@ export class ToolExecutor {
       sessionId: this.sessionId,
       approve: options.approve,
       permissions: options.permissions,
+      addRule: (rule) => this.guard?.addRule?.(rule),
       log: this.log,
     });
     this.registerToolGroup(createVarsToolGroup(this.variables));

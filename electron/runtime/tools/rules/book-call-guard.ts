@@ -48,6 +48,7 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
       });
       return decision;
     },
+    addRule: (rule) => book.addRule(rule),
     settled(call, outcome) {
       const server = mcpServerOf(call);
       // "Always" given for the server (or the tool's file) as it is now: approvals hold for that.

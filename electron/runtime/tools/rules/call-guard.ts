@@ -1,7 +1,7 @@
 // The executor's one hook for permissions as data (see tool-executor.ts, between argument
 // validation and the approval gate). The executor hands it the call with resolved, validated
 // arguments; it answers deny / allow / ask-by-policy, and hears how the call ended (audit log).
-import type { DecisionSource, PermissionLevel } from '../../../../shared/permissions.ts';
+import type { DecisionSource, PermissionLevel, ToolRule } from '../../../../shared/permissions.ts';
 import type { ExecutionPolicy } from '../../../../shared/tools.ts';
 import type { Tool } from '../types.ts';
 import { decideCall, type CallDecision } from './decide-call.ts';
@@ -34,6 +34,8 @@ export interface CallGuard {
   decide(call: GuardedCall): CallDecision;
   /** Contract: never throws. Once per decided call, when it is over (or refused). */
   settled?(call: GuardedCall, outcome: GuardedOutcome): void;
+  /** "Always allow → calls like this" from an approval card. Contract: throws when the rule is refused. */
+  addRule?(rule: ToolRule): void;
 }
 
 /** The guard's decision; without a guard (or when it throws) the level and the policy decide, and a throw denies. */

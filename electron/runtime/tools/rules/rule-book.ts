@@ -2,10 +2,10 @@
 // server that approvals of its tools were given for. One per runtime (or session manager); each
 // executor's guard reads from it.
 import { homedir } from 'node:os';
-import type { PermissionLevel, ToolSet } from '../../../../shared/permissions.ts';
+import type { PermissionLevel, ToolRule, ToolSet } from '../../../../shared/permissions.ts';
 import type { McpServerConfig, Settings } from '../../../../shared/settings.ts';
 import type { AuditWriter } from '../../audit/audit-log.ts';
-import { compileRules, type CompiledRule } from './compile-rules.ts';
+import { compileRules, ruleProblems, type CompiledRule } from './compile-rules.ts';
 import type { ToolFileCheck } from './tool-file-check.ts';
 
 export interface RuleBookSource {
@@ -13,6 +13,8 @@ export interface RuleBookSource {
   onDidChange(listener: () => void): () => void;
   /** Records a server's identity (settings.serverBindings). Contract: may throw; the book logs it. */
   bind?(server: string, identity: string): void;
+  /** Appends a rule to settings.toolRules. Contract: may throw. */
+  addRule?(rule: ToolRule): void;
 }
 
 export interface RuleBookOptions {
@@ -99,6 +101,17 @@ export class RuleBook {
     } catch (error) {
       this.log(`Recording the identity of MCP server ${server} failed: ${(error as Error).message}`);
     }
+  }
+
+  /** An allow rule from an approval card, checked like `rules add`; bound to its MCP server now. */
+  addRule(rule: ToolRule): void {
+    const problems = ruleProblems(rule);
+    if (rule.action !== 'allow') problems.push('an approval card only adds allow rules');
+    if (problems.length) throw new Error(`the rule from the approval card is not valid: ${problems.join('; ')}`);
+    if (!this.source.addRule) throw new Error('rules cannot be saved here');
+    this.source.addRule({ action: 'allow', tool: rule.tool, ...(rule.where?.length ? { where: rule.where } : {}), ...(rule.reason ? { reason: rule.reason } : {}) });
+    const server = Object.keys(this.settings().mcpServers ?? {}).find((name) => rule.tool.startsWith(`${name}__`));
+    if (server) this.bind(server);
   }
 
   close(): void {

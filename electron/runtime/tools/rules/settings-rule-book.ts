@@ -10,6 +10,7 @@ export function settingsRuleBook(settings: SettingsStore, home: string, log: (me
       get: () => settings.get(),
       onDidChange: (listener) => settings.onDidChange(() => listener()),
       bind: (server, identity) => settings.set('serverBindings', { ...settings.get().serverBindings, [server]: identity }),
+      addRule: (rule) => settings.set('toolRules', [...(settings.get().toolRules ?? []), rule]),
     },
     { audit: fileAuditWriter(auditDir(home), { onError: log }), toolFiles: toolFileCheck(home, log), log },
   );

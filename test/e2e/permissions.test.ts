@@ -1,0 +1,72 @@
+// Permissions in the app (Chromium, real runtime in browser mode, fake model): "Always allow →
+// calls like this" keeps an editable allow rule, and the chat header's level switch applies to the
+// next call.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { lastCall, newChat, send, waitForStatus } from './support/chat-page.ts';
+
+let app: E2EApp;
+let page: Page;
+
+beforeAll(async () => {
+  app = await startE2EApp({ settings: { toolRules: [{ action: 'deny', tool: 'script_note', where: [{ path: 'text', regex: 'secret' }], reason: 'no secrets in notes' }] } });
+  ({ page } = app);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const cardCount = () => page.getByTestId('execution-approval').count();
+
+describe('permissions in the app', () => {
+  it('"Always allow → calls like this" keeps the edited pattern as a rule: like calls run, others ask', async () => {
+    await send(page, 'call script_echo {"text": "hello world"}');
+    const card = page.getByTestId('execution-approval');
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Always allow → …calls like this' }).click();
+    const pattern = card.getByLabel('Pattern for text');
+    expect(await pattern.inputValue()).toBe('hello world');
+    await pattern.fill('hello *');
+    await card.getByRole('button', { name: 'Allow calls like this' }).click();
+    await waitForStatus(lastCall(page), 'done');
+    const stored = JSON.parse(readFileSync(join(app.home, 'settings.json'), 'utf8')) as { toolRules: unknown[] };
+    expect(stored.toolRules.at(-1)).toEqual({ action: 'allow', tool: 'script_echo', where: [{ path: 'text', glob: 'hello *' }] });
+
+    await newChat(page);
+    await send(page, 'call script_echo {"text": "hello there"}');
+    await waitForStatus(lastCall(page), 'done');
+    expect(await cardCount()).toBe(0);
+    await send(page, 'call script_echo {"text": "goodbye"}');
+    await page.getByTestId('execution-approval').waitFor();
+    await page.getByTestId('execution-approval').getByRole('button', { name: 'Reject' }).click();
+    await waitForStatus(lastCall(page), 'rejected');
+  });
+
+  it('the level switch applies to the next call; a deny rule wins at every level and says so', async () => {
+    await newChat(page);
+    const level = page.getByTestId('permission-level');
+    await level.selectOption('trusted');
+    await send(page, 'call script_echo {"text": "trusted run"}');
+    await waitForStatus(lastCall(page), 'done');
+    expect(await cardCount()).toBe(0);
+    await level.selectOption('ask');
+    await send(page, 'call script_echo {"text": "trusted run"}');
+    const card = page.getByTestId('execution-approval');
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Approve once' }).click();
+    await waitForStatus(lastCall(page), 'done');
+    await level.selectOption('trusted');
+    await send(page, 'call script_note {"text": "my secret"}');
+    await waitForStatus(lastCall(page), 'rejected');
+    expect(await lastCall(page).getByTestId('reject-reason').textContent()).toBe('Denied by rule 1: no secrets in notes');
+    expect(await cardCount()).toBe(0);
+    // The level is stored with the chat.
+    await page.reload();
+    await page.getByTestId('composer').waitFor();
+    expect(await page.getByTestId('permission-level').inputValue()).toBe('trusted');
+  });
+});
