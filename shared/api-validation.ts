@@ -117,6 +117,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   listMcpResources: empty,
   readMcpResource: obj({ server: name, uri: str(8192, 1) }),
   appInfo: empty,
+  testToolRules: obj({ tool: name, args: record(json()), rules: list(json(), 1000), toolSet: name }, ['rules', 'toolSet']),
 };
 
 /**

@@ -9,8 +9,7 @@ import type { Variable, VariableInfo, VariableType } from './variables.ts';
 import type { ChatToolSelection } from './tool-selection.ts';
 import type { McpImportPreview, McpInteractionAnswer, McpInteractionRequest, McpListing, McpPromptInfo, McpResourceInfo, McpServerView } from './mcp.ts';
 import type { NewToolFormat } from './new-tool-formats.ts';
-
-export type { ErrorValue } from './chat.ts';
+import { PERMISSION_API_METHODS, type PermissionApiMethods } from './api-permissions.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Payloads that only the API uses (the rest come from chat.ts, tools.ts, variables.ts, settings.ts)
@@ -157,7 +156,7 @@ export interface AppInfo {
 type Empty = Record<string, never>;
 
 /** Every method: its request and its response. Responses are JSON values (null, never undefined). */
-export interface ApiMethods {
+export interface ApiMethods extends PermissionApiMethods {
   // sessions
   listSessions: { request: Empty; response: SessionInfo[] };
   /** Stored at once; the app creates a session when its first message is sent (an empty one is not listed). */
@@ -167,8 +166,8 @@ export interface ApiMethods {
   deleteSession: { request: { sessionId: string }; response: null };
   searchSessions: { request: { query: string }; response: SessionSearchHit[] };
   // chat
-  /** Resolves when the turn is accepted; progress arrives as events, its end as `session.turn` finished. */
   /**
+   * Resolves when the turn is accepted; progress arrives as events, its end as `session.turn` finished.
    * `messageId` (chosen by the client) makes a resend after a lost connection safe: a message
    * already stored under it starts nothing. `attachments`: files sent with the message.
    * `/server:prompt name=value …` (a configured MCP server's name, a colon) runs that prompt and
@@ -339,6 +338,7 @@ export const API_METHODS = [
   'listMcpResources',
   'readMcpResource',
   'appInfo',
+  ...PERMISSION_API_METHODS,
 ] as const satisfies readonly ApiMethodName[];
 
 // Compile-time check that API_METHODS lists every method exactly (a missing one fails here).
@@ -435,7 +435,7 @@ export const API_LIMITS = {
 } as const;
 
 // Re-exported so the renderer can import every API payload from one module.
-export type { ApprovalDecision, ApprovalRequest, ChatEvent, ChatMessage, SandboxStatus, SessionInfo, Variable, VariableInfo };
+export type { ApprovalDecision, ApprovalRequest, ChatEvent, ChatMessage, ErrorValue, SandboxStatus, SessionInfo, Variable, VariableInfo };
 export type { McpImportPreview, McpServerView } from './mcp.ts';
 
 // Electron IPC: one channel per method, one for events. The preload exposes a bridge whose

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
-import { lastCall, newChat, send, waitForStatus } from './support/chat-page.ts';
+import { lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
 
 let app: E2EApp;
 let page: Page;
@@ -68,5 +68,38 @@ describe('permissions in the app', () => {
     await page.reload();
     await page.getByTestId('composer').waitFor();
     expect(await page.getByTestId('permission-level').inputValue()).toBe('trusted');
+  });
+
+  it('Settings → Rules lists, tests, adds, reorders and saves rules; a bad regex is named, not saved', async () => {
+    await openPanel(page, 'settings');
+    const section = page.getByTestId('rules-section');
+    await section.waitFor();
+    expect(await section.getByTestId('rule-row').count()).toBe(2);
+    await section.getByLabel('Tool to test').fill('script_note');
+    await section.getByLabel('Arguments to test').fill('{"text": "my secret plan"}');
+    await section.getByRole('button', { name: 'Test', exact: true }).click();
+    await expect.poll(() => section.getByTestId('rule-verdict').textContent()).toBe('deny by rule 1: no secrets in notes');
+
+    await section.getByRole('button', { name: '+ Add rule' }).click();
+    await section.getByLabel('Rule 3 action').selectOption('deny');
+    await section.getByLabel('Rule 3 tool').fill('script_echo');
+    await section.getByLabel('Rule 3 tests').fill('text=~(unclosed');
+    await section.getByRole('button', { name: 'Save rules' }).click();
+    await expect.poll(() => section.getByRole('alert').textContent()).toContain('Rule 3: the regex (unclosed does not compile');
+    await section.getByLabel('Rule 3 tests').fill('text~bad*');
+    await section.getByLabel('Rule 3 reason').fill('no bad words');
+    await section.getByRole('button', { name: 'Move rule 3 up' }).click();
+    await section.getByRole('button', { name: 'Move rule 2 up' }).click();
+    // Unsaved rows are what the test box checks.
+    await section.getByLabel('Tool to test').fill('script_echo');
+    await section.getByLabel('Arguments to test').fill('{"text": "bad idea"}');
+    await section.getByRole('button', { name: 'Test', exact: true }).click();
+    await expect.poll(() => section.getByTestId('rule-verdict').textContent()).toBe('deny by rule 1: no bad words');
+    await section.getByRole('button', { name: 'Save rules' }).click();
+    await expect.poll(() => (JSON.parse(readFileSync(join(app.home, 'settings.json'), 'utf8')) as { toolRules: Array<{ tool: string }> }).toolRules.map((r) => r.tool)).toEqual([
+      'script_echo',
+      'script_note',
+      'script_echo',
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import { UsageError, type CliIO, type Command } from '../command.ts';
 import { commandGroup } from '../command-group.ts';
 import { flag, option, options, parseArgs } from '../parse-args.ts';
 import { describeRule, parseJsonObject } from './rules-text.ts';
+import { parseMatcher } from '../../../shared/rule-text.ts';
 
 const addCommand: Command = {
   name: 'add',
@@ -135,28 +136,9 @@ async function withRuntime(io: CliIO, work: (runtime: Awaited<ReturnType<typeof 
 
 /** `PATH=~REGEX`, `PATH^=PREFIX`, `PATH==VALUE`, `PATH~GLOB` (the first operator found, in that order). */
 export function parseWhere(text: string): RuleMatcher {
-  const ops: Array<[string, (value: string) => Omit<RuleMatcher, 'path'>]> = [
-    ['=~', (v) => ({ regex: v })],
-    ['^=', (v) => ({ prefix: v })],
-    ['==', (v) => ({ equals: jsonOrText(v) })],
-    ['~', (v) => ({ glob: v })],
-  ];
-  let best: { at: number; op: string; make: (value: string) => Omit<RuleMatcher, 'path'> } | undefined;
-  for (const [op, make] of ops) {
-    const at = text.indexOf(op);
-    if (at !== -1 && (!best || at < best.at)) best = { at, op, make };
-  }
-  if (!best) throw new UsageError(`--where "${text}" has no test: write PATH~GLOB, PATH=~REGEX, PATH^=PREFIX or PATH==VALUE`);
-  const path = text.slice(0, best.at).trim();
-  return { ...(path ? { path } : {}), ...best.make(text.slice(best.at + best.op.length)) };
-}
-
-function jsonOrText(value: string): unknown {
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
+  const parsed = parseMatcher(text);
+  if ('error' in parsed) throw new UsageError(`--where ${parsed.error}`);
+  return parsed;
 }
 
 export const rulesCommand: Command = commandGroup({

@@ -4,6 +4,7 @@ import { ProvidersSection } from './providers-section.tsx';
 import { GroupsSection } from './groups-section.tsx';
 import { RuntimeSection } from './runtime-section.tsx';
 import { McpServersSection } from './mcp-servers-section.tsx';
+import { RulesSection } from './rules-section.tsx';
 import './settings.css';
 
 export function SettingsPanel() {
@@ -14,6 +15,7 @@ export function SettingsPanel() {
         <ProvidersSection />
         <GroupsSection />
         <McpServersSection />
+        <RulesSection />
         <RuntimeSection />
       </Show>
     </div>
