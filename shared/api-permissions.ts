@@ -1,5 +1,5 @@
 // The API methods of permissions as data (shared/api.ts extends ApiMethods with these).
-import type { RuleVerdict, ToolRule } from './permissions.ts';
+import type { AuditEntry, RuleVerdict, ToolRule } from './permissions.ts';
 
 export interface PermissionApiMethods {
   /**
@@ -7,6 +7,8 @@ export interface PermissionApiMethods {
    * `rules` (unsaved edits) or the settings' rules, then the tool set's. Settings → Rules' box.
    */
   testToolRules: { request: { tool: string; args: Record<string, unknown>; rules?: ToolRule[]; toolSet?: string }; response: RuleVerdict };
+  /** The audit log's newest entries (at most `limit`, default 200), filtered; oldest first. */
+  listAudit: { request: { tool?: string; decision?: AuditEntry['decision']; since?: string; limit?: number }; response: AuditEntry[] };
 }
 
-export const PERMISSION_API_METHODS = ['testToolRules'] as const;
+export const PERMISSION_API_METHODS = ['testToolRules', 'listAudit'] as const;

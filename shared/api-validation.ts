@@ -117,6 +117,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   listMcpResources: empty,
   readMcpResource: obj({ server: name, uri: str(8192, 1) }),
   appInfo: empty,
+  listAudit: obj({ tool: name, decision: oneOf(['allowed', 'denied', 'rejected']), since: str(64), limit: num({ integer: true, min: 1, max: 5000 }) }, ['tool', 'decision', 'since', 'limit']),
   testToolRules: obj({ tool: name, args: record(json()), rules: list(json(), 1000), toolSet: name }, ['rules', 'toolSet']),
 };
 

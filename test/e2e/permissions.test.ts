@@ -102,4 +102,18 @@ describe('permissions in the app', () => {
       'script_echo',
     ]);
   });
+
+  it('Settings → Audit log shows the decisions, filtered by decision', async () => {
+    await openPanel(page, 'settings');
+    const section = page.getByTestId('audit-section');
+    await section.getByLabel('Filter by decision').selectOption('denied');
+    await section.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => section.getByTestId('audit-entry').count()).toBe(1);
+    expect(await section.getByTestId('audit-entry').textContent()).toContain('script_note');
+    expect(await section.getByTestId('audit-entry').textContent()).toContain('rule 1');
+    await section.getByLabel('Filter by decision').selectOption('');
+    await section.getByLabel('Filter by tool or server').fill('script_echo');
+    await section.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => section.getByTestId('audit-entry').count()).toBeGreaterThanOrEqual(4);
+  });
 });

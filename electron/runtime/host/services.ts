@@ -127,4 +127,6 @@ export interface HostServices {
   /** Settings → MCP servers; absent: the methods say MCP is not available here. */
   mcp?: McpService;
   appInfo(): Promise<AppInfo>;
+  /** Where the audit log is (TOOLDESK_HOME/audit); absent: listAudit answers nothing. */
+  auditDir?: string;
 }

@@ -5,6 +5,7 @@ import { GroupsSection } from './groups-section.tsx';
 import { RuntimeSection } from './runtime-section.tsx';
 import { McpServersSection } from './mcp-servers-section.tsx';
 import { RulesSection } from './rules-section.tsx';
+import { AuditSection } from './audit-section.tsx';
 import './settings.css';
 
 export function SettingsPanel() {
@@ -16,6 +17,7 @@ export function SettingsPanel() {
         <GroupsSection />
         <McpServersSection />
         <RulesSection />
+        <AuditSection />
         <RuntimeSection />
       </Show>
     </div>
