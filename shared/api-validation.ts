@@ -3,6 +3,7 @@
 import { API_ERRORS, API_LIMITS, isApiMethod, type ApiMethodName, type ErrorValue } from './api.ts';
 import { bool, checkShape, json, list, nullable, num, obj, oneOf, record, str, type Shape } from './api-shape.ts';
 import { NEW_TOOL_FORMATS } from './new-tool-formats.ts';
+import { PERMISSION_LEVELS } from './permissions.ts';
 import { defaultSettings, type ProviderConfig } from './settings.ts';
 import { VARIABLE_TYPES } from './variables.ts';
 
@@ -31,8 +32,8 @@ const provider = obj(providerProps, ['headers', 'temperature', 'maxTokens', 'max
 const providerRef = obj({ providerId: id, provider, apiKey: str(16_384) }, ['providerId', 'provider', 'apiKey']);
 
 const decision = obj(
-  { decision: oneOf(['once', 'session', 'always', 'reject']), reason: str(API_LIMITS.maxTextChars), remember: oneOf(['session']), args: record(json()) },
-  ['reason', 'remember', 'args'],
+  { decision: oneOf(['once', 'session', 'always', 'reject']), reason: str(API_LIMITS.maxTextChars), remember: oneOf(['session']), args: record(json()), rule: json() },
+  ['reason', 'remember', 'args', 'rule'],
 );
 
 /** Top-level settings keys; values are checked by the settings store's own schema. */
@@ -48,8 +49,10 @@ const chatSettings = obj(
     systemPrompt: str(API_LIMITS.maxTextChars),
     temperature: num({ min: 0, max: 2 }),
     maxTokens: num({ integer: true, min: 1 }),
+    permissions: oneOf([...PERMISSION_LEVELS]),
+    toolSet: name,
   },
-  ['providerId', 'model', 'systemPrompt', 'temperature', 'maxTokens'],
+  ['providerId', 'model', 'systemPrompt', 'temperature', 'maxTokens', 'permissions', 'toolSet'],
 );
 // The bytes travel base64 inside the request, whose size the transport bounds.
 const attachment = obj({ name: str(API_LIMITS.maxNameChars, 1), mediaType: str(256), data: str(API_LIMITS.maxMessageBytes) });
@@ -123,6 +126,8 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   callToolFromApp: obj({ ...sessionId, callId: id, name, args: record(json()) }),
   readResourceFromApp: obj({ ...sessionId, callId: id, uri: str(8192, 1) }),
   updateModelContextFromApp: obj({ ...sessionId, callId: id, text: str(64 * 1024) }),
+  listAudit: obj({ tool: name, decision: oneOf(['allowed', 'denied', 'rejected']), since: str(64), limit: num({ integer: true, min: 1, max: 5000 }) }, ['tool', 'decision', 'since', 'limit']),
+  testToolRules: obj({ tool: name, args: record(json()), rules: list(json(), 1000), toolSet: name }, ['rules', 'toolSet']),
 };
 
 /**

@@ -11,7 +11,7 @@ import type { McpImportPreview, McpInteractionAnswer, McpInteractionRequest, Mcp
 import type { NewToolFormat } from './new-tool-formats.ts';
 import type { GroupValvesView, ValveKind } from './tool-valves.ts';
 import { APPS_API_METHODS, type AppsApiMethods } from './mcp-apps.ts';
-export type { ErrorValue } from './chat.ts';
+import { PERMISSION_API_METHODS, type PermissionApiMethods } from './api-permissions.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Payloads that only the API uses (the rest come from chat.ts, tools.ts, variables.ts, settings.ts)
@@ -158,7 +158,7 @@ export interface AppInfo {
 type Empty = Record<string, never>;
 
 /** Every method: its request and its response. Responses are JSON values (null, never undefined). */
-export interface ApiMethods extends AppsApiMethods {
+export interface ApiMethods extends AppsApiMethods, PermissionApiMethods {
   // sessions
   listSessions: { request: Empty; response: SessionInfo[] };
   /** Stored at once; the app creates a session when its first message is sent (an empty one is not listed). */
@@ -168,8 +168,8 @@ export interface ApiMethods extends AppsApiMethods {
   deleteSession: { request: { sessionId: string }; response: null };
   searchSessions: { request: { query: string }; response: SessionSearchHit[] };
   // chat
-  /** Resolves when the turn is accepted; progress arrives as events, its end as `session.turn` finished. */
   /**
+   * Resolves when the turn is accepted; progress arrives as events, its end as `session.turn` finished.
    * `messageId` (chosen by the client) makes a resend after a lost connection safe: a message
    * already stored under it starts nothing. `attachments`: files sent with the message.
    * `/server:prompt name=value …` (a configured MCP server's name, a colon) runs that prompt and
@@ -346,6 +346,7 @@ export const API_METHODS = [
   'readMcpResource',
   'appInfo',
   ...APPS_API_METHODS,
+  ...PERMISSION_API_METHODS,
 ] as const satisfies readonly ApiMethodName[];
 
 // Compile-time check that API_METHODS lists every method exactly (a missing one fails here).
@@ -442,7 +443,7 @@ export const API_LIMITS = {
 } as const;
 
 // Re-exported so the renderer can import every API payload from one module.
-export type { ApprovalDecision, ApprovalRequest, ChatEvent, ChatMessage, SandboxStatus, SessionInfo, Variable, VariableInfo };
+export type { ApprovalDecision, ApprovalRequest, ChatEvent, ChatMessage, ErrorValue, SandboxStatus, SessionInfo, Variable, VariableInfo };
 export type { McpImportPreview, McpServerView } from './mcp.ts';
 
 // Electron IPC: one channel per method, one for events. The bridge's methods resolve with ApiResult

@@ -1,6 +1,7 @@
 // Payload types for chat sessions: messages and the events a session emits while it runs.
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult, ToolUpdate } from './tools.ts';
 import type { McpInteractionAnswer, McpInteractionRequest } from './mcp.ts';
+import type { PermissionLevel } from './permissions.ts';
 
 /** An error as a value: what crosses every boundary instead of a thrown object. */
 export interface ErrorValue {
@@ -83,6 +84,10 @@ export interface ChatSettings {
   systemPrompt?: string;
   temperature?: number;
   maxTokens?: number;
+  /** The chat's permission level (default `default`); a change applies to the next call. */
+  permissions?: PermissionLevel;
+  /** A tool set of settings.toolSets: its tools, rules and level apply to this chat. */
+  toolSet?: string;
 }
 
 /** How fast a model step was. */

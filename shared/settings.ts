@@ -1,5 +1,6 @@
 // The settings document: one JSON file under TOOLDESK_HOME, shared by the app and the CLI.
 import type { ToolPermission } from './tools.ts';
+import type { ToolRule, ToolSet } from './permissions.ts';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 
@@ -124,6 +125,12 @@ export interface Settings {
   lastChatModel: { providerId: string; model: string } | null;
   /** Saved "Chat settings" ("Save as preset"), offered when setting up a chat. */
   chatPresets: ChatPreset[];
+  /** Ordered rules on calls' arguments (deny > ask > allow), checked before a tool's policy. */
+  toolRules?: ToolRule[];
+  /** Named tool sets for chats and `mcp serve --toolset`. */
+  toolSets?: ToolSet[];
+  /** The identity (command + args, or URL) of each MCP server its tools' approvals were given for. */
+  serverBindings?: Record<string, string>;
 }
 
 export interface ChatPreset {
@@ -175,5 +182,7 @@ export function defaultSettings(): Settings {
     mcpRegistry: { url: null },
     lastChatModel: null,
     chatPresets: [],
+    toolRules: [],
+    toolSets: [],
   };
 }

@@ -1,6 +1,7 @@
 // Payload types for tools: what crosses the API boundary. No Node, Electron or DOM imports.
 import type { ToolCallInspection, VarRefUse } from './tool-inspection.ts';
 import type { ToolAppRef } from './mcp-apps.ts';
+import type { ToolRule } from './permissions.ts';
 
 /** A JSON Schema object (draft-07 / 2019-09 subset as used by OpenAI function specs). */
 export type JsonSchema = { [key: string]: unknown };
@@ -141,6 +142,8 @@ export interface ApprovalRequest {
   result?: { status: ToolExecuteStatus; text: string };
   /** The `$VAR_REF`s the arguments used, shown next to the resolved values. */
   varRefs?: VarRefUse[];
+  /** Why it asks although it would not have (a rule, a changed MCP server): shown on the card. */
+  note?: string;
 }
 
 export type ApprovalDecisionKind = 'once' | 'session' | 'always' | 'reject';
@@ -155,6 +158,11 @@ export interface ApprovalDecision {
    * (validated again) and the model is told they changed.
    */
   args?: Record<string, unknown>;
+  /**
+   * With `always`: allow calls like this one (an allow rule for this tool, added to
+   * settings.toolRules) instead of every call of the tool.
+   */
+  rule?: ToolRule;
 }
 
 /** A tool as the UI and the CLI list it. */

@@ -17,7 +17,7 @@ export interface OpenedToolFeed {
   close(): Promise<void>;
 }
 
-export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: string[], log: (message: string) => void): Promise<OpenedToolFeed> {
+export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: string[], log: (message: string) => void, toolSet?: string): Promise<OpenedToolFeed> {
   const runtime = await openCliRuntime(io, { watchSettings: true, log, tools: { args, watch: true, keyEndpoint: true } });
   const tools = await runtime.tools();
   const { settings } = runtime;
@@ -26,6 +26,7 @@ export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: s
       toolSession: tools.session,
       settings: () => settings.get(),
       onlyGroups,
+      ...(toolSet ? { toolSet } : {}),
     },
     home: runtime.home,
     secrets: runtime.secrets,

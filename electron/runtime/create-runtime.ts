@@ -18,6 +18,8 @@ import type { KeyEndpoint } from './runner/key-endpoint.ts';
 import { sandboxStatus } from './runner/sandbox-status.ts';
 import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
 import type { McpInteractions, McpManager } from './sources/mcp/index.ts';
+import type { RuleBook } from './tools/rules/rule-book.ts';
+import { settingsRuleBook } from './tools/rules/settings-rule-book.ts';
 import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
 import { openSettingsStore, type SettingsBackendFactory, type SettingsStore } from './store/settings-store.ts';
 import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
@@ -96,6 +98,8 @@ export interface Runtime {
   toolSession(options: ToolSessionOptions): Promise<ToolSession>;
   /** The session manager (with the tools, unless the runtime has none). */
   sessions(): Promise<SessionManager>;
+  /** Tool rules and sets of the settings, compiled, and the audit log (one per runtime). */
+  rules(): RuleBook;
   /** The API handlers and event stream over everything above (the app and `serve`). */
   host(options: HostOptions): Promise<Host>;
   /** Stops everything that was started, newest first. Idempotent. */
@@ -124,6 +128,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const cwd = toolOptions?.cwd ?? current.workingDir ?? homedir();
     if (toolOptions?.roots?.length) return toolOptions.roots.map((path) => ({ path: resolve(cwd, path), kind: 'user' }));
     return toolRootsFromSettings(current, { home, cwd, exists: existsSync });
+  };
+
+  let ruleBook: RuleBook | undefined;
+  const rules = (): RuleBook => {
+    if (!ruleBook) {
+      const book = settingsRuleBook(settings, home, log);
+      closers.push(() => book.close());
+      ruleBook = book;
+    }
+    return ruleBook;
   };
 
   const once = <T>(build: () => Promise<T>): (() => Promise<T>) => {
@@ -227,6 +241,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       settings: () => settings.get(),
       onSettingsChanged: (listener) => settings.onDidChange(listener),
       permissions: settingsPermissionStore(settings),
+      ruleBook: rules(),
       log,
       closed: (session) => openSessions.delete(session),
     });
@@ -265,6 +280,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     tools,
     toolSession: async (sessionOptions) => (toolOptions ? (await tools()).session : await openToolSession())(sessionOptions),
     sessions,
+    rules,
     host(hostOptions) {
       host ??= (async () => {
         const { createHost } = await import('./host/create-host.ts');

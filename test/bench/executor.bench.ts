@@ -1,5 +1,12 @@
 // ToolExecutor alone: per-call overhead of the full pipeline, and ListVars search at scale.
-import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ToolRule } from '../../shared/permissions.ts';
+import { defaultSettings } from '../../shared/settings.ts';
+import { bookCallGuard } from '../../electron/runtime/tools/rules/book-call-guard.ts';
+import { RuleBook } from '../../electron/runtime/tools/rules/rule-book.ts';
+import { ToolExecutor, type ToolExecutorOptions } from '../../electron/runtime/tools/tool-executor.ts';
 import { VariableSystem } from '../../electron/runtime/tools/variable-system.ts';
 import { percentile, report } from './report.ts';
 
@@ -7,15 +14,51 @@ const CALLS = 10_000;
 const VARIABLES = 100_000;
 
 async function perCallOverhead(): Promise<void> {
+  const times = await callTimes({}, { q: 'x' });
+  report(percentile(times, 50), 'µs', `execute() p50 over ${CALLS} calls: auto policy, 1 KB result, validate+format+truncate+cache`);
+  report(percentile(times, 99), 'µs', `execute() p99 over ${CALLS} calls (same)`);
+}
+
+/** p50 of execute() with a rule guard holding no rules, then 200 (10 on this tool, with path, glob and regex tests). */
+async function ruleOverhead(): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), 'bench-rules-'));
+  // The file the calls name exists, as a real call's would.
+  mkdirSync(join(home, 'projects/app'), { recursive: true });
+  writeFileSync(join(home, 'projects/app/main.ts'), '');
+  const args = { q: 'x', path: '~/projects/app/main.ts' };
+  const withRules = async (toolRules: ToolRule[]) => {
+    const settings = { ...defaultSettings(), toolRules };
+    const book = new RuleBook({ get: () => settings, onDidChange: () => () => {} }, { home });
+    const times = await callTimes({ guard: bookCallGuard(book) }, args);
+    return percentile(times, 50);
+  };
+  const none = percentile(await callTimes({}, args), 50);
+  const empty = await withRules([]);
+  const many: ToolRule[] = [];
+  for (let i = 0; i < 190; i++) many.push({ action: i % 3 ? 'allow' : 'deny', tool: `other_${i}_*`, where: [{ path: 'path', prefix: `~/area${i}` }] });
+  for (let i = 0; i < 10; i++) {
+    many.push({ action: 'deny', tool: 'kb', where: [{ path: 'path', prefix: `~/secret${i}` }] });
+    if (i % 2) many.push({ action: 'ask', tool: 'k?', where: [{ path: 'q', regex: `^danger${i}$` }] });
+    else many.push({ action: 'deny', tool: '*', where: [{ glob: `~/private${i}/**` }] });
+  }
+  const full = await withRules(many.slice(0, 200));
+  rmSync(home, { recursive: true, force: true });
+  report(none, 'µs', 'execute() p50 without a rule guard (path argument)');
+  report(empty, 'µs', 'execute() p50 with the rule guard and no rules');
+  report(full, 'µs', 'execute() p50 with 200 rules (10 on the tool: path prefixes, globs, regexes; ~ and symlinks resolved)');
+  report(full / empty, '×', '200 rules against none (the goal: at most 2×)');
+}
+
+async function callTimes(options: Partial<ToolExecutorOptions>, args: Record<string, unknown>): Promise<number[]> {
   const kb = 'x'.repeat(1024);
-  const executor = new ToolExecutor({ sessionId: 'bench' });
+  const executor = new ToolExecutor({ sessionId: 'bench', ...options });
   executor.registerToolGroup({
     name: 'bench',
     tools: [
       {
         definition: {
           type: 'function',
-          function: { name: 'kb', description: '1 KB', parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+          function: { name: 'kb', description: '1 KB', parameters: { type: 'object', properties: { q: { type: 'string' }, path: { type: 'string' } }, required: ['q'] } },
         },
         permission: { executionPolicy: 'auto' },
         execute: async () => ({ data: kb }),
@@ -23,17 +66,16 @@ async function perCallOverhead(): Promise<void> {
     ],
   });
   executor.toggleGroupEnabled('bench', true);
-  for (let i = 0; i < 1000; i++) await executor.execute('kb', { q: 'warm' }, { callId: `w${i}` });
+  for (let i = 0; i < 1000; i++) await executor.execute('kb', { ...args, q: 'warm' }, { callId: `w${i}` });
   const times: number[] = [];
   for (let i = 0; i < CALLS; i++) {
     const started = performance.now();
-    const result = await executor.execute('kb', { q: 'x' }, { callId: `c${i}` });
+    const result = await executor.execute('kb', args, { callId: `c${i}` });
     times.push((performance.now() - started) * 1000);
     if (result.status !== 'SUCCESS') throw new Error(`bench call failed: ${result.finalText}`);
   }
-  times.sort((a, b) => a - b);
-  report(percentile(times, 50), 'µs', `execute() p50 over ${CALLS} calls: auto policy, 1 KB result, validate+format+truncate+cache`);
-  report(percentile(times, 99), 'µs', `execute() p99 over ${CALLS} calls (same)`);
+  executor.close();
+  return times.sort((a, b) => a - b);
 }
 
 async function listVarsSearch(): Promise<void> {
@@ -74,6 +116,7 @@ async function wideSchemaCall(): Promise<void> {
 
 export async function run(): Promise<void> {
   await perCallOverhead();
+  await ruleOverhead();
   await listVarsSearch();
   await wideSchemaCall();
 }

@@ -57,7 +57,7 @@ const layerViolations = (from: string, forbidden: string[]) =>
     .map(({ file, target }) => `${file} imports ${target}`);
 
 /** What the CLI may use of the runtime: the composition root and the parts' public faces, never a tool format's or the runner's internals. */
-const CLI_MAY_IMPORT = [runtime('create-runtime.ts'), runtime('paths.ts'), ...['base', 'host', 'store', 'tools', 'chat', 'llm'].map((f) => `${runtime(f)}/`)];
+const CLI_MAY_IMPORT = [runtime('create-runtime.ts'), runtime('paths.ts'), ...['base', 'host', 'store', 'tools', 'chat', 'llm', 'audit'].map((f) => `${runtime(f)}/`)];
 
 describe('import boundaries', () => {
   it('finds imports of every syntax', () => {

@@ -10,6 +10,8 @@ import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { formatDiagnostic } from '../tools-load.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
+import { PERMISSION_LEVELS, type PermissionLevel } from '../../../shared/permissions.ts';
+import { findToolSet } from '../../runtime/tools/rules/rule-book.ts';
 import { TerminalApprover } from '../terminal-approver.ts';
 import { humanPrinter } from '../chat-printer.ts';
 import { formatCalls, parseCliChatCommand, sessionCalls } from '../chat-calls.ts';
@@ -70,7 +72,7 @@ export const chatCommand: Command = {
   name: 'chat',
   summary: 'Send one message and stream the answer (tools and approvals included)',
   usage: [
-    'Usage: tooldesk chat "MESSAGE" [--session ID] [--base-url URL --model M [--api-key-secret NAME]] [--yes] [--json]',
+    'Usage: tooldesk chat "MESSAGE" [--session ID] [--base-url URL --model M [--api-key-secret NAME]] [--yes] [--permissions LEVEL] [--toolset NAME] [--json]',
     '',
     'Runs one turn: the model may call your enabled tools (tooldesk tools enable GROUP) until it',
     'answers. The answer streams to stdout; tool calls, approvals and notices go to stderr.',
@@ -80,7 +82,9 @@ export const chatCommand: Command = {
     '  --base-url URL        use this OpenAI-compatible server for this run (e.g. http://127.0.0.1:11434/v1)',
     '  --model M             the model (with --base-url, or to override the active provider\'s model)',
     '  --api-key-secret NAME the keychain secret holding the server\'s API key (with --base-url)',
-    '  --yes                 approve every tool call (once) without asking',
+    '  --yes                 approve every tool call (once) without asking (deny rules still deny)',
+    '  --permissions LEVEL   this chat\'s permission level: ask, default, read-only-auto, trusted',
+    '  --toolset NAME        use the tool set NAME (`tooldesk toolset list`): its tools, rules and level',
     '  --json                print the session events as JSON lines on stdout instead',
     '',
     'With --session ID, "/calls" lists the session\'s tool calls, numbered, and "/again [N]" runs the',
@@ -95,9 +99,12 @@ export const chatCommand: Command = {
     'Exit status: 0 when the model answered, 1 on an error, an abort or the step limit.',
   ].join('\n'),
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['session', 'base-url', 'model', 'api-key-secret'], booleans: ['yes', 'json'] });
+    const args = parseArgs(argv, { values: ['session', 'base-url', 'model', 'api-key-secret', 'permissions', 'toolset'], booleans: ['yes', 'json'] });
     const text = args.positionals.join(' ').trim();
     if (!text) throw new UsageError('missing the message to send');
+    const level = option(args, 'permissions');
+    if (level !== undefined && !PERMISSION_LEVELS.includes(level as PermissionLevel)) throw new UsageError(`--permissions must be one of ${PERMISSION_LEVELS.join(', ')} (got "${level}")`);
+    const toolSet = option(args, 'toolset');
     const json = flag(args, 'json');
     const yes = flag(args, 'yes');
     const flags: ChatFlags = {};
@@ -147,7 +154,13 @@ export const chatCommand: Command = {
         io.stderr.write(`tooldesk chat: no session "${id}" (see \`tooldesk sessions list\`)\n`);
         return 1;
       }
+      if (toolSet && !findToolSet(settings.get(), toolSet)) {
+        const known = (settings.get().toolSets ?? []).map((s) => s.name);
+        io.stderr.write(`tooldesk chat: no tool set "${toolSet}"${known.length ? ` (there are: ${known.join(', ')})` : ''}; \`tooldesk toolset add NAME ITEM…\` makes one\n`);
+        return 1;
+      }
       session = id ? manager.open(id) : manager.create();
+      if (level || toolSet) session.setChatSettings({ ...session.chatSettings(), ...(level ? { permissions: level as PermissionLevel } : {}), ...(toolSet ? { toolSet } : {}) });
       for (const warning of manager.warnings.get(session.id) ?? []) io.stderr.write(`tooldesk: warning: ${warning}\n`);
       const current = session;
       current.onEvent((event) => {

@@ -12,4 +12,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'secrets', summary: 'Store API keys and tool secrets in the OS keychain', load: async () => (await import('./secrets.ts')).secretsCommand },
   { name: 'tools', summary: 'List, check and run your tools', load: async () => (await import('./tools.ts')).toolsCommand },
   { name: 'mcp', summary: 'MCP: add, import and inspect MCP servers (each one a tool group); serve your tools to MCP hosts', load: async () => (await import('./mcp.ts')).mcpCommand },
+  { name: 'rules', summary: 'Rules on tool calls\' arguments: allow, ask or deny (deny wins)', load: async () => (await import('./rules.ts')).rulesCommand },
+  { name: 'toolset', summary: 'Named tool sets for chats (/toolset NAME, chat --toolset) and `mcp serve --toolset`', load: async () => (await import('./toolset.ts')).toolsetCommand },
+  { name: 'audit', summary: 'Show the decisions on tool calls: allowed, denied, rejected, and by whom', load: async () => (await import('./audit.ts')).auditCommand },
 ];

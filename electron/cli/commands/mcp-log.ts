@@ -1,4 +1,6 @@
 // `tooldesk mcp log`: the audit log of `mcp serve` (every call, approval and result), newest last.
+// Kept as the alias of `tooldesk audit` for `mcp serve`'s own lines (it says so on stderr): the
+// decisions of every caller (app, chat, tools run, mcp serve) are in `tooldesk audit`.
 import { existsSync, readFileSync } from 'node:fs';
 import { appPaths, toolDeskHome } from '../../runtime/paths.ts';
 import { UsageError, type Command } from '../command.ts';
@@ -6,13 +8,15 @@ import { flag, option, parseArgs } from '../parse-args.ts';
 
 export const mcpLogCommand: Command = {
   name: 'log',
-  summary: 'Show the audit log of `mcp serve`: calls, approvals, results',
+  summary: 'Show the audit log of `mcp serve` (kept alias: `tooldesk audit` has every decision)',
   usage: [
     'Usage: tooldesk mcp log [--limit N] [--json]',
     '',
     'Prints the last N entries (default 100) of TOOLDESK_HOME/logs/mcp-audit.jsonl.',
     '  --limit N  how many entries (0 = all)',
     '  --json     the raw JSON lines',
+    '',
+    'Kept for old scripts: `tooldesk audit` shows the decisions of every call, wherever it ran.',
   ].join('\n'),
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['limit'], booleans: ['json'] });
@@ -20,6 +24,7 @@ export const mcpLogCommand: Command = {
     const limitText = option(args, 'limit') ?? '100';
     if (!/^\d+$/.test(limitText)) throw new UsageError(`--limit needs a whole number (got "${limitText}")`);
     const limit = Number(limitText);
+    io.stderr.write('tooldesk mcp log: kept as an alias for `mcp serve`\'s own log; `tooldesk audit` shows every decision (app, chat, tools run, mcp serve).\n');
     const file = appPaths(toolDeskHome(io.env)).mcpAuditLog;
     if (!existsSync(file)) {
       io.stderr.write(`No MCP audit log yet (${file}): nothing was served with \`tooldesk mcp serve\`.\n`);

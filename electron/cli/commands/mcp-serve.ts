@@ -12,6 +12,7 @@ import { UsageError, type CliIO, type Command } from '../command.ts';
 import { openMcpToolFeed, type OpenedToolFeed } from '../mcp-tool-feed.ts';
 import { flag, option, options, parseArgs } from '../parse-args.ts';
 import { VERSION } from '../version.ts';
+import { findToolSet } from '../../runtime/tools/rules/rule-book.ts';
 import { parsePort } from './serve.ts';
 
 export const DEFAULT_MCP_PORT = 47113;
@@ -29,6 +30,7 @@ export const mcpServeCommand: Command = {
     'error naming the setting that would allow it. Every call is logged (`tooldesk mcp log`).',
     '',
     '  --group G       offer only group G (repeatable; still only when enabled in Tooldesk)',
+    '  --toolset NAME  offer exactly the tool set NAME (`tooldesk toolset list`), with its rules and level',
     '  --root DIR      load tools from DIR instead of the configured roots (repeatable)',
     '  --http          serve Streamable HTTP on http://127.0.0.1:N/mcp instead of stdio',
     `  --port N        the HTTP port (default ${DEFAULT_MCP_PORT}; 0 = any free port)`,
@@ -39,7 +41,7 @@ export const mcpServeCommand: Command = {
     'Claude Desktop (stdio): {"mcpServers": {"tooldesk": {"command": "tooldesk", "args": ["mcp", "serve"]}}}',
   ].join('\n'),
   async run(argv, io) {
-    const args = parseArgs(argv, { values: ['group', 'root', 'port'], booleans: ['http', 'no-auth', 'show-token', 'rotate-token'] });
+    const args = parseArgs(argv, { values: ['group', 'root', 'port', 'toolset'], booleans: ['http', 'no-auth', 'show-token', 'rotate-token'] });
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
     const http = flag(args, 'http');
     for (const name of ['port', 'no-auth', 'show-token', 'rotate-token']) {
@@ -49,7 +51,15 @@ export const mcpServeCommand: Command = {
     const port = parsePort(option(args, 'port'), DEFAULT_MCP_PORT);
     // stdout is the protocol on stdio: everything for people goes to stderr.
     const say = (text: string) => io.stderr.write(`${text}\n`);
-    const opened = await openMcpToolFeed(args, io, options(args, 'group'), (message) => say(`tooldesk mcp serve: ${message}`));
+    const toolSet = option(args, 'toolset');
+    const opened = await openMcpToolFeed(args, io, options(args, 'group'), (message) => say(`tooldesk mcp serve: ${message}`), toolSet);
+    if (toolSet && !findToolSet(opened.feed.settings(), toolSet)) {
+      const known = (opened.feed.settings().toolSets ?? []).map((s) => s.name);
+      await opened.close();
+      io.stderr.write(`tooldesk mcp serve: no tool set "${toolSet}"${known.length ? ` (there are: ${known.join(', ')})` : ''}. \`tooldesk toolset add NAME ITEM…\` makes one.
+`);
+      return 1;
+    }
     const audit = fileAuditLog(appPaths(opened.home).mcpAuditLog, (message) => say(`tooldesk mcp serve: ${message}`));
     const makeConnection = (id: string) =>
       new McpServeConnection({

@@ -49,6 +49,8 @@ export const toolsPolicyCommand: Command = {
         if (policy !== undefined) next.executionPolicy = policy as ExecutionPolicy;
         if (result !== undefined) next.resultApprovalPolicy = result as ResultApprovalPolicy;
         loaded.settings.set('permissionOverrides', { ...overrides, [info.name]: next });
+        // An override of an MCP server's tool holds for the server as configured now.
+        if (info.format === 'mcp') loaded.runtime.rules().bind(info.groupName);
       }
       const now = loaded.executor.effectivePermission(info.name);
       const own = loaded.settings.get().permissionOverrides[info.name];

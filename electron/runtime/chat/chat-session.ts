@@ -19,6 +19,7 @@ import type { SessionRecord } from './session-records.ts';
 import type { BoundOptions } from './bound-tool-result.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
 import { toolConversation } from './tool-conversation.ts';
+import { parseToolSetCommand, type ToolSetCommand } from './toolset-command.ts';
 import { AppModelContext } from '../apps/app-model-context.ts';
 import { VariableJournal } from './variable-journal.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
@@ -103,6 +104,8 @@ export class ChatSession {
       variables: this.variables,
       approve: (request, signal) => this.asks.approvals.ask(request, signal),
       selection: normalizeSelection(state?.toolSelection),
+      ...(this.#chat.toolSet ? { toolSet: this.#chat.toolSet } : {}),
+      ...(this.#chat.permissions ? { permissionLevel: this.#chat.permissions } : {}),
       log: (message) => this.#notice('warning', message),
     });
     this.executor = this.tools.executor;
@@ -212,6 +215,8 @@ export class ChatSession {
   /** Replaces the chat's own model and settings (unset fields fall back to Settings). */
   setChatSettings(chat: ChatSettings): ChatSettings {
     this.#chat = { ...chat };
+    this.tools.setToolSet(chat.toolSet);
+    this.tools.setPermissionLevel(chat.permissions);
     this.#file.append({ t: 'chat', at: Date.now(), chat: this.#chat });
     this.#emit({ type: 'session.settings', sessionId: this.id, chat: this.chatSettings() });
     return this.chatSettings();
@@ -303,6 +308,9 @@ export class ChatSession {
   }
 
   #runTurn(text: string, signal: AbortSignal, options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[]; prompt?: string }): Promise<TurnResult> {
+    // `/toolset NAME` picks the chat's tool set: nothing is recorded or sent.
+    const picked = options.prompt === undefined ? parseToolSetCommand(text, this.#options.settings()) : null;
+    if (picked) return Promise.resolve(this.#pickToolSet(picked));
     return runUserTurn(this.#turnHost, text, { ...options, messageId: options.messageId ?? newId('msg') }, signal, (user) => {
       if (options.parentId !== this.#tree.head) this.#moveHead(options.parentId);
       this.#append(user);
@@ -311,6 +319,14 @@ export class ChatSession {
       const title = titleFromMessage(text);
       if (title !== this.info.title) this.#file.append({ t: 'title', at: Date.now(), title });
     });
+  }
+
+  #pickToolSet(command: ToolSetCommand): TurnResult {
+    if (!command.ok) return { stopReason: 'error', error: { name: 'UnknownToolSet', message: command.message } };
+    const { toolSet: _old, ...rest } = this.#chat;
+    this.setChatSettings(command.toolSet ? { ...rest, toolSet: command.toolSet } : rest);
+    this.#notice('info', command.message);
+    return { stopReason: 'stop' };
   }
 
   get #turnHost(): TurnHost {

@@ -10,6 +10,7 @@ import { fileError } from '../base/file-error.ts';
 import { appPaths } from '../paths.ts';
 import { resolveProvider, type ProviderResolution } from '../llm/resolve-provider.ts';
 import { settingsPermissionStore } from '../store/permission-store.ts';
+import type { RuleBook } from '../tools/rules/rule-book.ts';
 import type { SecretStore } from '../store/secret-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import { ChatSession } from './chat-session.ts';
@@ -29,6 +30,8 @@ export interface SessionManagerOptions {
   toolSession?: ToolSessionFactory;
   /** Replaces the settings-based provider resolution (the CLI's --base-url/--model). */
   provider?: (settings: Settings) => Promise<ProviderResolution>;
+  /** Rules, tool sets and the audit log for every session. */
+  ruleBook?: RuleBook;
   log?: (message: string) => void;
 }
 
@@ -173,6 +176,7 @@ export class SessionManager {
         settings: () => settings.get(),
         onSettingsChanged: (listener: (s: Settings) => void) => settings.onDidChange(listener),
         permissions: settingsPermissionStore(settings),
+        ...(this.#options.ruleBook ? { ruleBook: this.#options.ruleBook } : {}),
         ...(log ? { log } : {}),
       });
     return {

@@ -1,6 +1,7 @@
 // The API over the runtime's parts: the host services, the handlers over them and one event
 // stream. Pure Node (no Electron). Built by createRuntime (runtime.host()), which owns the parts;
 // the host's close only detaches what it added.
+import { auditDir } from '../audit/audit-log.ts';
 import { arch, platform } from 'node:os';
 import { apiError, type ApiEventListener, type ApiHandlers, type AppInfo } from '../../../shared/api.ts';
 import type { SessionManager } from '../chat/session-manager.ts';
@@ -103,6 +104,7 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
       },
     }),
     appInfo,
+    auditDir: auditDir(parts.home),
   };
   // Approvals when no UI is attached (DESIGN: "no UI attached means rejected, never silently
   // allowed"). Decision: the hub subscribes to every session for the host's whole life, so in

@@ -1,5 +1,7 @@
 // Every API method, implemented once over the runtime's services (services.ts). Transports (IPC,
 // WebSocket, in-memory) validate requests first and call these; a thrown Error becomes an {name, message}.
+import { testRules } from '../tools/rules/test-rules.ts';
+import { readAudit } from '../audit/audit-log.ts';
 import { apiError, type ApiHandlers, type ProviderInfo } from '../../../shared/api.ts';
 import { resolveProviderRequest, type ProviderRequest } from './provider-service.ts';
 import type { HostServices } from './services.ts';
@@ -219,6 +221,8 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     readMcpResource: ({ server, uri }) => needMcp().readResource(server, uri),
 
     appInfo: () => services.appInfo(),
+    testToolRules: async (request) => testRules(settings.get(), request),
+    listAudit: async ({ limit = 200, ...query }) => (services.auditDir ? readAudit(services.auditDir, query).slice(-limit) : []),
     ...appHandlers(services),
   };
 }

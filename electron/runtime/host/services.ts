@@ -138,4 +138,6 @@ export interface HostServices {
   /** MCP Apps in tool-call blocks; absent: the methods say apps are not available here. */
   apps?: AppService;
   appInfo(): Promise<AppInfo>;
+  /** Where the audit log is (TOOLDESK_HOME/audit); absent: listAudit answers nothing. */
+  auditDir?: string;
 }

@@ -34,6 +34,27 @@ const provider = {
   additionalProperties: false,
 };
 
+// Rules are checked for shape here; a regex that does not compile is kept and reported by the
+// rules themselves (tools/rules/compile-rules.ts): one bad pattern must not reset the file.
+const matcher = {
+  type: 'object',
+  properties: { path: { type: 'string', minLength: 1 }, glob: { type: 'string' }, regex: { type: 'string' }, prefix: { type: 'string' }, equals: {} },
+  additionalProperties: false,
+};
+const toolRule = {
+  type: 'object',
+  required: ['action', 'tool'],
+  properties: {
+    action: { enum: ['allow', 'ask', 'deny'] },
+    tool: { type: 'string', minLength: 1 },
+    where: { type: 'array', items: matcher },
+    reason: { type: 'string' },
+    scope: { enum: ['global', 'chat'] },
+  },
+  additionalProperties: false,
+};
+const permissionLevel = { enum: ['ask', 'default', 'read-only-auto', 'trusted'] };
+
 export const SETTINGS_SCHEMA: JsonSchema = {
   type: 'object',
   required: [
@@ -116,6 +137,23 @@ export const SETTINGS_SCHEMA: JsonSchema = {
       properties: { warmPython: { type: 'boolean' } },
       additionalProperties: false,
     },
+    toolRules: { type: 'array', items: toolRule },
+    toolSets: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 1, pattern: '^[^\\s]+$' },
+          groups: { type: 'array', items: { type: 'string' } },
+          tools: { type: 'array', items: { type: 'string' } },
+          rules: { type: 'array', items: toolRule },
+          level: permissionLevel,
+        },
+        additionalProperties: false,
+      },
+    },
+    serverBindings: stringMap,
     // Each entry is checked by sources/mcp/server-config.ts: a broken server is a diagnostic on
     // its own, never a reason to reset the whole settings file.
     mcpServers: { type: 'object', additionalProperties: { type: 'object' } },

@@ -6,6 +6,7 @@
 // those arguments. "Always allow" writes `executionPolicy: 'auto'` through the PermissionStore
 // (and holds for this session even without one). A rejection is remembered only when the user
 // says so (`remember: 'session'`). Results: `never`, `on-error` (ask about errors), `always`.
+import type { DecisionSource, ToolRule } from '../../../shared/permissions.ts';
 import type { VarRefUse } from '../../../shared/tool-inspection.ts';
 import type {
   ApprovalDecision,
@@ -32,15 +33,24 @@ export interface ApprovalSubject {
   args: Args;
   /** The `$VAR_REF`s the arguments used (shown on the card). */
   varRefs?: VarRefUse[];
+  /** Why it asks although it would not have before (shown on the card). */
+  note?: string;
 }
 
-/** `args`: the user edited the arguments on the card; the call must run with these (unvalidated). */
-export type GateOutcome = { allowed: true; args?: Args } | { allowed: false; reason: string };
+/**
+ * `args`: the user edited the arguments on the card; the call must run with these (unvalidated).
+ * `by`: who decided (the audit log's words).
+ */
+export type GateOutcome = { allowed: true; args?: Args; by: DecisionSource } | { allowed: false; reason: string; by: DecisionSource };
+
+const USER_DECISION: Partial<Record<ApprovalDecision['decision'], DecisionSource>> = { once: 'user-once', session: 'user-session', always: 'user-always' };
 
 export interface ApprovalGateOptions {
   sessionId: string;
   approve?: ApprovalCallback;
   permissions?: PermissionStore;
+  /** "Always allow → calls like this": keeps the rule. Contract: may throw (logged). */
+  addRule?: (rule: ToolRule) => void;
   log: (message: string) => void;
 }
 
@@ -81,14 +91,14 @@ export class ApprovalGate {
   }
 
   async execution(subject: ApprovalSubject, policy: ExecutionPolicy, signal: AbortSignal): Promise<GateOutcome> {
-    if (policy === 'auto') return { allowed: true };
+    if (policy === 'auto') return { allowed: true, by: 'policy' };
     const { toolName, args } = subject;
     const remembered = this.memory.recall('execution', toolName, args);
     if (remembered?.decision === 'rejected') {
-      return { allowed: false, reason: `already rejected in this session${remembered.reason ? `: ${remembered.reason}` : '.'}` };
+      return { allowed: false, reason: `already rejected in this session${remembered.reason ? `: ${remembered.reason}` : '.'}`, by: 'remembered' };
     }
     if (remembered?.decision === 'approved' && (policy === 'ask-once' || remembered.scope === 'session')) {
-      return { allowed: true };
+      return { allowed: true, by: 'remembered' };
     }
     if (policy !== 'ask-once') return this.ask(subject, policy, signal);
     const key = approvalKey('execution', toolName, args);
@@ -110,16 +120,17 @@ export class ApprovalGate {
       if (outcome.decision?.remember === 'session') {
         this.memory.remember('execution', toolName, args, { decision: 'rejected', reason: outcome.reason });
       }
-      return { allowed: false, reason: outcome.reason };
+      return { allowed: false, reason: outcome.reason, by: outcome.decision ? 'user-reject' : 'no-approver' };
     }
+    const by = USER_DECISION[outcome.decision.decision] ?? 'user-once';
     const edited = outcome.decision.args;
     if (edited && typeof edited === 'object' && !Array.isArray(edited)) {
       // The approval is for what the user wrote, not for what the model asked: remember that.
       this.rememberExecution({ ...subject, args: edited }, policy, outcome.decision);
-      return { allowed: true, args: edited };
+      return { allowed: true, args: edited, by };
     }
     this.rememberExecution(subject, policy, outcome.decision);
-    return { allowed: true };
+    return { allowed: true, by };
   }
 
   async result(
@@ -129,21 +140,32 @@ export class ApprovalGate {
     signal: AbortSignal,
   ): Promise<GateOutcome> {
     const asks = policy === 'always' || (policy === 'on-error' && result.status === 'ERROR');
-    if (!asks) return { allowed: true };
+    if (!asks) return { allowed: true, by: 'policy' };
     const request = this.request('result', subject, policy);
     request.result = result;
     const outcome = await requestApproval(this.approve, request, signal);
-    if (!outcome.approved) return { allowed: false, reason: outcome.reason };
+    if (!outcome.approved) return { allowed: false, reason: outcome.reason, by: outcome.decision ? 'user-reject' : 'no-approver' };
     if (outcome.decision.decision === 'always') this.override(subject.toolName, { resultApprovalPolicy: 'never' }, true);
     if (outcome.decision.decision === 'session') this.override(subject.toolName, { resultApprovalPolicy: 'never' }, false);
-    return { allowed: true };
+    return { allowed: true, by: USER_DECISION[outcome.decision.decision] ?? 'user-once' };
   }
 
   private rememberExecution(subject: ApprovalSubject, policy: ExecutionPolicy, decision: ApprovalDecision): void {
     const { toolName, args } = subject;
-    if (decision.decision === 'always') this.override(toolName, { executionPolicy: 'auto' }, true);
+    if (decision.decision === 'always' && decision.rule) this.keepRule(subject, decision.rule);
+    else if (decision.decision === 'always') this.override(toolName, { executionPolicy: 'auto' }, true);
     else if (decision.decision === 'session') this.memory.remember('execution', toolName, args, { decision: 'approved', scope: 'session' });
     else if (policy === 'ask-once') this.memory.remember('execution', toolName, args, { decision: 'approved', scope: 'once' });
+  }
+
+  /** Calls like this one run from now on: the rule, and this call's arguments for the session. */
+  private keepRule(subject: ApprovalSubject, rule: ToolRule): void {
+    this.memory.remember('execution', subject.toolName, subject.args, { decision: 'approved', scope: 'session' });
+    try {
+      this.options.addRule?.(rule);
+    } catch (error) {
+      this.options.log(`Keeping the rule for ${subject.toolName} failed: ${errorText(error)}`);
+    }
   }
 
   private override(toolName: string, patch: ToolPermission, persist: boolean): void {
@@ -168,6 +190,7 @@ export class ApprovalGate {
       args: subject.args,
       policy,
       ...(subject.varRefs?.length ? { varRefs: subject.varRefs } : {}),
+      ...(subject.note ? { note: subject.note } : {}),
     };
   }
 }

@@ -3,6 +3,7 @@
 // approval → run → format → truncate → cache → hint → result approval. execute() never throws.
 import type {
   Diagnostic,
+  ExecutionPolicy,
   ToolDefinition,
   ToolExecuteResult,
   ToolGroupInfo,
@@ -34,6 +35,9 @@ import { withCallTrace, type CallTrace } from './call-trace.ts';
 import { boundError, errorResult, shapeSuccess } from './shape-result.ts';
 import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
 import { VariableSystem, type VariableChangeListener } from './variable-system.ts';
+import type { PermissionLevel } from '../../../shared/permissions.ts';
+import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type DecidedCall } from './rules/call-guard.ts';
+import type { CallDecision } from './rules/decide-call.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
 
 export const DEFAULT_TOOL_TIMEOUT_MS = DEFAULT_LIMITS.toolTimeoutMs;
@@ -60,6 +64,10 @@ export interface ToolExecutorOptions {
   maxExpandedChars?: number;
   /** Where swallowed errors (onSession hooks, rulePrompt functions, the store) are reported. */
   log?: (message: string) => void;
+  /** Rules on the resolved arguments, checked before the policy; hears how each call ended (audit). */
+  guard?: CallGuard;
+  /** The chat's permission level (default `default`); setPermissionLevel changes it for the next call. */
+  permissionLevel?: PermissionLevel;
 }
 
 export interface ExecuteOptions {
@@ -85,8 +93,12 @@ export class ToolExecutor {
   private readonly stopGraceMs: number | undefined;
   private readonly maxExpandedChars: number | undefined;
   private readonly log: (message: string) => void;
+  private readonly guard: CallGuard | undefined;
+  private level: PermissionLevel;
 
   constructor(options: ToolExecutorOptions) {
+    this.guard = options.guard;
+    this.level = options.permissionLevel ?? 'default';
     this.sessionId = options.sessionId;
     this.variables = options.variables ?? new VariableSystem();
     this.truncateChars = options.truncateChars ?? DEFAULT_TRUNCATE_CHARS;
@@ -98,6 +110,7 @@ export class ToolExecutor {
       sessionId: this.sessionId,
       approve: options.approve,
       permissions: options.permissions,
+      addRule: (rule) => this.guard?.addRule?.(rule),
       log: this.log,
     });
     this.registerToolGroup(createVarsToolGroup(this.variables));
@@ -199,6 +212,15 @@ export class ToolExecutor {
 
   // ── approvals ─────────────────────────────────────────────────────────────────────────────
 
+  /** Applies from the next call on (a call waiting for approval keeps the level it started with). */
+  setPermissionLevel(level: PermissionLevel): void {
+    this.level = level;
+  }
+
+  permissionLevel(): PermissionLevel {
+    return this.level;
+  }
+
   setApprovalCallback(callback: ApprovalCallback | undefined): void {
     this.gate.setCallback(callback);
   }
@@ -250,8 +272,9 @@ export class ToolExecutor {
     const started = performance.now();
     const callId = options.callId || newCallId();
     let result: ToolExecuteResult;
+    const decided: DecidedCall = {};
     try {
-      result = await this.run(name, args, callId, options);
+      result = await this.run(name, args, callId, options, decided);
     } catch (error) {
       // Every known failure is already a result; this only guards against our own bugs.
       const message = `Internal error while running ${name}: ${errorText(error)}`;
@@ -259,10 +282,11 @@ export class ToolExecutor {
     }
     result.callId = callId;
     result.durationMs = performance.now() - started;
+    settleWithGuard(this.guard, decided, result, this.log);
     return result;
   }
 
-  private async run(name: string, rawArgs: unknown, callId: string, options: ExecuteOptions): Promise<ToolExecuteResult> {
+  private async run(name: string, rawArgs: unknown, callId: string, options: ExecuteOptions, decided: DecidedCall): Promise<ToolExecuteResult> {
     const arrived = performance.now();
     const entry = this.catalog.resolve(name);
     if (!entry) {
@@ -283,9 +307,18 @@ export class ToolExecutor {
 
     const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
     const permission = this.permissionOf(entry);
-    const subject: ApprovalSubject = { toolName: entry.name, groupName: entry.groupName, callId, args, ...(varRefs.length ? { varRefs } : {}) };
+    // Permissions as data: rules see the resolved, validated arguments; deny wins over everything.
+    const decision = this.decide(entry, callId, args, permission.executionPolicy, decided);
+    const note = decision.kind === 'policy' && decision.note ? { note: decision.note } : {};
+    const subject: ApprovalSubject = { toolName: entry.name, groupName: entry.groupName, callId, args, ...(varRefs.length ? { varRefs } : {}), ...note };
     const asking = performance.now();
-    const gate = await this.gate.execution(subject, permission.executionPolicy, signal);
+    const gate =
+      decision.kind === 'deny'
+        ? { allowed: false as const, reason: decision.reason, by: decision.by }
+        : decision.kind === 'allow'
+          ? { allowed: true as const, by: decision.by }
+          : await this.gate.execution(subject, decision.policy, signal);
+    decided.outcome = outcomeOf(decision, gate);
     const approved = performance.now();
     const timings = { queuedMs: asking - arrived, approvalMs: approved - asking, runningMs: 0, formattingMs: 0, resultApprovalMs: 0 };
     const inspect = (resolvedArgs: Args, trace?: CallTrace): ToolCallInspection => ({
@@ -296,6 +329,15 @@ export class ToolExecutor {
       ...(trace?.toolHost ? { toolHost: trace.toolHost } : {}),
       timings,
     });
+    if (decision.kind === 'deny') {
+      return {
+        toolName: entry.name,
+        status: 'EXECUTION_REJECTED',
+        rejectReason: decision.reason,
+        finalText: `${decision.reason} The user's rules do not allow this call; do not retry it. Ask the user if it is needed.`,
+        inspection: inspect(args),
+      };
+    }
     if (!gate.allowed) {
       return {
         toolName: entry.name,
@@ -377,6 +419,13 @@ export class ToolExecutor {
     if (typeof parsed === 'string') return { ok: false, message: parsed };
     const prepared = this.prepareArgs(entry, parsed);
     return prepared.ok ? { ok: true } : { ok: false, message: prepared.message };
+  }
+
+  private decide(entry: RegisteredTool, callId: string, args: Args, policy: ExecutionPolicy, decided: DecidedCall): CallDecision {
+    const builtin = entry.groupName === VARS_GROUP;
+    const { name: toolName, modelName, groupName, tool } = entry;
+    decided.call = { sessionId: this.sessionId, callId, toolName, modelName, groupName, tool, builtin, args, policy, level: this.level };
+    return decideWithGuard(this.guard, decided.call);
   }
 
   /** `$VAR_REF` → limit argument → schema validation. */

@@ -13,11 +13,18 @@
 //                       goes through here, so a rule added here applies to all of them.
 //   selection()/setSelection(s)   a chat's own tools (null: the global switches apply).
 //   onlyGroups          `mcp serve --group`: groups outside it stay off whatever the settings say.
+//   setToolSet(name)    a named tool set (settings `toolSets`): narrows the switches for a chat,
+//                       or, with `exactToolSet` (`mcp serve --toolset`), is exactly what is on;
+//                       its rules join the runtime's and its level is the default level.
+//   setPermissionLevel  the conversation's level (ask / default / read-only auto / trusted),
+//                       applied from the next call.
 //   onChanged(l)        after every re-sync (tools reloaded, switches or selection changed).
 //   close()             stops the syncing, rejects pending approvals, aborts running tools.
-// Enable state is layered in one place (#applySwitches): settings' switches → onlyGroups →
-// selection. Argument rules, a permission level and tool sets (permissions issue) belong in
-// that layering and in execute(); MCP App tool calls (apps issue) call execute().
+// Enable state is layered in one place (#applySwitches): settings' switches → an exact tool set →
+// onlyGroups → selection → a narrowing tool set. Argument rules are checked in the executor (its
+// guard, over the runtime's RuleBook) after $VAR_REF resolution and validation; MCP App tool
+// calls (runtime/apps/) call execute().
+import type { PermissionLevel } from '../../../shared/permissions.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { ToolExecuteResult } from '../../../shared/tools.ts';
@@ -25,6 +32,9 @@ import type { Disposer } from '../base/emitter.ts';
 import { applyEnableState, replaceExecutorGroups, syncExecutorGroups, type GroupsChange } from './executor-groups.ts';
 import { ToolExecutor, type ExecuteOptions } from './tool-executor.ts';
 import { applyToolSelection, normalizeSelection, selectionRefusal } from './tool-selection.ts';
+import { applyToolSet, enableExactly } from './rules/apply-tool-set.ts';
+import { bookCallGuard } from './rules/book-call-guard.ts';
+import { findToolSet, type RuleBook } from './rules/rule-book.ts';
 import type { ApprovalCallback, PermissionStore, ToolGroup } from './types.ts';
 import { VariableSystem } from './variable-system.ts';
 
@@ -46,6 +56,8 @@ export interface ToolSessionDeps {
   onSettingsChanged?: (listener: (settings: Settings) => void) => Disposer;
   /** The user's per-tool overrides; "always allow" writes here. */
   permissions?: PermissionStore;
+  /** Rules, tool sets and the audit log (permissions as data); absent: policies alone decide. */
+  ruleBook?: RuleBook;
   /** Registration problems (name clashes, …), as they happen. */
   log?: (message: string) => void;
   /** Contract: called once, when `session` closes (the runtime forgets it); never throws. */
@@ -64,6 +76,12 @@ export interface ToolSessionOptions {
   onlyGroups?: readonly string[];
   /** Where the executor reports what it swallowed (onSession hooks, rulePrompt functions). */
   log?: (message: string) => void;
+  /** A named tool set (settings `toolSets`) this conversation uses. */
+  toolSet?: string;
+  /** The set is exactly what is on (`mcp serve --toolset`) instead of narrowing the switches. */
+  exactToolSet?: boolean;
+  /** The conversation's own permission level; absent: its tool set's, else `default`. */
+  permissionLevel?: PermissionLevel;
 }
 
 export type ToolSessionFactory = (options: ToolSessionOptions) => ToolSession;
@@ -80,12 +98,18 @@ export class ToolSession {
   readonly #listeners = new Set<() => void>();
   readonly #disposers: Disposer[] = [];
   #selection: ChatToolSelection | null;
+  #toolSet: string | undefined;
+  #level: PermissionLevel | undefined;
+  readonly #exactToolSet: boolean;
   #closed = false;
 
   constructor(deps: ToolSessionDeps, options: ToolSessionOptions) {
     this.#deps = deps;
     this.#onlyGroups = options.onlyGroups ?? [];
     this.#selection = normalizeSelection(options.selection);
+    this.#toolSet = options.toolSet;
+    this.#level = options.permissionLevel;
+    this.#exactToolSet = options.exactToolSet ?? false;
     const { limits } = deps.settings();
     this.executor = new ToolExecutor({
       sessionId: options.sessionId,
@@ -94,6 +118,7 @@ export class ToolSession {
       toolTimeoutMs: limits.toolTimeoutMs,
       ...(options.approve ? { approve: options.approve } : {}),
       ...(deps.permissions ? { permissions: deps.permissions } : {}),
+      ...(deps.ruleBook ? { guard: bookCallGuard(deps.ruleBook, { toolSet: () => this.#toolSet }) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     const tools = deps.tools ?? { groups: () => [] };
@@ -132,6 +157,25 @@ export class ToolSession {
     this.#applySwitches(this.#deps.settings());
     this.#changed();
     return this.selection();
+  }
+
+  /** The tool set this conversation uses, by name (undefined: none). */
+  toolSet(): string | undefined {
+    return this.#toolSet;
+  }
+
+  /** Picks a tool set (undefined: none) and applies it now. */
+  setToolSet(name: string | undefined): void {
+    if (name === this.#toolSet) return;
+    this.#toolSet = name;
+    this.#applySwitches(this.#deps.settings());
+    this.#changed();
+  }
+
+  /** The conversation's own level (undefined: its tool set's, else default); applies from the next call. */
+  setPermissionLevel(level: PermissionLevel | undefined): void {
+    this.#level = level;
+    this.executor.setPermissionLevel(this.#effectiveLevel(this.#deps.settings()));
   }
 
   /** Why this conversation refuses a call to `name`, for the model; undefined when it may call it. */
@@ -174,15 +218,23 @@ export class ToolSession {
     this.#deps.closed?.(this);
   }
 
-  /** Settings' switches, then `onlyGroups`, then this conversation's selection on top. */
+  /** Settings' switches, an exact tool set, `onlyGroups`, the selection, then a narrowing tool set. */
   #applySwitches(settings: Settings): void {
+    const set = this.#toolSet ? findToolSet(settings, this.#toolSet) : undefined;
     applyEnableState(this.executor, settings);
+    if (set && this.#exactToolSet) enableExactly(this.executor, set);
     if (this.#onlyGroups.length > 0) {
       for (const group of this.executor.listGroups()) {
         if (!group.builtin && !this.#onlyGroups.includes(group.name)) this.executor.toggleGroupEnabled(group.name, false);
       }
     }
     if (this.#selection) applyToolSelection(this.executor, this.#selection);
+    if (set && !this.#exactToolSet) applyToolSet(this.executor, set);
+    this.executor.setPermissionLevel(this.#effectiveLevel(settings));
+  }
+
+  #effectiveLevel(settings: Settings): PermissionLevel {
+    return this.#level ?? (this.#toolSet ? findToolSet(settings, this.#toolSet)?.level : undefined) ?? 'default';
   }
 
   #changed(): void {

@@ -4,6 +4,7 @@ import { ArgList } from './arg-list.tsx';
 import { ArgsEditor, type EditedArgs } from './args-editor.tsx';
 import { ApprovalCardFrame } from './approval-card-frame.tsx';
 import { createCardState } from './create-card-state.ts';
+import { CallsLikeThis } from './calls-like-this.tsx';
 
 /**
  * Inline card asking whether a tool call may run. Enter approves once (once the user moved focus
@@ -35,6 +36,7 @@ export function ExecutionApprovalCard(props: {
     canApprove: () => !editing() || edited()?.ok === true,
   });
   const [showReason, setShowReason] = createSignal(false);
+  const [likeThis, setLikeThis] = createSignal(false);
   const blocked = () => answered() || (editing() && edited()?.ok !== true);
 
   return (
@@ -58,6 +60,20 @@ export function ExecutionApprovalCard(props: {
       >
         {(check) => <ArgsEditor schema={props.schema} args={props.request.args} check={check()} onChange={setEdited} />}
       </Show>
+      <Show when={props.request.note}>
+        <p class="small warn-text" data-testid="approval-note">
+          Asked because {props.request.note}
+        </p>
+      </Show>
+      <Show when={likeThis()}>
+        <CallsLikeThis
+          toolName={props.request.toolName}
+          args={props.request.args}
+          disabled={blocked()}
+          onAllow={(rule) => answer({ decision: 'always', rule })}
+          onCancel={() => setLikeThis(false)}
+        />
+      </Show>
       <Show when={showReason()}>
         <label class="small">
           Reason (sent to the model)
@@ -79,6 +95,9 @@ export function ExecutionApprovalCard(props: {
         </button>
         <button type="button" disabled={blocked()} onClick={() => answer({ decision: 'always' })}>
           Always allow this tool
+        </button>
+        <button type="button" disabled={blocked()} aria-expanded={likeThis()} onClick={() => setLikeThis(!likeThis())}>
+          Always allow → …calls like this
         </button>
         <span class="grow" />
         <Show when={!showReason()}>

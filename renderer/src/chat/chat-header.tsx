@@ -9,6 +9,7 @@ import { useApp } from '../store/app-context.tsx';
 import { ChatSettingsPanel } from './chat-settings-panel.tsx';
 import { formatTokens } from './message-actions.tsx';
 import { ModelPicker } from './model-picker.tsx';
+import { PermissionControls } from './permission-controls.tsx';
 
 /** The model a chat uses: its own choice, else the last one picked (new chats), else the active provider's. */
 export function effectiveModel(chat: ChatSettings, settings: ReturnType<typeof useApp>['state']['settings']): { providerId?: string; model?: string } {
@@ -55,6 +56,7 @@ export function ChatHeader(props: { chat?: ChatState; draftChat?: ChatSettings }
         <button type="button" aria-expanded={settingsOpen()} onClick={() => setSettingsOpen(!settingsOpen())} data-testid="chat-settings-toggle">
           Chat settings
         </button>
+        <PermissionControls chat={own()} onChange={(chat) => void app.setChatSettings(chat)} />
         <span class="grow" />
         <Show when={used() > 0}>
           <span class="context-meter muted" data-testid="context-meter" title="Tokens of the last request and its answer, of the model's context window">

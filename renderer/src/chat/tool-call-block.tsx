@@ -161,7 +161,9 @@ export function ToolCallBlock(props: {
               </div>
             </Show>
             <Show when={result().rejectReason}>
-              <div class="small error-text">Rejected: {result().rejectReason}</div>
+              <div class="small error-text" data-testid="reject-reason">
+                {result().rejectReason?.startsWith('Denied by ') ? result().rejectReason : `Rejected: ${result().rejectReason}`}
+              </div>
             </Show>
             <ToolResultImages result={result()} toolName={props.call.toolName} {...(props.loadImage ? { load: props.loadImage } : {})} />
             {/* Notes from the runtime about this call (sandbox limits, a fallback taken): for the user, not the model. */}

@@ -4,6 +4,8 @@ import { ProvidersSection } from './providers-section.tsx';
 import { GroupsSection } from './groups-section.tsx';
 import { RuntimeSection } from './runtime-section.tsx';
 import { McpServersSection } from './mcp-servers-section.tsx';
+import { RulesSection } from './rules-section.tsx';
+import { AuditSection } from './audit-section.tsx';
 import './settings.css';
 
 export function SettingsPanel() {
@@ -14,6 +16,8 @@ export function SettingsPanel() {
         <ProvidersSection />
         <GroupsSection />
         <McpServersSection />
+        <RulesSection />
+        <AuditSection />
         <RuntimeSection />
       </Show>
     </div>

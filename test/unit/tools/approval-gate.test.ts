@@ -21,7 +21,7 @@ function gateWith(answers: ApprovalDecision[], stored: Record<string, ToolPermis
 describe('ApprovalGate', () => {
   it('lets auto through without asking', async () => {
     const { gate, requests } = gateWith([]);
-    expect(await gate.execution(subject, 'auto', live)).toEqual({ allowed: true });
+    expect(await gate.execution(subject, 'auto', live)).toEqual({ allowed: true, by: 'policy' });
     expect(requests).toHaveLength(0);
   });
 
@@ -57,7 +57,7 @@ describe('ApprovalGate', () => {
   it('"session" on a result stops result asks for this session without persisting', async () => {
     const { gate, requests, stored } = gateWith([{ decision: 'session' }]);
     const result = { status: 'SUCCESS' as const, text: 'out' };
-    expect(await gate.result(subject, 'always', result, live)).toEqual({ allowed: true });
+    expect(await gate.result(subject, 'always', result, live)).toEqual({ allowed: true, by: 'user-session' });
     expect(requests[0]).toMatchObject({ type: 'result', result });
     expect(gate.permissionOf('rm', makeTool('rm', undefined, { permission: { resultApprovalPolicy: 'always' } }), undefined).resultApprovalPolicy).toBe('never');
     expect(stored.rm).toBeUndefined();

@@ -80,6 +80,7 @@ export class McpServeConnection {
       approve: (request, signal) => this.#approve(request, signal),
       onlyGroups: options.feed.onlyGroups,
       log: (message) => options.log?.(message),
+      ...(options.feed.toolSet ? { toolSet: options.feed.toolSet, exactToolSet: true } : {}),
     });
     this.executor = this.tools.executor;
     this.#listed = JSON.stringify(listMcpTools(this.executor));

@@ -11,4 +11,6 @@ export interface McpToolFeed {
   settings(): Settings;
   /** `--group G`: only these groups (still only when enabled in Tooldesk). Empty = every enabled group. */
   onlyGroups: string[];
+  /** `--toolset NAME`: exactly that set's tools, its rules and level. */
+  toolSet?: string;
 }

@@ -1,0 +1,102 @@
+// `tooldesk toolset add|list|remove`: named tool sets (settings.toolSets) a chat picks with
+// `/toolset NAME` or `chat --toolset NAME`, and `mcp serve --toolset NAME` serves.
+import { PERMISSION_LEVELS, type PermissionLevel, type ToolSet } from '../../../shared/permissions.ts';
+import { openCliRuntime } from '../cli-runtime.ts';
+import { UsageError, type Command } from '../command.ts';
+import { commandGroup } from '../command-group.ts';
+import { flag, option, parseArgs } from '../parse-args.ts';
+import { describeToolSet } from './rules-text.ts';
+
+const addCommand: Command = {
+  name: 'add',
+  summary: 'Add or replace a tool set: toolset add NAME ITEM… [--level LEVEL]',
+  usage: [
+    'Usage: tooldesk toolset add NAME ITEM... [--level ask|default|read-only-auto|trusted]',
+    '',
+    'ITEM is `group:G` (every tool of group G), `tool:T`, or a bare name: a group when it is the',
+    'name of an MCP server or of a group Tooldesk has a switch for, else a tool.',
+    'A set with the same NAME is replaced. --level is the permission level of chats using the set.',
+    '',
+    'Example: tooldesk toolset add web group:browser fetch_url --level read-only-auto',
+  ].join('\n'),
+  async run(argv, io) {
+    const args = parseArgs(argv, { values: ['level'] });
+    const [name, ...items] = args.positionals;
+    if (!name) throw new UsageError('missing the tool set NAME');
+    if (/\s/.test(name)) throw new UsageError(`a tool set name has no spaces (got "${name}"): \`/toolset NAME\` reads one word`);
+    if (items.length === 0) throw new UsageError('name at least one ITEM (group:G, tool:T or a name)');
+    const level = option(args, 'level');
+    if (level !== undefined && !PERMISSION_LEVELS.includes(level as PermissionLevel)) throw new UsageError(`--level must be one of ${PERMISSION_LEVELS.join(', ')} (got "${level}")`);
+    const runtime = await openCliRuntime(io, { tools: false });
+    try {
+      const settings = runtime.settings.get();
+      const knownGroups = new Set([...Object.keys(settings.mcpServers ?? {}), ...Object.keys(settings.groupDefaults ?? {})]);
+      const groups: string[] = [];
+      const tools: string[] = [];
+      for (const item of items) {
+        if (item.startsWith('group:')) groups.push(item.slice(6));
+        else if (item.startsWith('tool:')) tools.push(item.slice(5));
+        else (knownGroups.has(item) ? groups : tools).push(item);
+      }
+      const set: ToolSet = { name, ...(groups.length ? { groups } : {}), ...(tools.length ? { tools } : {}), ...(level ? { level: level as PermissionLevel } : {}) };
+      const others = (settings.toolSets ?? []).filter((s) => s.name !== name);
+      const replaced = others.length !== (settings.toolSets ?? []).length;
+      runtime.settings.set('toolSets', [...others, set]);
+      io.stdout.write(`${replaced ? 'Replaced' : 'Added'} tool set ${describeToolSet(set)}\n`);
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+};
+
+const listCommand: Command = {
+  name: 'list',
+  summary: 'List the tool sets',
+  usage: 'Usage: tooldesk toolset list [--json]',
+  async run(argv, io) {
+    const args = parseArgs(argv, { booleans: ['json'] });
+    if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+    const runtime = await openCliRuntime(io, { tools: false });
+    try {
+      const sets = runtime.settings.get().toolSets ?? [];
+      if (flag(args, 'json')) io.stdout.write(`${JSON.stringify(sets, null, 2)}\n`);
+      else if (sets.length === 0) io.stdout.write('No tool sets. `tooldesk toolset add NAME ITEM…` makes one.\n');
+      else for (const set of sets) io.stdout.write(`${describeToolSet(set)}\n`);
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+};
+
+const removeCommand: Command = {
+  name: 'remove',
+  summary: 'Remove the tool set NAME',
+  usage: 'Usage: tooldesk toolset remove NAME',
+  async run(argv, io) {
+    const args = parseArgs(argv);
+    const [name, ...extra] = args.positionals;
+    if (!name) throw new UsageError('missing the tool set NAME');
+    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    const runtime = await openCliRuntime(io, { tools: false });
+    try {
+      const sets = runtime.settings.get().toolSets ?? [];
+      if (!sets.some((s) => s.name === name)) {
+        io.stderr.write(`tooldesk toolset remove: no tool set "${name}"${sets.length ? ` (there are: ${sets.map((s) => s.name).join(', ')})` : ''}.\n`);
+        return 1;
+      }
+      runtime.settings.set('toolSets', sets.filter((s) => s.name !== name));
+      io.stdout.write(`Removed tool set ${name}\n`);
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+};
+
+export const toolsetCommand: Command = commandGroup({
+  name: 'toolset',
+  summary: 'Named tool sets for chats (/toolset NAME, chat --toolset) and `mcp serve --toolset`',
+  subcommands: [addCommand, listCommand, removeCommand],
+});

@@ -1,0 +1,100 @@
+// A CallGuard over a RuleBook: the rules (global, then the chat's tool set), the server-identity
+// check for approvals of MCP tools, and one audit line per decided call.
+import { createHash } from 'node:crypto';
+import { isReadOnlyTool } from '../../../../shared/tool-selection.ts';
+import { canonicalJson } from '../canonical-json.ts';
+import type { CallGuard, GuardedCall } from './call-guard.ts';
+import { decideCall, type CallDecision } from './decide-call.ts';
+import { evaluateForTool, rulesForTool } from './evaluate-rules.ts';
+import type { CompiledRule } from './compile-rules.ts';
+import type { RuleVerdict } from '../../../../shared/permissions.ts';
+
+const NO_RULE: RuleVerdict = { action: 'none' };
+import type { RuleBook } from './rule-book.ts';
+
+export interface BookGuardOptions {
+  /** The chat's tool set, read at every call (it may change mid-turn). */
+  toolSet?: () => string | undefined;
+}
+
+export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): CallGuard {
+  // Which rules name a tool depends on its name only: worked out once per rule list and tool.
+  const byTool = new WeakMap<readonly CompiledRule[], Map<string, CompiledRule[]>>();
+  const rulesFor = (rules: readonly CompiledRule[], names: string[]): CompiledRule[] => {
+    let perTool = byTool.get(rules);
+    if (!perTool) byTool.set(rules, (perTool = new Map()));
+    const key = names.join('\u0000');
+    let found = perTool.get(key);
+    if (!found) perTool.set(key, (found = rulesForTool(rules, names)));
+    return found;
+  };
+  return {
+    decide(call) {
+      const rules = rulesFor(book.rules(options.toolSet?.()), namesOf(call));
+      const verdict = rules.length ? evaluateForTool(rules, call.args, { home: book.home, base: book.workingDir() }) : NO_RULE;
+      const server = mcpServerOf(call);
+      const overridden = book.settings().permissionOverrides?.[call.toolName]?.executionPolicy !== undefined;
+      // Only what the user approved is bound to the server's identity: an override or an allow rule.
+      const suspended =
+        (server && (overridden || verdict.action === 'allow') ? book.serverChange(server) : undefined) ??
+        (!overridden && fileDeclaresAuto(call) ? book.toolFiles?.changed(call.toolName, call.tool.source!.file) : undefined);
+      const decision = decideCall({
+        verdict: suspended && verdict.action === 'allow' ? { action: 'none' } : verdict,
+        level: call.level,
+        policy: call.policy,
+        readOnly: isReadOnlyTool({ name: call.toolName, format: call.tool.source?.format ?? 'builtin', ...(call.tool.meta ? { meta: trustedMeta(call) } : {}) }),
+        builtin: call.builtin,
+        ...(suspended ? { suspended } : {}),
+      });
+      return decision;
+    },
+    addRule: (rule) => book.addRule(rule),
+    settled(call, outcome) {
+      const server = mcpServerOf(call);
+      // "Always" given for the server (or the tool's file) as it is now: approvals hold for that.
+      if (server && outcome.by === 'user-always') book.bind(server);
+      if (!server && call.tool.source?.file && outcome.decision === 'allowed' && outcome.by.startsWith('user-')) book.toolFiles?.approve(call.toolName, call.tool.source.file);
+      book.audit?.write({
+        sessionId: call.sessionId,
+        callId: call.callId,
+        tool: call.toolName,
+        ...(server ? { server } : {}),
+        decision: outcome.decision,
+        by: outcome.by,
+        ...(outcome.detail ? { detail: outcome.detail } : {}),
+        level: call.level,
+        argsHash: argsHash(call.args),
+        ...(outcome.status ? { status: outcome.status } : {}),
+        ...(outcome.durationMs !== undefined ? { durationMs: Math.round(outcome.durationMs) } : {}),
+      });
+    },
+  };
+}
+
+export function argsHash(args: unknown): string {
+  return createHash('sha256').update(canonicalJson(args)).digest('hex');
+}
+
+/** The tool's own file says it runs without asking (the user has not chosen for it). */
+function fileDeclaresAuto(call: GuardedCall): boolean {
+  const format = call.tool.source?.format;
+  return call.policy === 'auto' && call.tool.permission?.executionPolicy === 'auto' && format !== undefined && format !== 'mcp' && format !== 'builtin';
+}
+
+function namesOf(call: GuardedCall): string[] {
+  return call.modelName === call.toolName ? [call.toolName] : [call.toolName, call.modelName];
+}
+
+function mcpServerOf(call: GuardedCall): string | undefined {
+  return call.tool.source?.format === 'mcp' ? call.groupName : undefined;
+}
+
+/** An MCP server's annotations count only when the user trusts the server. */
+function trustedMeta(call: GuardedCall): Record<string, unknown> {
+  const meta = call.tool.meta ?? {};
+  const mcp = meta.mcp as { annotations?: unknown; trusted?: boolean } | undefined;
+  if (!mcp) return meta;
+  return mcp.trusted === true ? { annotations: mcp.annotations ?? {} } : {};
+}
+
+export type { CallDecision };

@@ -1,0 +1,137 @@
+// Rules as the user wrote them → checked and compiled once. A rule that cannot be compiled (a bad
+// regex, a matcher with no test) is kept as broken: it denies the tools its glob names, with a
+// message naming the rule and what to do, rather than silently not protecting anything.
+import { RULE_ACTIONS, type RuleAction, type RuleMatcher, type ToolRule } from '../../../../shared/permissions.ts';
+import { expandHome } from './normalise-path.ts';
+import { globToRegExp, isPathPattern } from './glob.ts';
+import { nameSkeleton } from './look-alike.ts';
+import { realOfLongestExisting } from './normalise-path.ts';
+
+const TESTS = ['glob', 'regex', 'prefix', 'equals'] as const;
+type TestKind = (typeof TESTS)[number];
+
+export interface CompiledMatcher {
+  /** Path segments; `undefined`: every string in the arguments. */
+  path?: string[];
+  kind: TestKind;
+  /** The pattern applies to paths: values are normalised before the test. */
+  paths: boolean;
+  test: (value: string) => boolean;
+  equals?: string;
+}
+
+export interface CompiledRule {
+  /** 1-based position in its list. */
+  number: number;
+  /** How the chat and the CLI name it: "rule 3", "tool set "web" rule 1". */
+  label: string;
+  action: RuleAction;
+  reason?: string;
+  tool: RegExp;
+  /** The tool glob with look-alike letters folded (deny and ask match it too). */
+  toolSkeleton: RegExp;
+  where: CompiledMatcher[];
+  /** Why it cannot be used; such a rule denies what its tool glob names. */
+  broken?: string;
+}
+
+export interface CompileContext {
+  home: string;
+}
+
+/** Problems of one rule, each naming the field (`where[0].regex: …`). Empty when it is valid. */
+export function ruleProblems(rule: unknown): string[] {
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return ['a rule must be an object {action, tool, where?, reason?}'];
+  const r = rule as Record<string, unknown>;
+  const problems: string[] = [];
+  if (!RULE_ACTIONS.includes(r.action as RuleAction)) problems.push(`action must be one of ${RULE_ACTIONS.join(', ')} (got ${JSON.stringify(r.action)})`);
+  if (typeof r.tool !== 'string' || r.tool.trim() === '') problems.push('tool must be a tool name or glob such as "browser_*"');
+  if (r.reason !== undefined && typeof r.reason !== 'string') problems.push('reason must be text');
+  if (r.scope !== undefined && r.scope !== 'global' && r.scope !== 'chat') problems.push('scope must be "global" or "chat"');
+  if (r.where !== undefined) {
+    if (!Array.isArray(r.where)) problems.push('where must be a list of matchers');
+    else r.where.forEach((m, i) => problems.push(...matcherProblems(m).map((p) => `where[${i}]${p}`)));
+  }
+  return problems;
+}
+
+function matcherProblems(matcher: unknown): string[] {
+  if (typeof matcher !== 'object' || matcher === null || Array.isArray(matcher)) return [': must be an object {path, glob|regex|prefix|equals}'];
+  const m = matcher as Record<string, unknown>;
+  const problems: string[] = [];
+  if (m.path !== undefined && (typeof m.path !== 'string' || m.path === '')) problems.push('.path: must be a dotted path such as "url" or "files.*.path"');
+  const tests = TESTS.filter((t) => m[t] !== undefined);
+  if (tests.length !== 1) problems.push(`: needs exactly one of ${TESTS.join(', ')} (has ${tests.length ? tests.join(', ') : 'none'})`);
+  for (const t of ['glob', 'regex', 'prefix'] as const) {
+    if (m[t] !== undefined && typeof m[t] !== 'string') problems.push(`.${t}: must be text`);
+  }
+  if (typeof m.regex === 'string') {
+    try {
+      new RegExp(m.regex, 'u');
+    } catch (error) {
+      problems.push(`.regex: ${(error as Error).message.replace(/^Invalid regular expression: /, 'invalid regular expression ')}`);
+    }
+  }
+  for (const key of Object.keys(m)) if (key !== 'path' && !(TESTS as readonly string[]).includes(key)) problems.push(`: unknown field "${key}"`);
+  return problems;
+}
+
+export function compileRules(rules: readonly unknown[], context: CompileContext, labelOf: (n: number) => string = (n) => `rule ${n}`): CompiledRule[] {
+  return rules.map((rule, index) => compileRule(rule, index + 1, labelOf(index + 1), context));
+}
+
+function compileRule(rule: unknown, number: number, label: string, context: CompileContext): CompiledRule {
+  const problems = ruleProblems(rule);
+  const r = (typeof rule === 'object' && rule !== null ? rule : {}) as Partial<ToolRule>;
+  const toolGlob = typeof r.tool === 'string' && r.tool.trim() ? r.tool.trim() : '*';
+  const base = {
+    number,
+    label,
+    action: RULE_ACTIONS.includes(r.action as RuleAction) ? (r.action as RuleAction) : 'deny',
+    ...(typeof r.reason === 'string' && r.reason.trim() ? { reason: r.reason.trim() } : {}),
+    tool: globToRegExp(toolGlob, { paths: false }),
+    toolSkeleton: globToRegExp(nameSkeleton(toolGlob), { paths: false }),
+  };
+  if (problems.length) return { ...base, action: 'deny', where: [], broken: problems.join('; ') };
+  return { ...base, where: (r.where ?? []).map((m) => compileMatcher(m, context)) };
+}
+
+function compileMatcher(m: RuleMatcher, context: CompileContext): CompiledMatcher {
+  const path = m.path === undefined ? undefined : splitPath(m.path);
+  const at = path ? { path } : {};
+  if (m.regex !== undefined) {
+    const re = new RegExp(m.regex, 'u');
+    return { ...at, kind: 'regex', paths: false, test: (v) => re.test(v) };
+  }
+  if (m.equals !== undefined) {
+    const want = typeof m.equals === 'string' ? m.equals : JSON.stringify(m.equals);
+    return { ...at, kind: 'equals', paths: false, equals: want, test: (v) => v === want };
+  }
+  const pattern = (m.glob ?? m.prefix)!;
+  const paths = isPathPattern(pattern);
+  // The pattern's own folders are resolved like the values' (a home behind a symlink).
+  const normalised = paths ? normalisePattern(pattern, context.home) : pattern;
+  if (m.glob !== undefined) {
+    const re = globToRegExp(normalised, { paths });
+    return { ...at, kind: 'glob', paths, test: (v) => re.test(v) };
+  }
+  // A path prefix matches whole folder names: `/home/u/pro` is not a prefix of `/home/u/projects`.
+  const folder = normalised.endsWith('/') ? normalised : `${normalised}/`;
+  return { ...at, kind: 'prefix', paths, test: paths ? (v) => v === normalised || v.startsWith(folder) : (v) => v.startsWith(normalised) };
+}
+
+function normalisePattern(pattern: string, home: string): string {
+  const expanded = expandHome(pattern, home);
+  const wild = expanded.search(/[*?[]/);
+  const literal = wild === -1 ? expanded : expanded.slice(0, expanded.lastIndexOf('/', wild) + 1);
+  if (!literal || literal === '/') return expanded;
+  const trailing = literal.endsWith('/') && literal.length > 1;
+  const real = realOfLongestExisting(trailing ? literal.slice(0, -1) : literal);
+  return `${real}${trailing ? '/' : ''}${expanded.slice(literal.length)}`;
+}
+
+/** `a.b.0`, `files.*.path` or a JSON pointer `/a/b` (with ~1 and ~0). */
+export function splitPath(path: string): string[] {
+  if (path.startsWith('/')) return path.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path.split('.');
+}

@@ -1,0 +1,95 @@
+// Permissions as data: rules on a call's resolved arguments, a permission level per chat, named
+// tool sets and the audit record of every decision. Settings keep `toolRules` and `toolSets`.
+
+export const RULE_ACTIONS = ['allow', 'ask', 'deny'] as const;
+export type RuleAction = (typeof RULE_ACTIONS)[number];
+
+/**
+ * One test on the resolved arguments. `path` is a dotted path (`a.b.0`, `*` for any key or item)
+ * or a JSON pointer (`/a/b`); absent, every string anywhere in the arguments is tested. Exactly one
+ * of `glob`, `regex`, `prefix`, `equals`. Path-like values (and values tested by a path-like
+ * pattern) are matched after `~`, `..` and symlinks are resolved.
+ */
+export interface RuleMatcher {
+  path?: string;
+  glob?: string;
+  regex?: string;
+  prefix?: string;
+  equals?: unknown;
+}
+
+export interface ToolRule {
+  action: RuleAction;
+  /** Glob on the tool's name (`*`, `?`; MCP tools are `server__tool`). */
+  tool: string;
+  /** Every matcher must match (and). */
+  where?: RuleMatcher[];
+  /** Told to the model (deny) and shown in the chat. */
+  reason?: string;
+  /** `chat`: only in the chats (tool sets) that carry it; default `global`. */
+  scope?: 'global' | 'chat';
+}
+
+export const PERMISSION_LEVELS = ['ask', 'default', 'read-only-auto', 'trusted'] as const;
+/**
+ * ask: every call asks (deny rules still deny). default: rules, then the tool's policy.
+ * read-only-auto: read-only tools run, others ask. trusted: everything runs unless a rule asks or denies.
+ */
+export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
+
+export const PERMISSION_LEVEL_LABELS: Record<PermissionLevel, string> = {
+  ask: 'Ask every call',
+  default: 'Default',
+  'read-only-auto': 'Read-only auto',
+  trusted: 'Trusted',
+};
+
+/** A named choice of tools for a chat or `mcp serve`, with optional rules and level. */
+export interface ToolSet {
+  name: string;
+  /** Group names. */
+  groups?: string[];
+  /** Tool names. */
+  tools?: string[];
+  /** Checked after the global rules, with the same precedence (deny > ask > allow). */
+  rules?: ToolRule[];
+  level?: PermissionLevel;
+}
+
+/** What the rules say about one call. `rule` is 1-based in `toolRules`; `label` says where it is. */
+export interface RuleVerdict {
+  action: RuleAction | 'none';
+  rule?: number;
+  label?: string;
+  reason?: string;
+}
+
+/** Who or what let a call run, or stopped it (the audit log's `by`). */
+export type DecisionSource =
+  | 'rule'
+  | 'level'
+  | 'policy'
+  | 'user-once'
+  | 'user-session'
+  | 'user-always'
+  | 'remembered'
+  | 'user-reject'
+  | 'no-approver';
+
+export interface AuditEntry {
+  at: string;
+  sessionId: string;
+  callId: string;
+  tool: string;
+  /** The MCP server of the tool (its group), when it is one. */
+  server?: string;
+  decision: 'allowed' | 'denied' | 'rejected';
+  by: DecisionSource;
+  /** e.g. "rule 3", "level trusted", "policy auto". */
+  detail?: string;
+  level: PermissionLevel;
+  /** sha256 of the canonical JSON of the resolved arguments (secrets never leave the call). */
+  argsHash: string;
+  status?: string;
+  durationMs?: number;
+}
