@@ -5,6 +5,7 @@ import { formatAge } from '../ui/format.ts';
 import { useNow } from '../ui/clock.ts';
 import './sessions.css';
 import { Icon } from '../ui/icons.tsx';
+import { confirmDialog } from '../ui/dialog.tsx';
 
 /** Sessions: new, open, rename, delete, search (Ctrl/Cmd+K focuses the search box). */
 export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => void }) {
@@ -54,7 +55,7 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     await app.guard(() => app.api.renameSession({ sessionId: session.id, title: title.trim() }));
   };
   const remove = async (session: SessionInfo) => {
-    if (!confirm(`Delete “${session.title}”? Its messages and variables are removed.`)) return;
+    if (!(await confirmDialog({ title: `Delete “${session.title}”?`, message: 'Its messages and variables are removed.', confirmLabel: 'Delete', danger: true }))) return;
     const deleted = await app.guard(async () => {
       await app.api.deleteSession({ sessionId: session.id });
       return true;

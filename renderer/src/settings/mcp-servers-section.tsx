@@ -3,6 +3,7 @@ import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
 import { useApp } from '../store/app-context.tsx';
 import { splitCommandLine } from './split-command-line.ts';
 import { Switch } from './switch.tsx';
+import { confirmDialog } from '../ui/dialog.tsx';
 
 /** Settings → MCP servers: each server with its live state, its switch, Restart, add, remove, import. */
 export function McpServersSection() {
@@ -29,7 +30,7 @@ export function McpServersSection() {
   };
   const restart = async (name: string) => show(await app.guard(() => app.api.restartMcpServer({ name })));
   const remove = async (name: string) => {
-    if (!window.confirm(`Remove the MCP server "${name}"?`)) return;
+    if (!(await confirmDialog({ title: `Remove the MCP server "${name}"?`, confirmLabel: 'Remove', danger: true }))) return;
     show(await app.guard(() => app.api.removeMcpServer({ name })));
   };
   const lookForImports = async () => setPreview((await app.guard(() => app.api.previewMcpImport())) ?? null);
