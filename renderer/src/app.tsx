@@ -85,6 +85,10 @@ export function App(props: { store: AppStore; connection?: () => string }) {
       if (narrow()) setSessionsOpen(true);
       search?.focus();
       search?.select();
+    } else if (e.key === 'Escape' && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      // Shift+Esc puts the cursor in the message box from anywhere (open layers stay open).
+      e.preventDefault();
+      composer?.focus();
     } else if (e.key === 'Escape' && !e.defaultPrevented) {
       // Esc closes the top layer only (menu → dialog → panel → drawer). With none open it stops a
       // running turn, unless the turn waits for the user: that one ends by Stop or by the card.

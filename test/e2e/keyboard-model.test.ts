@@ -150,3 +150,82 @@ describe('drafts survive closing, and in-app dialogs ask instead of the browser'
     expect(natives).toEqual([]);
   });
 });
+
+describe('focus: New chat, the message box shortcut, the session list as one tab stop', () => {
+  it('"+ New chat" puts the cursor in the message box: what is typed next lands there', async () => {
+    await page.getByTestId('new-session').click();
+    await page.getByTestId('chat-draft').waitFor();
+    expect(await focusedTestId(page)).toBe('composer');
+    await page.keyboard.type('typed right away');
+    await expect(page.getByTestId('composer').inputValue()).resolves.toBe('typed right away');
+    await page.getByTestId('composer').fill('');
+  });
+
+  it('with 16 chats, Tab goes from New chat to the box in a few presses; arrows, Home, End and Enter work in the list', async () => {
+    for (let n = await page.getByTestId('session-item').count(); n < 16; n++) {
+      await newChat(page);
+      await send(page, `chat number ${n}`);
+      await page.getByTestId('assistant-message').filter({ hasText: `You said: chat number ${n}` }).waitFor({ timeout: 20_000 });
+    }
+    expect(await page.getByTestId('session-item').count()).toBeGreaterThanOrEqual(16);
+    await page.getByTestId('new-session').focus();
+    let presses = 0;
+    const stops: string[] = [];
+    while ((await focusedTestId(page)) !== 'composer' && presses < 80) {
+      await page.keyboard.press('Tab');
+      presses++;
+      stops.push(await page.evaluate(() => (document.activeElement?.closest('#sessions-sidebar') ? 'sidebar' : 'main')));
+    }
+    expect(await focusedTestId(page)).toBe('composer');
+    // The sidebar is two stops (the search, then the list), however many chats there are; the
+    // rest is the header's tabs, the chat's controls and the open chat's message actions.
+    expect(stops.filter((where) => where === 'sidebar')).toHaveLength(2);
+    expect(presses).toBeLessThanOrEqual(16);
+
+    // Into the list: the stop is the open session's row; arrows move the keyboard, Enter opens.
+    await page.getByTestId('session-search').focus();
+    await page.keyboard.press('Tab');
+    const focusedTitle = () => page.evaluate(() => document.activeElement?.closest('[data-testid="session-item"]')?.querySelector('.session-title')?.textContent ?? null);
+    const titles = await page.locator('[data-testid="session-item"] .session-title').allInnerTexts();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-current'))).toBe('page');
+    await page.keyboard.press('Home');
+    expect(await focusedTitle()).toBe(titles[0]);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedTitle()).toBe(titles[2]);
+    await page.keyboard.press('End');
+    expect(await focusedTitle()).toBe(titles.at(-1));
+    // Only one row is a tab stop, whichever has the keyboard.
+    expect(await page.locator('.session-list button[tabindex="0"]').count()).toBe(1);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.session-heading').innerText()).toBe(titles[1]);
+    await expect.poll(() => focusedTestId(page)).toBe('composer');
+    // ArrowUp from the first row goes back to the search box.
+    await page.getByTestId('session-search').focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedTitle()).toBe(titles[0]);
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedTestId(page)).toBe('session-search');
+  });
+
+  it('Shift+Esc puts the cursor in the message box from anywhere; F2 renames the focused chat', async () => {
+    await openPanel(page, 'settings');
+    await page.getByTestId('settings-panel').locator('input').first().focus();
+    await page.keyboard.press('Shift+Escape');
+    expect(await focusedTestId(page)).toBe('composer');
+    await page.getByTestId('settings-panel').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-panel').waitFor({ state: 'detached' });
+
+    await page.getByTestId('session-search').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('F2');
+    const title = page.getByLabel('Session title');
+    await title.waitFor();
+    await title.fill('Renamed by F2');
+    await title.press('Enter');
+    await page.locator('[data-testid="session-item"] .session-title').filter({ hasText: 'Renamed by F2' }).waitFor();
+  });
+});
