@@ -229,3 +229,34 @@ describe('focus: New chat, the message box shortcut, the session list as one tab
     await page.locator('[data-testid="session-item"] .session-title').filter({ hasText: 'Renamed by F2' }).waitFor();
   });
 });
+
+describe('sending while a turn runs', () => {
+  it('queues the message ("will send after this turn", cancellable) with no error, and sends it when the turn ends', async () => {
+    await newChat(page);
+    await send(page, 'call script_echo {"text": "slow turn"}');
+    const card = page.getByTestId('execution-approval');
+    await card.waitFor({ timeout: 20_000 });
+    const requests = app.fake.chatRequests().length;
+    await send(page, 'sent during the turn');
+    await send(page, 'changed my mind');
+    const queued = page.getByTestId('queued-message');
+    await expect.poll(() => queued.count()).toBe(2);
+    expect(await queued.first().innerText()).toContain('will send after this turn');
+    expect(await page.getByTestId('composer').inputValue()).toBe('');
+    expect(await page.getByTestId('error-toast').count()).toBe(0);
+    // Cancel takes the second one back into the (empty) box.
+    await queued.filter({ hasText: 'changed my mind' }).getByRole('button', { name: /Cancel sending/ }).click();
+    await expect.poll(() => queued.count()).toBe(1);
+    expect(await page.getByTestId('composer').inputValue()).toBe('changed my mind');
+    await page.getByTestId('composer').fill('');
+    await screenshot(page, 'e2e-queued-message');
+    expect(app.fake.chatRequests().length).toBe(requests);
+    // The turn ends: the queued message goes out, once, and the queue is empty.
+    await card.getByRole('button', { name: 'Approve once' }).click();
+    await page.getByTestId('assistant-message').filter({ hasText: 'You said: sent during the turn' }).waitFor({ timeout: 20_000 });
+    expect(await queued.count()).toBe(0);
+    expect(await page.locator('.user-bubble').filter({ hasText: 'sent during the turn' }).count()).toBe(1);
+    expect(await page.locator('.user-bubble').filter({ hasText: 'changed my mind' }).count()).toBe(0);
+    expect(await page.getByTestId('error-toast').count()).toBe(0);
+  });
+});

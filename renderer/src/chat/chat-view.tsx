@@ -85,6 +85,8 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
             onAbort={() => void app.abort()}
             ref={props.composerRef}
             sendState={app.sendState()}
+            queued={app.queued(chat()?.sessionId ?? null)}
+            onUnqueue={(id) => (chat() ? app.unqueue(chat()!.sessionId, id)?.text : undefined)}
             model={model(chat())}
             draftKey={chat()?.sessionId ?? NEW_CHAT_DRAFT}
             tools={selectedTools(app.state.tools.groups, selection())}

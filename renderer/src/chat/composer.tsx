@@ -42,6 +42,9 @@ export function Composer(props: {
   resources?: ResourceSource;
   /** Size of a variable in characters, or null when there is none (for `$VAR_REF` chips). */
   lookupVariable?: (name: string) => Promise<number | null>;
+  /** Messages sent during the running turn, waiting for it to end; Cancel takes one back into the box. */
+  queued?: { id: string; text: string }[];
+  onUnqueue?: (id: string) => string | undefined;
   /** Controls after the text box, before Send (the "Tools" button; after it, so Shift+Tab from the box still reaches the cards). */
   trailing?: JSX.Element;
   /**
@@ -260,6 +263,35 @@ export function Composer(props: {
           <div class="composer-notes small" role="status" data-testid="attach-note">
             {[...problems(), ...(imageNote() ? [imageNote()!] : [])].join(' ')}
           </div>
+        </Show>
+        <Show when={props.queued?.length}>
+          <ul class="composer-notes small queued-list" aria-label="Waiting to be sent" data-testid="queued">
+            <For each={props.queued}>
+              {(item) => (
+                <li class="row" data-testid="queued-message">
+                  <span class="grow queued-text">{item.text}</span>
+                  <span class="muted">will send after this turn</span>
+                  <button
+                    type="button"
+                    class="link small"
+                    aria-label={`Cancel sending “${item.text.slice(0, 40)}”`}
+                    onClick={() => {
+                      const back = props.onUnqueue?.(item.id);
+                      // Taken back into the box when it is empty, so nothing typed is lost.
+                      if (back !== undefined && !text().trim()) {
+                        setText(back);
+                        area.value = back;
+                        fit();
+                      }
+                      area.focus();
+                    }}
+                  >
+                    Cancel
+                  </button>
+                </li>
+              )}
+            </For>
+          </ul>
         </Show>
         <Show when={props.sendState === 'waiting'}>
           <div class="composer-notes small warn-text" role="status" data-testid="send-waiting">
