@@ -2,6 +2,7 @@
 // and usage errors reported against the sub-command that raised them.
 import type { Command } from './command.ts';
 import { UsageError } from './command.ts';
+import { didYouMean } from './did-you-mean.ts';
 
 export interface CommandGroupSpec {
   name: string;
@@ -36,7 +37,7 @@ export function commandGroup(spec: CommandGroupSpec): Command {
         return name === undefined ? 2 : 0;
       }
       const sub = spec.subcommands.find((c) => c.name === name);
-      if (!sub) throw new UsageError(`unknown sub-command "${name}"`);
+      if (!sub) throw new UsageError(`unknown sub-command "${name}".${didYouMean(name, spec.subcommands.map((c) => c.name))}`);
       // `mcp add NAME -- COMMAND --help` passes --help to the server's command, not to us.
       const ours = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
       if (ours.includes('--help') || ours.includes('-h')) {

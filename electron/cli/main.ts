@@ -4,6 +4,7 @@ import { UsageError } from './command.ts';
 import { FileError } from '../runtime/base/file-error.ts';
 import { COMMANDS } from './commands/index.ts';
 import { VERSION } from './version.ts';
+import { didYouMean } from './did-you-mean.ts';
 
 function helpText(commands: Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length), 'help'.length);
@@ -40,7 +41,7 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    io.stderr.write(`tooldesk: unknown command "${name}". Run \`tooldesk help\` for the list.\n`);
+    io.stderr.write(`tooldesk: unknown command "${name}".${didYouMean(name, COMMANDS.map((c) => c.name))} Run \`tooldesk help\` for the list.\n`);
     return 2;
   }
   try {
