@@ -97,7 +97,6 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
                 type="button"
                 class="tools-button"
                 aria-expanded={choosing()}
-                aria-label="Tools"
                 title="Choose the tools this chat may use"
                 data-testid="tools-button"
                 onClick={() => setChoosing(!choosing())}
