@@ -260,3 +260,30 @@ describe('sending while a turn runs', () => {
     expect(await page.getByTestId('error-toast').count()).toBe(0);
   });
 });
+
+describe('a call run with edited arguments', () => {
+  it('its header shows what ran, with an "edited" badge; the model\'s version is one click away', async () => {
+    await newChat(page);
+    await send(page, 'call script_echo {"text": "from the model"}');
+    const card = page.getByTestId('execution-approval');
+    await card.waitFor({ timeout: 20_000 });
+    await card.getByRole('button', { name: 'Edit arguments' }).click();
+    await card.getByLabel(/^text/).fill('what the user wanted');
+    await card.getByTestId('args-validation').filter({ hasText: 'Valid.' }).waitFor();
+    await card.getByRole('button', { name: 'Approve once' }).click();
+    const call = lastCall(page);
+    await waitForStatus(call, 'done');
+    await expect(call.getByTestId('tool-args').innerText()).resolves.toContain('what the user wanted');
+    expect(await call.getByTestId('tool-args').innerText()).not.toContain('from the model');
+    const badge = call.getByRole('button', { name: 'edited' });
+    expect(await badge.getAttribute('aria-expanded')).toBe('false');
+    await badge.click();
+    await expect(call.getByTestId('model-args').innerText()).resolves.toContain('from the model');
+    await screenshot(page, 'e2e-edited-args-badge');
+    // A call run as the model asked has no badge.
+    await send(page, 'call script_echo {"text": "as asked"}');
+    await page.getByTestId('execution-approval').getByRole('button', { name: 'Approve once' }).click();
+    await waitForStatus(lastCall(page), 'done');
+    expect(await lastCall(page).getByTestId('edited-badge').count()).toBe(0);
+  });
+});
