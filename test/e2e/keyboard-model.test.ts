@@ -287,3 +287,18 @@ describe('a call run with edited arguments', () => {
     expect(await lastCall(page).getByTestId('edited-badge').count()).toBe(0);
   });
 });
+
+describe('a mistyped /tool', () => {
+  it('is answered "No tool named … did you mean" and its text stays in the box to be fixed', async () => {
+    await newChat(page);
+    const box = page.getByTestId('composer');
+    await box.fill('/script_ecko {"text": "typo"}');
+    await box.press('Enter');
+    await page.getByText(/No tool named "script_ecko"/).waitFor({ timeout: 20_000 });
+    expect(await box.inputValue()).toBe('/script_ecko {"text": "typo"}');
+    // A known tool's command is sent and cleared as before.
+    await box.fill('/script_echo {"text": "right"}');
+    await box.press('Enter');
+    await expect.poll(() => box.inputValue()).toBe('');
+  });
+});

@@ -90,6 +90,7 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
             model={model(chat())}
             draftKey={chat()?.sessionId ?? NEW_CHAT_DRAFT}
             tools={selectedTools(app.state.tools.groups, selection())}
+            knownToolNames={app.state.tools.groups.flatMap((g) => g.tools.flatMap((t) => [t.name, t.modelName]))}
             {...(mcpOn() ? { loadPrompts, resources } : {})}
             lookupVariable={lookupVariable}
             trailing={
