@@ -2,6 +2,7 @@
 // and usage errors reported against the sub-command that raised them.
 import type { Command, CommandEntry } from './command.ts';
 import { loadCommand, UsageError } from './command.ts';
+import { didYouMean } from './did-you-mean.ts';
 
 export interface CommandGroupSpec {
   name: string;
@@ -37,7 +38,7 @@ export function commandGroup(spec: CommandGroupSpec): Command {
         return name === undefined ? 2 : 0;
       }
       const entry = spec.subcommands.find((c) => c.name === name);
-      if (!entry) throw new UsageError(`unknown sub-command "${name}"`);
+      if (!entry) throw new UsageError(`unknown sub-command "${name}".${didYouMean(name, spec.subcommands.map((c) => c.name))}`);
       const sub = await loadCommand(entry);
       // `mcp add NAME -- COMMAND --help` passes --help to the server's command, not to us.
       const ours = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;

@@ -40,7 +40,9 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    io.stderr.write(`tooldesk: unknown command "${name}". Run \`tooldesk help\` for the list.\n`);
+    // Loaded only for a mistyped command: `--version` and `help` import nothing of the runtime.
+    const { didYouMean } = await import('./did-you-mean.ts');
+    io.stderr.write(`tooldesk: unknown command "${name}".${didYouMean(name, COMMANDS.map((c) => c.name))} Run \`tooldesk help\` for the list.\n`);
     return 2;
   }
   const command = await loadCommand(entry);

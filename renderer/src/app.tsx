@@ -11,6 +11,7 @@ import { SandboxBanner } from './ui/sandbox-banner.tsx';
 import { StartupWarnings } from './ui/startup-warnings.tsx';
 import { focusFirstWaitingCard, isJumpToApprovalKey } from './approvals/focus-if-idle.ts';
 import { watchTyping } from './approvals/typing-watch.ts';
+import { closeTopLayer, openLayer } from './ui/layers.ts';
 import './ui/theme.css';
 import './ui/layout.css';
 
@@ -30,7 +31,6 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     () => props.store.api.appInfo().catch(() => null),
   );
   let search: HTMLInputElement | undefined;
-  let panelEl: HTMLElement | undefined;
   let composer: HTMLTextAreaElement | undefined;
 
   const controls = {
@@ -56,6 +56,12 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     const id = props.store.state.activeSessionId;
     return !!(id && props.store.state.chats[id]?.running);
   };
+  /** A card or an MCP question of the open chat waits for an answer: Esc must never end that turn. */
+  const waitingForUser = () => {
+    const id = props.store.state.activeSessionId;
+    const chat = id ? props.store.state.chats[id] : undefined;
+    return !!chat && (chat.approvalOrder.length > 0 || chat.mcpAsks.length > 0);
+  };
   /** Closes the side panel and gives the keyboard back to the tab that opens it. */
   const closePanel = () => {
     const name = panel();
@@ -79,15 +85,16 @@ export function App(props: { store: AppStore; connection?: () => string }) {
       if (narrow()) setSessionsOpen(true);
       search?.focus();
       search?.select();
-    } else if (e.key === 'Escape' && !e.defaultPrevented && sessionsOpen() && narrow()) {
-      setSessionsOpen(false);
-    } else if (e.key === 'Escape' && !e.defaultPrevented && panel() && (panelEl?.contains(document.activeElement) || !running())) {
-      // Esc closes the open panel; while a turn runs and the keyboard is elsewhere, it stops the turn first.
+    } else if (e.key === 'Escape' && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      // Shift+Esc puts the cursor in the message box from anywhere (open layers stay open).
       e.preventDefault();
-      closePanel();
+      composer?.focus();
     } else if (e.key === 'Escape' && !e.defaultPrevented) {
-      // Esc stops the running turn from anywhere, the message box included (cards handle their own Esc).
-      if (running()) {
+      // Esc closes the top layer only (menu → dialog → panel → drawer). With none open it stops a
+      // running turn, unless the turn waits for the user: that one ends by Stop or by the card.
+      if (closeTopLayer()) {
+        e.preventDefault();
+      } else if (running() && !waitingForUser()) {
         e.preventDefault();
         void props.store.abort();
       }
@@ -95,6 +102,13 @@ export function App(props: { store: AppStore; connection?: () => string }) {
   };
   // Opening or starting a session closes the narrow-window sidebar.
   createEffect(on(() => props.store.state.activeSessionId, () => setSessionsOpen(false), { defer: true }));
+  // The side panel and the narrow window's sessions drawer are layers Esc closes, newest first.
+  createEffect(() => {
+    if (panel()) onCleanup(openLayer(closePanel));
+  });
+  createEffect(() => {
+    if (sessionsOpen()) onCleanup(openLayer(() => setSessionsOpen(false)));
+  });
   let stopTypingWatch: (() => void) | undefined;
   onMount(() => {
     stopTypingWatch = watchTyping(document);
@@ -168,7 +182,7 @@ export function App(props: { store: AppStore; connection?: () => string }) {
         </main>
         <Show when={panel()}>
           <div class="panel-backdrop" aria-hidden="true" onClick={closePanel} />
-          <aside class="panel" aria-label={panel()!} ref={(el) => (panelEl = el)}>
+          <aside class="panel" aria-label={panel()!}>
             <div class="panel-head row">
               <h2 class="grow">{panel() === 'tools' ? 'Tools' : panel() === 'variables' ? 'Variables' : 'Settings'}</h2>
               <button type="button" class="icon" aria-label="Close panel" title="Close (Esc)" onClick={closePanel}>

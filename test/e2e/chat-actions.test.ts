@@ -4,23 +4,31 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dialog, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { FakeOpenAIServer } from '../support/fake-openai-server.ts';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { FINAL_PREFIX } from './support/fake-model.ts';
-import { lastCall, newChat, send, waitForStatus } from './support/chat-page.ts';
+import { answerDialog, lastCall, newChat, send, waitForStatus } from './support/chat-page.ts';
 
 let app: E2EApp;
 let fake: FakeOpenAIServer;
 let page: Page;
 
+/** Native dialogs the page opened: none (Electron has no window.prompt; issue 25). */
+const nativeDialogs: string[] = [];
+
 beforeAll(async () => {
   app = await startE2EApp();
   ({ fake, page } = app);
+  page.on('dialog', (dialog) => {
+    nativeDialogs.push(dialog.type());
+    void dialog.dismiss();
+  });
 });
 
 afterAll(async () => {
   await app?.close();
+  expect(nativeDialogs).toEqual([]);
 });
 
 const answers = (p: Page) => p.getByTestId('assistant-message');
@@ -34,10 +42,6 @@ async function action(row: Locator, name: string): Promise<void> {
   await row.getByRole('button', { name, exact: true }).click();
 }
 
-/** Answers the next window.confirm / window.prompt the way a user would. */
-function answerNextDialog(p: Page, answer: (dialog: Dialog) => Promise<void>): Promise<void> {
-  return new Promise((resolve) => p.once('dialog', (dialog) => void answer(dialog).then(resolve)));
-}
 
 describe('message actions and chat features', () => {
   it('Edit a user message and send it again: a new answer, the old one kept as a branch behind "‹ 1/2 ›"', async () => {
@@ -104,12 +108,8 @@ describe('message actions and chat features', () => {
     await send(page, 'forget this one');
     await answers(page).filter({ hasText: 'You said: forget this one' }).waitFor();
 
-    const confirmed = answerNextDialog(page, async (dialog) => {
-      expect(dialog.type()).toBe('confirm');
-      await dialog.accept();
-    });
     await action(userRow(page, 'forget this one'), 'Delete');
-    await confirmed;
+    await answerDialog(page, true);
     await userRow(page, 'forget this one').waitFor({ state: 'detached' });
     // "What follows it stays": its answer is still shown.
     await answers(page).filter({ hasText: 'You said: forget this one' }).waitFor();
@@ -119,9 +119,8 @@ describe('message actions and chat features', () => {
     expect(said(lastRequest())).toEqual(['keep this one', 'what is left?']);
 
     // Dismissing the question deletes nothing.
-    const dismissed = answerNextDialog(page, (dialog) => dialog.dismiss());
     await action(userRow(page, 'keep this one'), 'Delete');
-    await dismissed;
+    await answerDialog(page, false);
     await page.reload();
     await userRow(page, 'what is left?').waitFor({ timeout: 20_000 });
     await userRow(page, 'keep this one').waitFor();
@@ -135,9 +134,8 @@ describe('message actions and chat features', () => {
     await panel.getByLabel('System prompt').fill('You are a careful pirate.');
     await panel.getByLabel('Temperature').fill('0.3');
     await panel.getByLabel('Max tokens').fill('321');
-    const named = answerNextDialog(page, (dialog) => dialog.accept('Pirate'));
     await panel.getByRole('button', { name: 'Save as preset' }).click();
-    await named;
+    await answerDialog(page, { text: 'Pirate' });
     await expect.poll(() => JSON.parse(readFileSync(join(app.home, 'settings.json'), 'utf8')).chatPresets).toEqual([{ name: 'Pirate', systemPrompt: 'You are a careful pirate.', temperature: 0.3, maxTokens: 321 }]);
     await panel.getByRole('button', { name: 'Cancel' }).click();
 

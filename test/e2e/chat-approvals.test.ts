@@ -106,11 +106,14 @@ describe('chat with inline approvals', () => {
     expect(results).toContain('echo: parallel 3');
   });
 
-  it('Esc aborts the turn and the pending cards disappear', async () => {
+  it('Stop aborts the turn and the pending cards disappear (Esc in the box does not: issue 25)', async () => {
     await newChat(page);
     await send(page, 'parallel 2');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="execution-approval"]').length === 2, undefined, { timeout: 20_000 });
     await page.getByTestId('composer').press('Escape');
+    await page.waitForTimeout(200);
+    expect(await page.getByTestId('execution-approval').count()).toBe(2);
+    await page.getByTestId('abort').click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="execution-approval"]').length === 0, undefined, { timeout: 20_000 });
     await page.getByTestId('send').waitFor();
     const statuses = await page.getByTestId('tool-call').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));

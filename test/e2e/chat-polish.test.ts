@@ -85,7 +85,8 @@ describe('chat polish', () => {
     expect(await focusedTestId(page)).toBe('session-search');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    const chosen = page.locator('[data-testid="session-item"][aria-selected="true"]');
+    // The keyboard itself moves into the list (issue 25: one tab stop, roving focus).
+    const chosen = page.locator('[data-testid="session-item"]:has(button.session-open:focus)');
     expect(await chosen.count()).toBe(1);
     const title = await chosen.locator('.session-title').innerText();
     await page.keyboard.press('Enter');

@@ -34,7 +34,7 @@ function cliProviderResolver(flags: ChatFlags): ((settings: Settings, secrets: S
     if (!flags.model) return { ok: false, configured: false, reason: '--base-url needs --model too.' };
     const config: ProviderConfig = {
       id: 'cli',
-      name: `the server at ${flags.baseURL}`,
+      name: 'the --base-url server',
       kind: 'openai-compatible',
       baseURL: flags.baseURL,
       model: flags.model,
@@ -42,6 +42,20 @@ function cliProviderResolver(flags: ChatFlags): ((settings: Settings, secrets: S
     };
     return resolveProvider({ ...settings, providers: [config], activeProviderId: config.id }, secrets);
   };
+}
+
+/** --base-url is checked before anything starts: a bad one would retry, then leave a stray session. */
+export function checkBaseUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    throw new UsageError(`--base-url "${value}" is not a server address. Give it with http:// or https://, e.g. --base-url http://127.0.0.1:11434/v1`);
+  }
+  return value;
 }
 
 /** The keychain secret this run's provider needs, if any. */
@@ -111,7 +125,7 @@ export const chatCommand: Command = {
     const baseURL = option(args, 'base-url');
     const model = option(args, 'model');
     const apiKeySecret = option(args, 'api-key-secret');
-    if (baseURL) flags.baseURL = baseURL;
+    if (baseURL) flags.baseURL = checkBaseUrl(baseURL);
     if (model) flags.model = model;
     if (apiKeySecret) flags.apiKeySecret = apiKeySecret;
 

@@ -4,12 +4,13 @@ import { For, Show, createSignal } from 'solid-js';
 import type { ChatSettings } from '../../../shared/chat.ts';
 import type { ChatPreset } from '../../../shared/settings.ts';
 import { useApp } from '../store/app-context.tsx';
+import { promptDialog } from '../ui/dialog.tsx';
 
 const numberOrUndefined = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
 
 export function ChatSettingsPanel(props: { chat: ChatSettings; onClose: () => void }) {
   const app = useApp();
-  const [prompt, setPrompt] = createSignal(props.chat.systemPrompt ?? '');
+  const [systemText, setSystemPrompt] = createSignal(props.chat.systemPrompt ?? '');
   const [temperature, setTemperature] = createSignal(props.chat.temperature?.toString() ?? '');
   const [maxTokens, setMaxTokens] = createSignal(props.chat.maxTokens?.toString() ?? '');
   const [problem, setProblem] = createSignal<string | null>(null);
@@ -21,7 +22,7 @@ export function ChatSettingsPanel(props: { chat: ChatSettings; onClose: () => vo
     if (t !== undefined && (!Number.isFinite(t) || t < 0 || t > 2)) return setProblem('Temperature: a number from 0 to 2 (empty: the provider default).'), null;
     if (m !== undefined && (!Number.isInteger(m) || m < 1)) return setProblem('Max tokens: a whole number from 1 (empty: no limit sent).'), null;
     setProblem(null);
-    return { ...(prompt().trim() ? { systemPrompt: prompt() } : {}), ...(t !== undefined ? { temperature: t } : {}), ...(m !== undefined ? { maxTokens: m } : {}) };
+    return { ...(systemText().trim() ? { systemPrompt: systemText() } : {}), ...(t !== undefined ? { temperature: t } : {}), ...(m !== undefined ? { maxTokens: m } : {}) };
   };
   const save = async () => {
     const v = values();
@@ -31,14 +32,14 @@ export function ChatSettingsPanel(props: { chat: ChatSettings; onClose: () => vo
     props.onClose();
   };
   const apply = (preset: ChatPreset) => {
-    setPrompt(preset.systemPrompt ?? '');
+    setSystemPrompt(preset.systemPrompt ?? '');
     setTemperature(preset.temperature?.toString() ?? '');
     setMaxTokens(preset.maxTokens?.toString() ?? '');
   };
   const saveAsPreset = async () => {
     const v = values();
     if (!v) return;
-    const name = prompt_('Name of the preset')?.trim();
+    const name = await promptDialog({ title: 'Save as preset', label: 'Name of the preset', confirmLabel: 'Save preset', message: presets().length ? 'A preset with the same name is replaced.' : undefined });
     if (!name) return;
     const next = [...presets().filter((p) => p.name !== name), { name, ...v }];
     await app.guard(() => app.api.setSettings({ patch: { chatPresets: next } }).then((settings) => app.apply({ type: 'settings.changed', settings })));
@@ -57,7 +58,7 @@ export function ChatSettingsPanel(props: { chat: ChatSettings; onClose: () => vo
       </Show>
       <label>
         System prompt <span class="muted small">(empty: the one in Settings)</span>
-        <textarea aria-label="System prompt" value={prompt()} onInput={(e) => setPrompt(e.currentTarget.value)} />
+        <textarea aria-label="System prompt" value={systemText()} onInput={(e) => setSystemPrompt(e.currentTarget.value)} />
       </label>
       <div class="row">
         <label>
@@ -78,6 +79,3 @@ export function ChatSettingsPanel(props: { chat: ChatSettings; onClose: () => vo
     </section>
   );
 }
-
-// window.prompt, named so it does not shadow the signal above.
-const prompt_ = (message: string) => window.prompt(message);

@@ -85,9 +85,12 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
             onAbort={() => void app.abort()}
             ref={props.composerRef}
             sendState={app.sendState()}
+            queued={app.queued(chat()?.sessionId ?? null)}
+            onUnqueue={(id) => (chat() ? app.unqueue(chat()!.sessionId, id)?.text : undefined)}
             model={model(chat())}
             draftKey={chat()?.sessionId ?? NEW_CHAT_DRAFT}
             tools={selectedTools(app.state.tools.groups, selection())}
+            knownToolNames={app.state.tools.groups.flatMap((g) => g.tools.flatMap((t) => [t.name, t.modelName]))}
             {...(mcpOn() ? { loadPrompts, resources } : {})}
             lookupVariable={lookupVariable}
             trailing={
@@ -95,7 +98,6 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
                 type="button"
                 class="tools-button"
                 aria-expanded={choosing()}
-                aria-label="Tools"
                 title="Choose the tools this chat may use"
                 data-testid="tools-button"
                 onClick={() => setChoosing(!choosing())}

@@ -4,6 +4,7 @@ import type { McpPromptInfo } from '../../../shared/mcp.ts';
 import { parsePromptCommand } from '../../../shared/prompt-command.ts';
 import { acceptsImages } from '../../../shared/model-facts.ts';
 import type { ToolInfo } from '../../../shared/tools.ts';
+import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
 import type { SendState } from '../store/create-app-store.ts';
 import { AttachmentChips } from './attachment-chips.tsx';
 import { createVarRefChips, VarRefChips } from './composer-var-refs.tsx';
@@ -13,6 +14,12 @@ import { ResourcePicker, type ResourceSource } from './resource-picker.tsx';
 import { Icon } from '../ui/icons.tsx';
 
 type Suggestion = { kind: 'tool'; tool: ToolInfo; command: string } | { kind: 'prompt'; prompt: McpPromptInfo; command: string };
+
+/** `/name …` (the runtime's slash-command shape, not a `/server:prompt`) naming no known tool. */
+export function isUnknownToolCommand(text: string, known: string[] | undefined): boolean {
+  const name = /^\/([A-Za-z_][\w.:-]*)(?:\s|$)/.exec(text.trim())?.[1];
+  return !!name && !!known && !name.includes(':') && name !== FIND_TOOLS && !known.includes(name);
+}
 
 /** The draft key of a chat that has no session yet. */
 export const NEW_CHAT_DRAFT = 'draft';
@@ -36,12 +43,17 @@ export function Composer(props: {
   model?: string;
   /** The tools `/` suggests (the chat's selection). */
   tools?: ToolInfo[];
+  /** Every tool name the runtime knows (model names too): a `/name` outside them is a typo, kept in the box. */
+  knownToolNames?: string[];
   /** MCP prompts `/` suggests as `/server:prompt` (read when the menu opens); absent: none. */
   loadPrompts?: () => Promise<McpPromptInfo[]>;
   /** MCP resources for "Attach resource"; absent: no such button. */
   resources?: ResourceSource;
   /** Size of a variable in characters, or null when there is none (for `$VAR_REF` chips). */
   lookupVariable?: (name: string) => Promise<number | null>;
+  /** Messages sent during the running turn, waiting for it to end; Cancel takes one back into the box. */
+  queued?: { id: string; text: string }[];
+  onUnqueue?: (id: string) => string | undefined;
   /** Controls after the text box, before Send (the "Tools" button; after it, so Shift+Tab from the box still reaches the cards). */
   trailing?: JSX.Element;
   /**
@@ -114,6 +126,8 @@ export function Composer(props: {
     if (chips.unknown().length > 0) return;
     const taken = await props.onSend(value, attachments.map((a) => a.upload));
     if (taken === false) return;
+    // A mistyped `/tool` is answered "No tool named …" and not sent: the text stays to be fixed.
+    if (isUnknownToolCommand(value, props.knownToolNames)) return;
     // Only what was sent is cleared: text typed after it meanwhile stays.
     if (text().startsWith(value)) {
       const rest = text().slice(value.length);
@@ -260,6 +274,35 @@ export function Composer(props: {
           <div class="composer-notes small" role="status" data-testid="attach-note">
             {[...problems(), ...(imageNote() ? [imageNote()!] : [])].join(' ')}
           </div>
+        </Show>
+        <Show when={props.queued?.length}>
+          <ul class="composer-notes small queued-list" aria-label="Waiting to be sent" data-testid="queued">
+            <For each={props.queued}>
+              {(item) => (
+                <li class="row" data-testid="queued-message">
+                  <span class="grow queued-text">{item.text}</span>
+                  <span class="muted">will send after this turn</span>
+                  <button
+                    type="button"
+                    class="link small"
+                    aria-label={`Cancel sending “${item.text.slice(0, 40)}”`}
+                    onClick={() => {
+                      const back = props.onUnqueue?.(item.id);
+                      // Taken back into the box when it is empty, so nothing typed is lost.
+                      if (back !== undefined && !text().trim()) {
+                        setText(back);
+                        area.value = back;
+                        fit();
+                      }
+                      area.focus();
+                    }}
+                  >
+                    Cancel
+                  </button>
+                </li>
+              )}
+            </For>
+          </ul>
         </Show>
         <Show when={props.sendState === 'waiting'}>
           <div class="composer-notes small warn-text" role="status" data-testid="send-waiting">

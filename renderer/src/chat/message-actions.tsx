@@ -5,6 +5,7 @@ import type { BranchInfo, StepTiming, TokenUsage } from '../../../shared/chat.ts
 import { useApp } from '../store/app-context.tsx';
 import { copyText } from '../ui/copy-text.ts';
 import { formatDuration } from '../ui/format.ts';
+import { confirmDialog } from '../ui/dialog.tsx';
 
 export function BranchSwitcher(props: { branch?: BranchInfo; disabled?: boolean }) {
   const app = useApp();
@@ -60,7 +61,7 @@ export function MessageActions(props: { messageId: string; kind: 'user' | 'assis
         class="ghost"
         disabled={props.running}
         onClick={() => {
-          if (confirm('Delete this message? What follows it stays.')) void app.deleteMessage(props.messageId);
+          void confirmDialog({ title: 'Delete this message?', message: 'What follows it stays.', confirmLabel: 'Delete', danger: true }).then((yes) => (yes ? app.deleteMessage(props.messageId) : undefined));
         }}
       >
         Delete

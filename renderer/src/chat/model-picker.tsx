@@ -31,7 +31,6 @@ export function ModelPicker(props: { current: { providerId?: string; model?: str
         type="button"
         aria-haspopup="listbox"
         aria-expanded={open()}
-        aria-label="Model"
         title="The model this chat uses"
         onClick={() => setOpen(!open())}
         data-testid="model-picker"

@@ -2,6 +2,7 @@ import { For, Show, createMemo, createResource, createSignal, onMount } from 'so
 import type { AttachmentUpload } from '../../../shared/api.ts';
 import type { McpListing, McpResourceInfo } from '../../../shared/mcp.ts';
 import { formatSize } from './read-attachment.ts';
+import { useLayer } from '../ui/layers.ts';
 
 /** Where "Attach resource" reads from (the API's listMcpResources / readMcpResource). */
 export interface ResourceSource {
@@ -24,6 +25,7 @@ export function filterResources(items: McpResourceInfo[], query: string): McpRes
  * and hands it over as an attachment of the message being written. Esc closes it.
  */
 export function ResourcePicker(props: { source: ResourceSource; onPick: (upload: AttachmentUpload) => void; onClose: () => void }) {
+  useLayer(() => props.onClose());
   const [query, setQuery] = createSignal('');
   const [reading, setReading] = createSignal<string | null>(null);
   const [problem, setProblem] = createSignal<string | null>(null);

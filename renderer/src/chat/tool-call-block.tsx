@@ -90,7 +90,10 @@ export function ToolCallBlock(props: {
     if (r.status === 'EXECUTION_REJECTED' || r.status === 'RESULT_REJECTED') return r.formattedText ?? '';
     return r.formattedText ?? r.error ?? r.finalText ?? '';
   };
-  const args = () => props.call.summary ?? compressArgs(props.call.args);
+  // The header shows what ran: the user's edited arguments when there are some (issue 25 §6).
+  const edited = () => props.call.result?.editedArgs;
+  const [showModelArgs, setShowModelArgs] = createSignal(false);
+  const args = () => (edited() ? compressArgs(edited()!) : (props.call.summary ?? compressArgs(props.call.args)));
 
   return (
     <div class={`tool-call status-${props.call.status}`} data-testid="tool-call" data-call-id={props.call.callId} data-status={props.call.status}>
@@ -107,9 +110,21 @@ export function ToolCallBlock(props: {
         <Show when={props.call.groupName}>
           <span class="muted small">{props.call.groupName}</span>
         </Show>
-        <span class="tool-args grow mono muted" title={JSON.stringify(props.call.args, null, 2)}>
+        <span class="tool-args grow mono muted" title={JSON.stringify(edited() ?? props.call.args, null, 2)} data-testid="tool-args">
           {args()}
         </span>
+        <Show when={edited()}>
+          <button
+            type="button"
+            class="badge accent edited-badge"
+            aria-expanded={showModelArgs()}
+            title="You changed the arguments before approving; this shows the model's"
+            onClick={() => setShowModelArgs(!showModelArgs())}
+            data-testid="edited-badge"
+          >
+            edited
+          </button>
+        </Show>
         <span class={`badge ${STATUS_TONE[props.call.status]}`} data-testid="tool-status">
           {STATUS_TEXT[props.call.status]}
           <Show when={elapsed() !== undefined && props.call.status !== 'approval'}> · {formatDuration(elapsed()!)}</Show>
@@ -125,6 +140,12 @@ export function ToolCallBlock(props: {
           </button>
         </Show>
       </div>
+
+      <Show when={edited() && showModelArgs()}>
+        <div class="small muted mono model-args" data-testid="model-args">
+          The model asked for: {compressArgs(props.call.args)}
+        </div>
+      </Show>
 
       {/* A cancelled call keeps the lines it had streamed. */}
       <Show when={props.call.partial && (!props.call.result || props.call.status === 'cancelled')}>

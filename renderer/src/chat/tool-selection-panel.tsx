@@ -2,6 +2,7 @@ import { For, Show, createMemo, createSignal } from 'solid-js';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { ToolGroupInfo } from '../../../shared/tools.ts';
 import { effectiveSelection, matchesSearch, togglePin, toggleTools } from './tool-selection.ts';
+import { useLayer } from '../ui/layers.ts';
 
 /**
  * The chat's tools: groups and single tools, search, select all/none, and pins (pinned tools are
@@ -15,6 +16,7 @@ export function ToolSelectionPanel(props: {
   onChange: (selection: ChatToolSelection | null) => void;
   onClose: () => void;
 }) {
+  useLayer(() => props.onClose());
   const [query, setQuery] = createSignal('');
   const current = () => effectiveSelection(props.groups, props.selection);
   const chosen = createMemo(() => new Set(current().tools));

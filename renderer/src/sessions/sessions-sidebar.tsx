@@ -5,13 +5,18 @@ import { formatAge } from '../ui/format.ts';
 import { useNow } from '../ui/clock.ts';
 import './sessions.css';
 import { Icon } from '../ui/icons.tsx';
+import { confirmDialog } from '../ui/dialog.tsx';
 
-/** Sessions: new, open, rename, delete, search (Ctrl/Cmd+K focuses the search box). */
+/**
+ * Sessions: new, open, rename, delete, search (Ctrl/Cmd+K focuses the search box). The list is one
+ * tab stop (roving tabindex): arrow keys, Home and End move inside it, Enter opens and puts the
+ * cursor in the message box, F2 renames, Delete deletes (after asking).
+ */
 export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => void }) {
   const app = useApp();
   const now = useNow();
   const [query, setQuery] = createSignal('');
-  /** The row the arrow keys moved to from the search box (-1: none yet). */
+  /** The row that holds the list's one tab stop (-1: the open session's row, else the first). */
   const [cursor, setCursor] = createSignal(-1);
   const [editing, setEditing] = createSignal<string | null>(null);
   const [hits] = createResource(
@@ -21,28 +26,60 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
   const sorted = () => [...app.state.sessions].sort((a, b) => b.updatedAt - a.updatedAt);
   const shown = (): { session: SessionInfo; snippet?: string }[] =>
     query().trim() ? (hits() ?? []) : sorted().map((session) => ({ session }));
+  const stop = () => {
+    const list = shown();
+    if (cursor() >= 0 && cursor() < list.length) return cursor();
+    return Math.max(0, list.findIndex((h) => h.session.id === app.state.activeSessionId));
+  };
+  let listEl!: HTMLUListElement;
+  let searchEl!: HTMLInputElement;
+  /** Moves the list's tab stop to row `index` and the keyboard with it. */
+  const focusRow = (index: number) => {
+    setCursor(index);
+    const button = listEl.querySelectorAll<HTMLButtonElement>('button.session-open')[index];
+    button?.focus();
+    button?.scrollIntoView?.({ block: 'nearest' });
+  };
 
   createEffect(on(query, () => setCursor(-1), { defer: true }));
   const openAndFocus = async (session: SessionInfo) => {
     await app.openSession(session.id);
     app.focusComposer();
   };
-  /** Arrow keys move through the list, Enter opens (the first match when none is chosen), Esc clears. */
+  /** Arrow keys go down into the list, Enter opens the first match, Esc clears. */
   const onSearchKey = (e: KeyboardEvent) => {
     const count = shown().length;
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       if (count === 0) return;
       e.preventDefault();
-      const step = e.key === 'ArrowDown' ? 1 : -1;
-      setCursor((i) => (i < 0 ? (step > 0 ? 0 : count - 1) : (i + step + count) % count));
-      document.getElementById(`session-option-${cursor()}`)?.scrollIntoView?.({ block: 'nearest' });
+      focusRow(e.key === 'ArrowDown' ? 0 : count - 1);
     } else if (e.key === 'Enter' && !e.isComposing) {
-      const hit = shown()[Math.max(0, cursor())];
+      const hit = shown()[0];
       if (!hit) return;
       e.preventDefault();
       void openAndFocus(hit.session);
-    } else if (e.key === 'Escape') {
+    } else if (e.key === 'Escape' && query()) {
+      e.preventDefault();
       setQuery('');
+    }
+  };
+  /** Keys on a row of the list (its open button has the focus). */
+  const onRowKey = (e: KeyboardEvent, index: number, session: SessionInfo) => {
+    const count = shown().length;
+    const move = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: count - 1 }[e.key];
+    if (move !== undefined) {
+      e.preventDefault();
+      if (move < 0) searchEl.focus();
+      else focusRow(Math.min(move, count - 1));
+    } else if (e.key === 'Enter' && !e.isComposing) {
+      e.preventDefault();
+      void openAndFocus(session);
+    } else if (e.key === 'F2') {
+      e.preventDefault();
+      setEditing(session.id);
+    } else if (e.key === 'Delete') {
+      e.preventDefault();
+      void remove(session);
     }
   };
 
@@ -54,7 +91,7 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     await app.guard(() => app.api.renameSession({ sessionId: session.id, title: title.trim() }));
   };
   const remove = async (session: SessionInfo) => {
-    if (!confirm(`Delete “${session.title}”? Its messages and variables are removed.`)) return;
+    if (!(await confirmDialog({ title: `Delete “${session.title}”?`, message: 'Its messages and variables are removed.', confirmLabel: 'Delete', danger: true }))) return;
     const deleted = await app.guard(async () => {
       await app.api.deleteSession({ sessionId: session.id });
       return true;
@@ -68,39 +105,51 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
   return (
     <nav class="sessions" aria-label="Sessions">
       <div class="sessions-head">
-        <button type="button" class="primary grow" onClick={() => void app.newSession()} data-testid="new-session">
+        <button
+          type="button"
+          class="primary grow"
+          onClick={() => void app.newSession().then(() => app.focusComposer())}
+          title="New chat (the message box gets the cursor)"
+          data-testid="new-session"
+        >
           + New chat
         </button>
       </div>
       <input
-        ref={props.searchRef}
+        ref={(el) => {
+          searchEl = el;
+          props.searchRef(el);
+        }}
         type="search"
         placeholder="Search sessions (Ctrl+K)"
         aria-label="Search sessions"
         value={query()}
         onInput={(e) => setQuery(e.currentTarget.value)}
         onKeyDown={onSearchKey}
-        role="combobox"
-        aria-expanded={cursor() >= 0}
         aria-controls="session-list"
-        aria-activedescendant={cursor() >= 0 ? `session-option-${cursor()}` : undefined}
         data-testid="session-search"
       />
-      <ul class="session-list" id="session-list" role="listbox" aria-label="Sessions">
+      <ul class="session-list" id="session-list" aria-label="Sessions" ref={listEl}>
         <For each={shown()} fallback={<li class="muted small empty">{query() ? 'No match.' : 'No sessions yet.'}</li>}>
           {(hit, index) => (
             <li
-              id={`session-option-${index()}`}
               class={hit.session.id === app.state.activeSessionId ? 'active' : ''}
-              classList={{ cursor: index() === cursor() }}
-              role="option"
-              aria-selected={index() === cursor()}
               data-testid="session-item"
             >
               <Show
                 when={editing() === hit.session.id}
                 fallback={
-                  <button type="button" class="session-open" onClick={() => void app.openSession(hit.session.id)} onDblClick={() => setEditing(hit.session.id)}>
+                  <button
+                    type="button"
+                    class="session-open"
+                    tabIndex={index() === stop() ? 0 : -1}
+                    aria-current={hit.session.id === app.state.activeSessionId ? 'page' : undefined}
+                    aria-keyshortcuts="F2 Delete"
+                    onClick={() => void app.openSession(hit.session.id)}
+                    onDblClick={() => setEditing(hit.session.id)}
+                    onFocus={() => setCursor(index())}
+                    onKeyDown={(e) => onRowKey(e, index(), hit.session)}
+                  >
                     <span class="session-title">{hit.session.title || 'Untitled'}</span>
                     <span class="muted small">
                       {hit.snippet ?? `${hit.session.messageCount} message${hit.session.messageCount === 1 ? '' : 's'} · ${formatAge(hit.session.updatedAt, now())}`}
@@ -121,10 +170,10 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
                 />
               </Show>
               <div class="session-actions">
-                <button type="button" class="icon" title="Rename" aria-label={`Rename ${hit.session.title}`} onClick={() => setEditing(hit.session.id)}>
+                <button type="button" class="icon" tabIndex={-1} title="Rename (F2)" aria-label={`Rename ${hit.session.title}`} onClick={() => setEditing(hit.session.id)}>
                   <Icon name="pencil" />
                 </button>
-                <button type="button" class="icon" title="Delete" aria-label={`Delete ${hit.session.title}`} onClick={() => void remove(hit.session)}>
+                <button type="button" class="icon" tabIndex={-1} title="Delete (Del)" aria-label={`Delete ${hit.session.title}`} onClick={() => void remove(hit.session)}>
                   <Icon name="trash" />
                 </button>
               </div>

@@ -98,13 +98,14 @@ export function GroupsSection() {
   );
 }
 
-/** One policy override: the empty choice means "use the tool's own default", shown as `fallback`. */
+/** One policy override: the empty choice means "use the tool's own default", named as `fallback` while nothing overrides it. */
 function PolicySelect<P extends string>(props: { short: string; label: string; options: readonly P[]; fallback: P; value: P | undefined; onChange: (value: P | undefined) => void }) {
   return (
     <label class="policy-select small">
       <span class="muted">{props.short}</span>
       <select aria-label={props.label} classList={{ overridden: !!props.value }} value={props.value ?? ''} onChange={(e) => props.onChange((e.currentTarget.value || undefined) as P | undefined)}>
-        <option value="">{props.fallback} (default)</option>
+        {/* With an override, `fallback` (the effective policy) is the override itself, not the default. */}
+        <option value="">{props.value ? "the tool's default" : `${props.fallback} (default)`}</option>
         <For each={props.options}>{(p) => <option value={p}>{p}</option>}</For>
       </select>
     </label>

@@ -4,6 +4,7 @@ import { useApp } from '../store/app-context.tsx';
 import { McpServerFolders } from './mcp-server-folders.tsx';
 import { splitCommandLine } from './split-command-line.ts';
 import { Switch } from './switch.tsx';
+import { confirmDialog } from '../ui/dialog.tsx';
 
 /** Settings → MCP servers: each server with its live state, its switch, Restart, add, remove, import. */
 export function McpServersSection() {
@@ -32,7 +33,7 @@ export function McpServersSection() {
   const allowWrite = async (name: string, folder: string) => show(await app.guard(() => app.api.allowMcpWrite({ name, folder })));
   const argFoldersWritable = async (name: string, writable: boolean) => show(await app.guard(() => app.api.setMcpArgFoldersWritable({ name, writable })));
   const remove = async (name: string) => {
-    if (!window.confirm(`Remove the MCP server "${name}"?`)) return;
+    if (!(await confirmDialog({ title: `Remove the MCP server "${name}"?`, confirmLabel: 'Remove', danger: true }))) return;
     show(await app.guard(() => app.api.removeMcpServer({ name })));
   };
   const lookForImports = async () => setPreview((await app.guard(() => app.api.previewMcpImport())) ?? null);

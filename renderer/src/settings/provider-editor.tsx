@@ -1,10 +1,12 @@
-import { Show, createResource, createSignal } from 'solid-js';
+import { Show, createEffect, createResource, createSignal } from 'solid-js';
 import { createStore } from 'solid-js/store';
 import { providerKeySecretName, type ProviderInfo, type ProviderTestResult } from '../../../shared/api.ts';
 import type { ProviderConfig } from '../../../shared/settings.ts';
 import { useApp } from '../store/app-context.tsx';
 import { ModelCombobox, type ModelComboboxHandle } from './model-combobox.tsx';
 import { useSettings } from './use-settings.ts';
+import { confirmDialog } from '../ui/dialog.tsx';
+import { useProviderDrafts } from './provider-drafts.ts';
 
 /** Shown in the key field while a key is stored: the key itself never comes back from the host. */
 const KEY_MASK = '••••••••••••';
@@ -14,15 +16,21 @@ const KEY_MASK = '••••••••••••';
 export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => void; onDeleted: () => void; isNew?: boolean }) {
   const app = useApp();
   const { settings, save } = useSettings();
-  const [draft, setDraft] = createStore<ProviderConfig>({
-    id: props.provider.id,
-    name: props.provider.name,
-    kind: props.provider.kind,
-    baseURL: props.provider.baseURL,
-    model: props.provider.model,
-    ...(props.provider.apiKeySecret ? { apiKeySecret: props.provider.apiKeySecret } : {}),
-  });
-  const [apiKey, setApiKey] = createSignal(props.provider.hasApiKey ? KEY_MASK : '');
+  // A form left open when Settings closed comes back as it was (provider-drafts.ts).
+  const drafts = useProviderDrafts();
+  const kept = drafts.get(props.provider.id);
+  const [draft, setDraft] = createStore<ProviderConfig>(
+    kept?.provider ?? {
+      id: props.provider.id,
+      name: props.provider.name,
+      kind: props.provider.kind,
+      baseURL: props.provider.baseURL,
+      model: props.provider.model,
+      ...(props.provider.apiKeySecret ? { apiKeySecret: props.provider.apiKeySecret } : {}),
+    },
+  );
+  const [apiKey, setApiKey] = createSignal(kept?.apiKey ?? (props.provider.hasApiKey ? KEY_MASK : ''));
+  createEffect(() => drafts.keep(draft.id, { provider: { ...draft }, apiKey: apiKey() }));
   const [models, setModels] = createSignal<string[]>([]);
   const [test, setTest] = createSignal<ProviderTestResult | null>(null);
   const [busy, setBusy] = createSignal(false);
@@ -84,15 +92,19 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
     const patch = props.isNew && !stored.some((p) => p.id === active) ? { providers: list, activeProviderId: provider.id } : { providers: list };
     if (await save(patch, secrets)) {
       setApiKey(provider.apiKeySecret ? KEY_MASK : '');
+      drafts.forget(draft.id);
       props.onSaved();
     }
   };
   const remove = async () => {
-    if (!confirm(`Remove provider ${draft.name}?`)) return;
+    if (!(await confirmDialog({ title: `Remove provider ${draft.name}?`, message: 'Its stored API key is removed too.', confirmLabel: 'Remove', danger: true }))) return;
     const list = (settings()?.providers ?? []).filter((p) => p.id !== draft.id);
     const active = settings()?.activeProviderId === draft.id ? (list[0]?.id ?? null) : (settings()?.activeProviderId ?? null);
     const secrets = draft.apiKeySecret ? { [draft.apiKeySecret]: null } : undefined;
-    if (await save({ providers: list, activeProviderId: active }, secrets)) props.onDeleted();
+    if (await save({ providers: list, activeProviderId: active }, secrets)) {
+      drafts.forget(draft.id);
+      props.onDeleted();
+    }
   };
 
   return (
@@ -154,7 +166,13 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
         <Show
           when={!props.isNew}
           fallback={
-            <button type="button" onClick={() => props.onDeleted()}>
+            <button
+              type="button"
+              onClick={() => {
+                drafts.forget(draft.id);
+                props.onDeleted();
+              }}
+            >
               Cancel
             </button>
           }

@@ -4,6 +4,7 @@ import type { ProviderConfig } from '../../../shared/settings.ts';
 import { useApp } from '../store/app-context.tsx';
 import { useSettings } from './use-settings.ts';
 import { ProviderEditor } from './provider-editor.tsx';
+import { useProviderDrafts } from './provider-drafts.ts';
 
 /** Providers: base URL, model picker (from /v1/models), API key in the keychain (masked), Test. */
 export function ProvidersSection() {
@@ -13,12 +14,13 @@ export function ProvidersSection() {
     () => settings()?.providers,
     () => app.api.listProviders().catch(() => [] as ProviderInfo[]),
   );
-  const [editing, setEditing] = createSignal<string | null>(null);
+  const drafts = useProviderDrafts();
+  const { adding, setAdding, editing, setEditing } = drafts;
   // Saving re-reads the list (the editor starts over), so the confirmation lives here.
   const [saved, setSaved] = createSignal<string | null>(null);
 
   // "+ Add provider" opens a form for a provider that is stored only by its Save (Cancel discards it).
-  const [adding, setAdding] = createSignal<ProviderInfo | null>(null);
+  // Which forms are open, and what they hold, survive closing Settings (provider-drafts.ts).
   const add = () => {
     const id = `provider-${Date.now().toString(36)}`;
     const provider: ProviderConfig = { id, name: 'New provider', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', model: '' };
@@ -57,6 +59,8 @@ export function ProvidersSection() {
                   type="button"
                   onClick={() => {
                     setSaved(null);
+                    // "Close" gives up what was typed; closing the whole panel keeps it.
+                    if (editing() === p.id) drafts.forget(p.id);
                     setEditing(editing() === p.id ? null : p.id);
                   }}
                 >

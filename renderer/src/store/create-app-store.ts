@@ -18,6 +18,13 @@ export interface StoreConnection {
 /** Where the message being sent is: 'waiting' = kept until the connection is back. */
 export type SendState = 'idle' | 'sending' | 'waiting';
 
+/** A message sent while its chat's turn ran: it goes out, in order, when the turn is over. */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+  attachments?: AttachmentUpload[];
+}
+
 export interface AppStore {
   state: AppState;
   api: TooldeskApi;
@@ -33,6 +40,10 @@ export interface AppStore {
    */
   send(text: string, attachments?: AttachmentUpload[]): Promise<boolean>;
   sendState: () => SendState;
+  /** Messages of a chat waiting for its running turn to end (sent then, in order). */
+  queued(sessionId: string | null): QueuedMessage[];
+  /** Takes a queued message back (Cancel); its text is returned for the message box. */
+  unqueue(sessionId: string, id: string): QueuedMessage | undefined;
   edit(messageId: string, text: string): Promise<void>;
   /** Regenerate an answer, or Retry a failed turn (answers again from the user message before `messageId`). */
   regenerate(messageId: string): Promise<void>;
@@ -57,7 +68,7 @@ export interface AppStore {
   /** Runs an action; a failure becomes the error toast and resolves to undefined. */
   guard<T>(work: () => Promise<T>): Promise<T | undefined>;
   dispose(): void;
-  /** Errors from actions, shown as a toast. */
+  /** Errors from actions, shown as a toast: one raised in a chat shows only while that chat is open. */
   error: () => string | null;
   setError(message: string | null): void;
 }
@@ -66,7 +77,13 @@ const OPEN_CONNECTION: StoreConnection = { state: () => 'open', onConnectionChan
 
 export function createAppStore(api: TooldeskApi, connection: StoreConnection = OPEN_CONNECTION): AppStore {
   const [state, setState] = createStore<AppState>(emptyAppState());
-  const [ui, setUi] = createStore<{ error: string | null; sendState: SendState }>({ error: null, sendState: 'idle' });
+  const [ui, setUi] = createStore<{ error: { message: string; sessionId: string | null } | null; sendState: SendState; queues: Record<string, QueuedMessage[]> }>({
+    error: null,
+    sendState: 'idle',
+    queues: {},
+  });
+  /** An error belongs to the chat open when it happened: it does not follow the user elsewhere. */
+  const raise = (error: unknown) => setUi('error', { message: error instanceof Error ? error.message : String(error), sessionId: state.activeSessionId });
   const connected = () =>
     connection.state() === 'open'
       ? Promise.resolve()
@@ -112,6 +129,24 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
     }
     flush();
     setState(produce((s) => applyEvent(event, s)));
+    if (event.type === 'session.turn') drainQueues();
+  };
+  /** Sends each chat's first queued message once its turn is over (one at a time per chat). */
+  const draining = new Set<string>();
+  const drainQueues = () => {
+    for (const [sessionId, list] of Object.entries(ui.queues)) {
+      const next = list[0];
+      if (!next || draining.has(sessionId) || state.chats[sessionId]?.running !== false) continue;
+      draining.add(sessionId);
+      setUi('queues', sessionId, (q) => q.slice(1));
+      void retrying(() => api.sendMessage({ sessionId, text: next.text, messageId: next.id, ...(next.attachments?.length ? { attachments: next.attachments } : {}) }))
+        .catch((error: unknown) => setUi('error', { message: error instanceof Error ? error.message : String(error), sessionId }))
+        .finally(() => {
+          draining.delete(sessionId);
+          setUi('sendState', 'idle');
+          drainQueues();
+        });
+    }
   };
   const unsubscribe = api.onEvent(apply);
 
@@ -119,7 +154,7 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
     try {
       return await work();
     } catch (error) {
-      setUi('error', error instanceof Error ? error.message : String(error));
+      raise(error);
       return undefined;
     }
   };
@@ -143,8 +178,17 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
   const store: AppStore = {
     state,
     api,
-    error: () => ui.error,
-    setError: (message) => setUi('error', message),
+    error: () => {
+      const e = ui.error;
+      return e && (e.sessionId === null || e.sessionId === state.activeSessionId) ? e.message : null;
+    },
+    setError: (message) => setUi('error', message === null ? null : { message, sessionId: state.activeSessionId }),
+    queued: (sessionId) => (sessionId ? (ui.queues[sessionId] ?? []) : []),
+    unqueue(sessionId, id) {
+      const item = ui.queues[sessionId]?.find((q) => q.id === id);
+      if (item) setUi('queues', sessionId, (q) => q.filter((x) => x.id !== id));
+      return item;
+    },
     async init() {
       await guard(async () => {
         const [sessions, tools, settings] = await Promise.all([api.listSessions(), api.listTools(), api.getSettings()]);
@@ -181,15 +225,23 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
     async send(text, attachments) {
       if (!text.trim() && !attachments?.length) return false;
       const messageId = clientId();
+      const open = state.activeSessionId;
+      if (open && state.chats[open]?.running) {
+        // The turn is still running: the message waits for it, as the offline queue does.
+        setUi('queues', open, (q) => [...(q ?? []), { id: messageId, text, ...(attachments?.length ? { attachments } : {}) }]);
+        return true;
+      }
       try {
         await retrying(async () => {
           const sessionId = await createDraftSession();
           if (!sessionId) throw new Error('Open or start a chat first.');
           return api.sendMessage({ sessionId, text, messageId, ...(attachments?.length ? { attachments } : {}) });
         });
+        // The chat's own error (a refused send) has had its answer.
+        if (ui.error?.sessionId === (state.activeSessionId ?? open)) setUi('error', null);
         return true;
       } catch (error) {
-        setUi('error', error instanceof Error ? error.message : String(error));
+        raise(error);
         return false;
       } finally {
         setUi('sendState', 'idle');

@@ -3,6 +3,7 @@ import { createStore, reconcile } from 'solid-js/store';
 import type { ToolFiles } from '../../../shared/api.ts';
 import { useApp } from '../store/app-context.tsx';
 import { DiagnosticsList } from './diagnostics-list.tsx';
+import { confirmDialog } from '../ui/dialog.tsx';
 
 /** Edits a script-folder or three-layer tool's files; Save writes them and reloads the tool. */
 export function ToolEditor(props: { tool: ToolFiles; onClose: () => void }) {
@@ -26,7 +27,7 @@ export function ToolEditor(props: { tool: ToolFiles; onClose: () => void }) {
   };
 
   const remove = async () => {
-    if (!confirm(`Delete the tool folder ${current().dir}?`)) return;
+    if (!(await confirmDialog({ title: 'Delete this tool?', message: `The folder ${current().dir} is deleted with everything in it.`, confirmLabel: 'Delete', danger: true }))) return;
     const done = await app.guard(() => app.api.deleteTool({ name: current().name }));
     if (done !== undefined) props.onClose();
   };

@@ -33,3 +33,19 @@ export async function openPanel(page: Page, name: 'tools' | 'variables' | 'setti
   if ((await tab.getAttribute('aria-pressed')) !== 'true') await tab.click();
   await page.getByTestId(`${name}-panel`).waitFor();
 }
+
+/**
+ * Answers the in-app dialog (ui/dialog.tsx) the way a user would: types `text` into its field
+ * when given, then presses its confirm button; `false` cancels it with Esc.
+ */
+export async function answerDialog(page: Page, answer: true | false | { text: string }): Promise<void> {
+  const dialog = page.getByTestId('app-dialog');
+  await dialog.waitFor();
+  if (answer === false) {
+    await page.keyboard.press('Escape');
+  } else {
+    if (typeof answer === 'object') await dialog.getByTestId('app-dialog-input').fill(answer.text);
+    await dialog.getByTestId('app-dialog-confirm').click();
+  }
+  await dialog.waitFor({ state: 'detached' });
+}

@@ -115,7 +115,7 @@ describe('App', () => {
 
   it('saves a per-tool policy override into settings.permissionOverrides', async () => {
     const tool = fakeTool('echo');
-    const { calls } = await mountApp({
+    const { calls, emit } = await mountApp({
       listTools: () => ({ groups: [{ name: 'demo', enabled: true, builtin: false, tools: [tool] }], diagnostics: [] }),
       setSettings: (req: { patch: object }) => ({ ...defaultSettings(), ...req.patch }),
     });
@@ -127,6 +127,10 @@ describe('App', () => {
     fireEvent.change(select, { target: { value: 'ask-always' } });
     await waitFor(() => expect(calls.setSettings).toHaveBeenCalledWith({ patch: { permissionOverrides: { echo: { executionPolicy: 'ask-always' } } } }));
     await waitFor(() => expect((screen.getByLabelText('Execution policy for echo') as HTMLSelectElement).value).toBe('ask-always'));
+    // The runtime then reports the effective policy: the user's override is never called "(default)" (issue 25 §8).
+    emit({ type: 'tools.changed', tools: { groups: [{ name: 'demo', enabled: true, builtin: false, tools: [fakeTool('echo', { executionPolicy: 'ask-always', resultApprovalPolicy: 'never' })] }], diagnostics: [] } });
+    await waitFor(() => expect((screen.getByLabelText('Execution policy for echo') as HTMLSelectElement).options[0]!.textContent).toBe("the tool's default"));
+    expect([...(screen.getByLabelText('Execution policy for echo') as HTMLSelectElement).options].map((o) => o.textContent)).not.toContain('ask-always (default)');
     fireEvent.change(screen.getByLabelText('Result approval for echo'), { target: { value: 'always' } });
     await waitFor(() =>
       expect(calls.setSettings).toHaveBeenLastCalledWith({ patch: { permissionOverrides: { echo: { executionPolicy: 'ask-always', resultApprovalPolicy: 'always' } } } }),

@@ -135,10 +135,10 @@ describe('message actions and branches', () => {
     fireEvent.keyDown(edit, { key: 'Enter' });
     await waitFor(() => expect(calls.editMessage).toHaveBeenCalledWith({ sessionId: 's1', messageId: 'u1', text: 'question, better' }));
 
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     fireEvent.click(within(screen.getAllByTestId('row-user')[0]!).getByRole('button', { name: 'Delete' }));
+    // The in-app dialog asks first (issue 25: no window.confirm).
+    fireEvent.click(await screen.findByTestId('app-dialog-confirm'));
     await waitFor(() => expect(calls.deleteMessage).toHaveBeenCalledWith({ sessionId: 's1', messageId: 'u1' }));
-    confirm.mockRestore();
 
     // The runtime answers a switch with the new path: the rows follow.
     emit({ type: 'session.path', sessionId: 's1', messages: [{ id: 'u1', role: 'user', content: 'question', createdAt: 1 }, { id: 'a1', role: 'assistant', content: 'answer one', createdAt: 2 }], branches: { a1: { index: 1, count: 2, next: 'a2' } } });

@@ -65,13 +65,16 @@ describe('Settings → MCP servers', () => {
     fireEvent.click(restart);
     await waitFor(() => expect(fake.calls.restartMcpServer).toHaveBeenCalledWith({ name: 'ev' }));
 
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    // The in-app dialog asks first: Cancel removes nothing, Remove removes.
     fireEvent.click(screen.getByRole('button', { name: 'Remove ev' }));
+    fireEvent.click(await screen.findByTestId('app-dialog-cancel'));
+    await waitFor(() => expect(screen.queryByTestId('app-dialog')).toBeNull());
     expect(fake.calls.removeMcpServer).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'Remove ev' }));
+    expect((await screen.findByTestId('app-dialog')).textContent).toContain('Remove the MCP server "ev"?');
+    fireEvent.click(screen.getByTestId('app-dialog-confirm'));
     await waitFor(() => expect(fake.calls.removeMcpServer).toHaveBeenCalledWith({ name: 'ev' }));
     await waitFor(() => expect(screen.queryByTestId('mcp-server')).toBeNull());
-    expect(confirm).toHaveBeenCalledTimes(2);
   });
 
   it('adds a local server from a command line with quotes, and says what is wrong instead of sending nonsense', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
 import { DiagnosticsList, sortDiagnostics } from '../../../renderer/src/tools/diagnostics-list.tsx';
 import type { VariableInfo } from '../../../shared/variables.ts';
@@ -26,13 +26,12 @@ describe('sessions sidebar', () => {
     fireEvent.keyDown(input, { key: 'Enter' });
     await waitFor(() => expect(calls.renameSession).toHaveBeenCalledWith({ sessionId: 's1', title: 'Renamed' }));
 
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     fireEvent.click(screen.getByRole('button', { name: 'Delete First chat' }));
+    fireEvent.click(await screen.findByTestId('app-dialog-confirm'));
     await waitFor(() => expect(calls.deleteSession).toHaveBeenCalledWith({ sessionId: 's1' }));
     // The deleted session was open: a new chat takes its place, stored only with its first message.
     await screen.findByTestId('chat-draft');
     expect(calls.createSession).not.toHaveBeenCalled();
-    confirm.mockRestore();
   });
 });
 
