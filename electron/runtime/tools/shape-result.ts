@@ -3,6 +3,7 @@
 // Split from tool-executor.ts; the executor calls these after a run.
 import { withOwnApp } from '../apps/own-tool-app.ts';
 import type { ToolExecuteResult } from '../../../shared/tools.ts';
+import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
 import { formatOutput, NO_OUTPUT_TEXT, truncateOutput, truncationHint } from './format-output.ts';
 import type { RunOutcome } from './run-tool.ts';
 import { timeoutMessageOf } from './timeout-message.ts';
@@ -112,4 +113,35 @@ function base64Bytes(data: string): number {
 function copyLogs(result: ToolExecuteResult, run: ToolRunResult): void {
   if (run.logs) result.logs = run.logs;
   if (run.warnings?.length) result.warnings = [...run.warnings];
+}
+
+/** A rule denied the call: its reason reaches the model, with the advice not to retry. */
+export function deniedByRule(entry: RegisteredTool, reason: string, inspection: ToolCallInspection): ToolExecuteResult {
+  const finalText = `${reason} The user's rules do not allow this call; do not retry it. Ask the user if it is needed.`;
+  return { toolName: entry.name, status: 'EXECUTION_REJECTED', rejectReason: reason, finalText, inspection };
+}
+
+/** The user said no on the approval card (or nobody could be asked). */
+export function notAllowed(entry: RegisteredTool, reason: string, inspection: ToolCallInspection): ToolExecuteResult {
+  const theirs = reason.trim() ? ` Their reason: ${quotedReason(reason)}` : '';
+  const finalText = `The user did not allow running ${entry.modelName}.${theirs} Do not retry the same call unless the user asks for it.`;
+  return { toolName: entry.name, status: 'EXECUTION_REJECTED', rejectReason: reason, finalText, inspection };
+}
+
+/** The user withheld a result after seeing it. */
+export function resultWithheld(entry: RegisteredTool, reason: string, result: ToolExecuteResult, editedArgs?: Record<string, unknown>): ToolExecuteResult {
+  const rejected: ToolExecuteResult = {
+    toolName: entry.name,
+    status: 'RESULT_REJECTED',
+    rejectReason: reason,
+    finalText: `The user withheld the result of ${entry.modelName}: ${reason}`,
+    ...(result.inspection ? { inspection: result.inspection } : {}),
+  };
+  if (editedArgs) rejected.editedArgs = editedArgs;
+  if (result.warnings) rejected.warnings = result.warnings;
+  return rejected;
+}
+
+export function quotedReason(text: string): string {
+  return `"${text.trim()}".`;
 }

@@ -26,13 +26,13 @@ import {
   type RegisteredTool,
   type RegisterResult,
 } from './tool-catalog.ts';
-import { BASE_TOOL_RULES, groupRulePrompt, ruleVariableName } from './tool-rules.ts';
+import { addSkillRules, BASE_TOOL_RULES, groupRulePrompt, restoreMissingRules, ruleVariableName } from './tool-rules.ts';
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup } from './types.ts';
 import { ArgsValidator } from './validate-args.ts';
 import { varRefUses } from './var-ref-uses.ts';
 import { withCallTrace, type CallTrace } from './call-trace.ts';
-import { boundError, errorResult, shapeSuccess } from './shape-result.ts';
+import { boundError, deniedByRule, errorResult, notAllowed, resultWithheld, shapeSuccess } from './shape-result.ts';
 import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
 import { VariableSystem, type VariableChangeListener } from './variable-system.ts';
 import type { PermissionLevel } from '../../../shared/permissions.ts';
@@ -116,7 +116,7 @@ export class ToolExecutor {
     this.registerToolGroup(createVarsToolGroup(this.variables));
     // A restored session may predate the groups registered now: put their rules back.
     this.variables.onChange((change) => {
-      if (change.kind === 'restore' || change.kind === 'clear') this.restoreMissingRules();
+      if (change.kind === 'restore' || change.kind === 'clear') restoreMissingRules(this.variables, this.catalog.allGroups());
     });
   }
 
@@ -130,7 +130,7 @@ export class ToolExecutor {
   /** The group starts disabled, its tools enabled; its skill rules become RULE variables. */
   registerToolGroup(group: ToolGroup): GroupRegisterResult {
     const result = this.catalog.registerToolGroup(group);
-    this.addRules(group);
+    addSkillRules(this.variables, group);
     return result;
   }
 
@@ -329,24 +329,8 @@ export class ToolExecutor {
       ...(trace?.toolHost ? { toolHost: trace.toolHost } : {}),
       timings,
     });
-    if (decision.kind === 'deny') {
-      return {
-        toolName: entry.name,
-        status: 'EXECUTION_REJECTED',
-        rejectReason: decision.reason,
-        finalText: `${decision.reason} The user's rules do not allow this call; do not retry it. Ask the user if it is needed.`,
-        inspection: inspect(args),
-      };
-    }
-    if (!gate.allowed) {
-      return {
-        toolName: entry.name,
-        status: 'EXECUTION_REJECTED',
-        rejectReason: gate.reason,
-        finalText: `The user did not allow running ${entry.modelName}.${gate.reason.trim() ? ` Their reason: ${quotedReason(gate.reason)}` : ''} Do not retry the same call unless the user asks for it.`,
-        inspection: inspect(args),
-      };
-    }
+    if (decision.kind === 'deny') return deniedByRule(entry, decision.reason, inspect(args));
+    if (!gate.allowed) return notAllowed(entry, gate.reason, inspect(args));
     let editedNote = '';
     let editedArgs: Args | undefined;
     if (gate.args) {
@@ -396,16 +380,7 @@ export class ToolExecutor {
     // The model must not reach a withheld result through its variables either.
     if (result.cacheVarResult) this.variables.remove(result.cacheVarResult);
     if (result.cacheVarArgs) this.variables.remove(result.cacheVarArgs);
-    const rejected: ToolExecuteResult = {
-      toolName: entry.name,
-      status: 'RESULT_REJECTED',
-      rejectReason: approval.reason,
-      finalText: `The user withheld the result of ${entry.modelName}: ${approval.reason}`,
-      inspection: result.inspection,
-    };
-    if (editedArgs) rejected.editedArgs = editedArgs;
-    if (result.warnings) rejected.warnings = result.warnings;
-    return rejected;
+    return resultWithheld(entry, approval.reason, result, editedArgs);
   }
 
   /**
@@ -448,22 +423,6 @@ export class ToolExecutor {
   private permissionOf(entry: RegisteredTool): Required<ToolPermission> {
     return this.gate.permissionOf(entry.name, entry.tool, this.catalog.getGroup(entry.groupName)?.group);
   }
-
-  private addRules(group: ToolGroup): void {
-    for (const [ruleName, rule] of Object.entries(group.declareSkillRules ?? {})) {
-      this.variables.add(ruleVariableName(group.name, ruleName), rule.prompt, 'RULE', {
-        desc: rule.desc,
-        tags: ['rule', group.name],
-      });
-    }
-  }
-
-  private restoreMissingRules(): void {
-    for (const { name, group } of this.catalog.allGroups()) {
-      const rules = Object.keys(group.declareSkillRules ?? {});
-      if (rules.some((rule) => !this.variables.has(ruleVariableName(name, rule)))) this.addRules({ ...group, name });
-    }
-  }
 }
 
 /** `message` is what the model reads; `forUser` (when it differs) what the chat shows. */
@@ -472,9 +431,6 @@ function failed(entry: RegisteredTool, message: string, forUser = message): Tool
 }
 
 /** The user's reason, word for word, as its own quoted sentence. */
-export function quotedReason(text: string): string {
-  return `"${text.trim()}".`;
-}
 
 function newCallId(): string {
   return `call_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;

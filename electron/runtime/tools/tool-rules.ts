@@ -3,6 +3,7 @@
 // with the ReadVar call that loads them).
 import { errorText } from './run-tool.ts';
 import type { SkillRule, ToolGroup } from './types.ts';
+import type { VariableSystem } from './variable-system.ts';
 
 export const BASE_TOOL_RULES = [
   '# Tool use',
@@ -59,4 +60,19 @@ function oneLine(text: string): string {
 
 function cell(text: string): string {
   return oneLine(text).replace(/\|/g, '\\|');
+}
+
+/** A group's skill rules as RULE variables (kept forever, read with ReadVar). */
+export function addSkillRules(variables: VariableSystem, group: ToolGroup): void {
+  for (const [ruleName, rule] of Object.entries(group.declareSkillRules ?? {})) {
+    variables.add(ruleVariableName(group.name, ruleName), rule.prompt, 'RULE', { desc: rule.desc, tags: ['rule', group.name] });
+  }
+}
+
+/** After the variables were restored or cleared: every registered group's rules are there again. */
+export function restoreMissingRules(variables: VariableSystem, groups: Iterable<{ name: string; group: ToolGroup }>): void {
+  for (const { name, group } of groups) {
+    const rules = Object.keys(group.declareSkillRules ?? {});
+    if (rules.some((rule) => !variables.has(ruleVariableName(name, rule)))) addSkillRules(variables, { ...group, name });
+  }
 }

@@ -1,8 +1,6 @@
 // One MCP server's life: started on demand, its tools listed (bounded), calls made with progress,
 // timeout and cancellation, restarted with backoff after a crash, stopped with its process group.
 // Every failure ends as a state with a readable reason and, for a call, an ERROR result.
-import { mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult, Client, ClientCapabilities, StreamableHTTPClientTransport, Tool as McpTool, Transport } from '@modelcontextprotocol/client';
 import type { Diagnostic } from '../../../../shared/tools.ts';
@@ -17,7 +15,7 @@ import { knownToolsFile, rememberTools } from './known-tools.ts';
 import { asksForSecret } from './elicitation-policy.ts';
 import { machineGrantProvider, type MachineGrantProvider } from './machine-grants.ts';
 import { loadMcpSdk, mcpSdk } from './mcp-sdk.ts';
-import { expandHome, launcherHint, tempFoldersNamed, writableFolders } from './launchers.ts';
+import { launcherHint } from './launchers.ts';
 import { mapCallResult } from './map-result.ts';
 import { progressText } from './progress-text.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
@@ -26,6 +24,7 @@ import { serverFile, switchedOffMessage, type McpServer } from './server-config.
 import { rootsList, serverRoots } from './server-roots.ts';
 import { allowWriteText, findWriteRefusal, type WriteRefusal } from './write-refusal.ts';
 import { ServerLog } from './server-log.ts';
+import { stdioServerTransport } from './stdio-server-transport.ts';
 import { ManagedStdioTransport } from './stdio-transport.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
 
@@ -394,52 +393,9 @@ export class McpConnection {
     const server = this.#server;
     const deps = this.#deps;
     if (server.kind === 'stdio') {
-      const env = await resolveSecretRefs(server.env, deps.resolveSecrets);
-      if ('error' in env) return { error: `could not start: ${env.error}` };
-      this.log.redact(env.secrets);
-      const cwd = expandHome(server.cwd ?? deps.workingDir ?? homedir());
-      const { folders: writable, launcherCache } = writableFolders(server);
-      if (launcherCache && writable[0]) {
-        try {
-          mkdirSync(writable[0], { recursive: true });
-        } catch {
-          // The sandbox then says it cannot bind it; the start fails with that message.
-        }
-      }
-      this.#writable = writable;
-      const transport = new ManagedStdioTransport(
-        async () => {
-          const child = await deps.spawn({
-            command: server.command,
-            args: server.args,
-            cwd,
-            env: env.values,
-            sandbox: {
-              ...deps.sandboxBase,
-              mode: server.sandbox === 'off' ? 'off' : 'auto',
-              toolDir: cwd,
-              // The cwd is the user's working folder (often the home), not the server's code.
-              toolDirIsWorkingFolder: true,
-              network: true,
-              allowHomeWrite: false,
-              ...(writable.length ? { writableDirs: writable } : {}),
-              readOnlyPaths: tempFoldersNamed(server.command, server.args),
-            },
-          });
-          if (!('error' in child)) {
-            this.#sandboxed = child.sandboxed;
-            for (const warning of child.warnings) this.log.add(`tooldesk: ${warning}`);
-          }
-          return child;
-        },
-        {
-          ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
-          onStderr: (text) => this.log.write(text),
-          onNoise: (line) => this.log.add(`tooldesk: not JSON-RPC on stdout (ignored): ${line}`),
-          onOversized: (bytes) => this.log.add(`tooldesk: dropped a ${bytes}-byte message (over the bound)`),
-        },
-      );
-      return { transport };
+      const made = await stdioServerTransport(server, deps, this.log, (sandboxed) => (this.#sandboxed = sandboxed));
+      if ('transport' in made) this.#writable = made.writable;
+      return made;
     }
     const headers = await resolveSecretRefs(server.headers, deps.resolveSecrets);
     if ('error' in headers) return { error: `could not connect: ${headers.error}` };

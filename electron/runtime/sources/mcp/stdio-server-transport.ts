@@ -1,0 +1,68 @@
+// How a stdio server is started: its `${secret:…}` env resolved (and redacted from its log), its
+// working folder, its writable folders (a launcher's cache made first), under the sandbox with
+// network, and its stdout read as bounded JSON-RPC with everything else kept in its log.
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import type { Transport } from '@modelcontextprotocol/client';
+import { expandHome, tempFoldersNamed, writableFolders } from './launchers.ts';
+import { resolveSecretRefs } from './secret-refs.ts';
+import type { McpServer } from './server-config.ts';
+import type { ServerLog } from './server-log.ts';
+import { ManagedStdioTransport } from './stdio-transport.ts';
+import type { McpClientDeps } from './types.ts';
+
+type StdioServer = Extract<McpServer, { kind: 'stdio' }>;
+
+/** Contract: `onSpawned` hears whether each start really ran sandboxed; never throws. */
+export async function stdioServerTransport(
+  server: StdioServer,
+  deps: McpClientDeps,
+  log: ServerLog,
+  onSpawned: (sandboxed: boolean) => void,
+): Promise<{ transport: Transport; writable: string[] } | { error: string }> {
+  const env = await resolveSecretRefs(server.env, deps.resolveSecrets);
+  if ('error' in env) return { error: `could not start: ${env.error}` };
+  log.redact(env.secrets);
+  const cwd = expandHome(server.cwd ?? deps.workingDir ?? homedir());
+  const { folders: writable, launcherCache } = writableFolders(server);
+  if (launcherCache && writable[0]) {
+    try {
+      mkdirSync(writable[0], { recursive: true });
+    } catch {
+      // The sandbox then says it cannot bind it; the start fails with that message.
+    }
+  }
+  const transport = new ManagedStdioTransport(
+    async () => {
+      const child = await deps.spawn({
+        command: server.command,
+        args: server.args,
+        cwd,
+        env: env.values,
+        sandbox: {
+          ...deps.sandboxBase,
+          mode: server.sandbox === 'off' ? 'off' : 'auto',
+          toolDir: cwd,
+          // The cwd is the user's working folder (often the home), not the server's code.
+          toolDirIsWorkingFolder: true,
+          network: true,
+          allowHomeWrite: false,
+          ...(writable.length ? { writableDirs: writable } : {}),
+          readOnlyPaths: tempFoldersNamed(server.command, server.args),
+        },
+      });
+      if (!('error' in child)) {
+        onSpawned(child.sandboxed);
+        for (const warning of child.warnings) log.add(`tooldesk: ${warning}`);
+      }
+      return child;
+    },
+    {
+      ...(deps.maxMessageBytes ? { maxMessageBytes: deps.maxMessageBytes } : {}),
+      onStderr: (text) => log.write(text),
+      onNoise: (line) => log.add(`tooldesk: not JSON-RPC on stdout (ignored): ${line}`),
+      onOversized: (bytes) => log.add(`tooldesk: dropped a ${bytes}-byte message (over the bound)`),
+    },
+  );
+  return { transport, writable };
+}
