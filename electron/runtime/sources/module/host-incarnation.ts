@@ -45,7 +45,8 @@ export interface Incarnation {
   launch: { command: string; args: string[]; cwd: string };
   pending: Map<number, Pending>;
   loaded: Set<number>;
-  execs: Map<number, AbortController>;
+  /** Running exec() processes by exec id; `executeId`: the call whose async context started one. */
+  execs: Map<number, { controller: AbortController; executeId?: number }>;
   dead: boolean;
   exitNote: string;
 }

@@ -24,6 +24,8 @@ export const FACTORY_TIMEOUT_MS = 10_000;
 export const LOAD_TIMEOUT_MS = FACTORY_TIMEOUT_MS + 5_000;
 /** Starting Node and the host script; generous because a busy machine starts slowly. */
 const START_TIMEOUT_MS = 30_000;
+/** How long an exec() a call did not wait for may outlive the call's answer. */
+export const EXEC_GRACE_MS = 200;
 /** After a cancel, how long the tool has to return before its host is killed. */
 export const CANCEL_GRACE_MS = 2_000;
 const SESSION_TIMEOUT_MS = FACTORY_TIMEOUT_MS;
@@ -176,6 +178,7 @@ export class ToolHost {
     }).finally(() => {
       clearTimeout(killTimer);
       inc.pending.delete(id);
+      this.endExecsOf(inc, id);
       this.idle(inc);
     });
     traceToolHost({ pid: inc.process.pid, ...inc.launch, sandboxed: inc.process.sandboxed, stdout: output.stdout, stderr: output.stderr, ...(output.cut.stdout || output.cut.stderr ? { cut: output.cut } : {}) });
@@ -300,7 +303,7 @@ export class ToolHost {
         resolve({ failure });
         for (const pending of inc.pending.values()) pending.resolve({ failure });
         inc.pending.clear();
-        for (const exec of inc.execs.values()) exec.abort();
+        for (const exec of inc.execs.values()) exec.controller.abort();
       });
     });
     const pid = await ready;
@@ -351,7 +354,13 @@ export class ToolHost {
       case 'exec': {
         // Run inside the trace of the call that asked, so its Inspect panel lists the process.
         const pending = typeof message.executeId === 'number' ? inc.pending.get(message.executeId) : undefined;
-        const run = () => this.runExec(inc, message.id, message.loadId, message.request);
+        const executeId = pending?.kind === 'execute' ? message.executeId : undefined;
+        if (typeof message.executeId === 'number' && executeId === undefined) {
+          // Started after its call answered: it would outlive the call, so it never starts.
+          this.send(inc, { t: 'exec-reply', id: message.id, reply: { stdout: '', stderr: 'exec: the call that started it has already ended', code: 127, killed: false, warnings: [] } });
+          return;
+        }
+        const run = () => this.runExec(inc, message.id, message.loadId, message.request, executeId);
         void (pending?.kind === 'execute' && pending.trace ? withCallTrace(pending.trace, run) : run());
         return;
       }
@@ -369,16 +378,16 @@ export class ToolHost {
         return;
       }
       case 'exec-cancel':
-        inc.execs.get(message.id)?.abort();
+        inc.execs.get(message.id)?.controller.abort();
         return;
     }
   }
 
   /** A module's exec(): run by the app's runner, sandboxed as its tool, with its declared secrets only. */
-  private async runExec(inc: Incarnation, id: number, loadId: number, request: ExecRequest): Promise<void> {
+  private async runExec(inc: Incarnation, id: number, loadId: number, request: ExecRequest, executeId: number | undefined): Promise<void> {
     const record = this.loads.get(loadId);
     const controller = new AbortController();
-    inc.execs.set(id, controller);
+    inc.execs.set(id, { controller, ...(executeId !== undefined ? { executeId } : {}) });
     this.busy(inc);
     const reply = record && inc.loaded.has(loadId)
       ? await runModuleExec(this.config.ctx, record, request, controller.signal)
@@ -386,6 +395,15 @@ export class ToolHost {
     inc.execs.delete(id);
     this.idle(inc);
     this.send(inc, { t: 'exec-reply', id, reply });
+  }
+
+  /**
+   * A call's processes end with the call: an exec() it started and did not wait for is stopped
+   * once the call has answered (after EXEC_GRACE_MS, for one that was about to end by itself).
+   */
+  private endExecsOf(inc: Incarnation, executeId: number): void {
+    const left = [...inc.execs.values()].filter((exec) => exec.executeId === executeId);
+    if (left.length > 0) setTimeout(() => left.forEach((exec) => exec.controller.abort()), EXEC_GRACE_MS);
   }
 
   /** A message no open request asked for: ignored, and charged to the modules now running. */
