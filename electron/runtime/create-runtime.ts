@@ -3,6 +3,8 @@
 // createRuntime and ask for the parts they use (parts are built on first use, once), so
 // `tools list` starts no watcher and no key endpoint, and `sessions list` loads no tools.
 // A new kind of tool source is one more entry in `groupSources` below.
+import { stopWarmPython } from './runner/warm-python/warm-python-runner.ts';
+import { shutdownHosts } from './sources/module/host-pool.ts';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -178,6 +180,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       groupSources.push(mcpToolGroupSource(mcp));
     }
     const source = combineGroupSources(groupSources, { onListenerError: (error) => log(`tools.changed listener failed: ${(error as Error).message}`) });
+    // The long-lived processes its tools ran in (warm Python fork-servers, module tool hosts)
+    // end with the runtime: none outlives close(). Closed after the sources that use them.
+    closers.push(() => Promise.all([stopWarmPython(), shutdownHosts()]));
     closers.push(() => source.close());
     if (!toolOptions.roots?.length) {
       let lastRoots = rootsKey(settings.get());

@@ -50,6 +50,11 @@ export function hostsOf(ctx: SourceContext): ToolHost[] {
   return [...pool.values()].filter((host) => host.servesContext(ctx));
 }
 
+/** Every host in the pool (tests: none is left once its runtime closed). */
+export function allHosts(): ToolHost[] {
+  return [...pool.values()];
+}
+
 /**
  * Ends the hosts serving `ctx`'s settings, or every host (the runtime's close): none outlives
  * its owner. A tool listed later starts its host again.
