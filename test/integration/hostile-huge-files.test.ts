@@ -1,0 +1,35 @@
+// Issue 20 §6: huge files cost bounded memory. A 150 MB settings.json (made sparse here: its
+// size is what matters) is refused with a clear message before it is read, by every command
+// and by the store's own reread; memory stays that of an idle command.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, openSync, closeSync, ftruncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { MAX_SETTINGS_BYTES, openSettingsStore } from '../../electron/runtime/store/settings-store.ts';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(REPO, 'electron/cli/bin.mjs');
+
+function sparseFile(path: string, bytes: number): void {
+  const fd = openSync(path, 'w');
+  ftruncateSync(fd, bytes);
+  closeSync(fd);
+}
+
+describe('huge files', () => {
+  it('a 150 MB settings.json is refused with a message naming it and the limit, without reading it', () => {
+    const home = mkdtempSync(join(tmpdir(), 'td-huge-settings-'));
+    const file = join(home, 'settings.json');
+    sparseFile(file, 150 * 1024 * 1024);
+    expect(() => openSettingsStore(home)).toThrow(`Could not read ${file}: it is 150 MB, more than the ${(MAX_SETTINGS_BYTES / 1024 / 1024).toFixed(1)} MB a settings file may be`);
+    for (const args of [['config', 'get'], ['sessions', 'list']]) {
+      const run = spawnSync('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, BIN, ...args], { cwd: REPO, env: { PATH: process.env.PATH!, HOME: home, TOOLDESK_HOME: home }, encoding: 'utf8', timeout: 30_000 });
+      expect(run.status, args.join(' ')).not.toBe(0);
+      expect(run.stderr).toContain(`${file}: it is 150 MB, more than the 4.0 MB a settings file may be, so it was not read`);
+      const rssKb = Number(/maxrss=(\d+)/.exec(run.stderr)?.[1]);
+      expect(rssKb).toBeLessThan(300 * 1024);
+    }
+  }, 60_000);
+});
