@@ -2,7 +2,7 @@
 // size is what matters) is refused with a clear message before it is read, by every command
 // and by the store's own reread; memory stays that of an idle command.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, ftruncateSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,4 +32,17 @@ describe('huge files', () => {
       expect(rssKb).toBeLessThan(300 * 1024);
     }
   }, 60_000);
+
+  it('1 GiB tool sources (a Python module, a TS module, a tool.json) get a diagnostic without being read', () => {
+    const home = mkdtempSync(join(tmpdir(), 'td-huge-tools-'));
+    const root = mkdtempSync(join(tmpdir(), 'td-huge-root-'));
+    mkdirSync(join(root, 'tl'));
+    for (const rel of ['big.py', 'big.ts', 'tl/tool.json']) sparseFile(join(root, rel), 1024 ** 3);
+    writeFileSync(join(root, 'tl/script.py'), 'print(1)\n');
+    const run = spawnSync('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, BIN, 'tools', 'check', '--root', root], { cwd: REPO, env: { PATH: process.env.PATH!, HOME: home, TOOLDESK_HOME: home }, encoding: 'utf8', timeout: 60_000 });
+    const out = `${run.stdout}\n${run.stderr}`;
+    for (const rel of ['big.py', 'big.ts', 'tl/tool.json']) expect(out).toMatch(new RegExp(`${join(root, rel).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: error: Cannot (load|read|load module): larger than 8 MB`));
+    const rssKb = Number(/maxrss=(\d+)/.exec(run.stderr)?.[1]);
+    expect(rssKb).toBeLessThan(300 * 1024);
+  }, 90_000);
 });
