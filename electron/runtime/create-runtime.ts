@@ -147,13 +147,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const tools = once(async (): Promise<RuntimeTools> => {
     if (!toolOptions) throw new Error('this runtime was created without tools (tools: false)');
-    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext, protectedPathsFor }, { combineGroupSources }, { chatMcpInteractions }] = await Promise.all([
+    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext, protectedPathsFor }, { combineGroupSources }, { chatMcpInteractions }, { stopWarmPython }, { shutdownHosts }] = await Promise.all([
       import('./runner/key-endpoint.ts'),
       import('./runner/secret-resolver.ts'),
       import('./sources/discovery/tool-registry.ts'),
       import('./sources/source-context.ts'),
       import('./tools/tools-change.ts'),
       import('./host/mcp-chat-interactions.ts'),
+      import('./runner/warm-python/warm-python-runner.ts'),
+      import('./sources/module/host-pool.ts'),
     ]);
     // Agenvoy-style tools may fetch their declared secrets over HTTP; a failure only loses that path.
     let keyEndpoint: KeyEndpoint | undefined;
@@ -207,6 +209,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       groupSources.push(mcpToolGroupSource(mcp));
     }
     const source = combineGroupSources(groupSources, { onListenerError: (error) => log(`tools.changed listener failed: ${(error as Error).message}`) });
+    // The long-lived processes its tools ran in (warm Python fork-servers, module tool hosts)
+    // end with the runtime: none outlives close(). Closed after the sources that use them.
+    closers.push(() => Promise.all([stopWarmPython(), shutdownHosts()]));
     closers.push(() => source.close());
     if (!toolOptions.roots?.length) {
       let lastRoots = rootsKey(settings.get());

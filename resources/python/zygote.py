@@ -51,12 +51,41 @@ import signal  # noqa: E402
 import socket  # noqa: E402
 
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
 def prctl(option, value):
     _libc.prctl(option, value, 0, 0, 0)
+
+
+def write_file(path, text):
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def own_namespaces():
+    """Moves this spare into a user and PID namespace of its own, so its call sees no other
+    process (not the zygote, not a spare, not another call) and can trace or signal none of them.
+    False when the kernel refuses (user namespaces off): the call then runs as before."""
+    uid, gid = os.geteuid(), os.getegid()
+    if _libc.unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0:
+        return False
+    # The same ids inside; mapping uid 0 needs a capability the sandbox dropped, and then the
+    # ids stay unmapped (the kernel's own ids, and so file access, are unchanged).
+    try:
+        write_file('/proc/self/uid_map', '%d %d 1' % (uid, uid))
+        write_file('/proc/self/setgroups', 'deny')
+        write_file('/proc/self/gid_map', '%d %d 1' % (gid, gid))
+    except OSError:
+        pass
+    return True
 
 
 def send(event):
@@ -130,6 +159,9 @@ def wipe(folder, keep):
 
 
 def serve(socket_path, private_tmp):
+    # No process of this tree may be traced, nor its memory read or written, by a call (a call's
+    # tool runs as the same user): non-dumpable before the first fork, inherited by every spare.
+    prctl(PR_SET_DUMPABLE, 0)
     # Orphans of a call whose supervisor was killed come here (not to the sandbox's init) and are
     # killed at once; outside a sandbox the zygote dies with the app like the sandbox would.
     prctl(PR_SET_CHILD_SUBREAPER, 1)
@@ -265,15 +297,12 @@ def supervise(request, socket_path, wake, calls_in):
         moved[tag] = s.detach()
     for tag, fd in list(moved.items()):
         # Above the target numbers first, so no stream overwrites another on its way.
-        high = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
-        os.close(fd)
-        moved[tag] = high
-    high = fcntl.fcntl(calls_in, fcntl.F_DUPFD, 10)
-    os.close(calls_in)
-    calls_in = high
+        moved[tag] = high_fd(fd)
+    calls_in = high_fd(calls_in)
     for tag, fd in moved.items():
         os.dup2(fd, int(tag))
         os.close(fd)
+    isolated = own_namespaces()
     # Wait for the call. The pipe closing without one: the zygote ended or let this spare go.
     pending = b''
     while b'\n' not in pending:
@@ -285,6 +314,66 @@ def supervise(request, socket_path, wake, calls_in):
     request = json.loads(pending.split(b'\n', 1)[0])
     if not request.get('channel'):
         os.close(3)  # a cold run without a result channel has no fd 3
+    if isolated:
+        status = run_in_namespace(request)
+    else:
+        status = run_and_wait(request, None)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def run_in_namespace(request):
+    """The call's init (pid 1 of the spare's PID namespace, as bubblewrap's is for a cold run)
+    runs the tool as pid 2 and reports its status; when it ends the kernel ends the namespace."""
+    status_r, status_w = (high_fd(fd) for fd in os.pipe())
+    try:
+        init = os.fork()
+    except OSError as error:
+        os.write(2, ('fork failed: %s: Resource temporarily unavailable\n' % error.strerror).encode())
+        os._exit(1)
+    if init == 0:
+        os.close(status_r)
+        status = run_and_wait(request, status_w)
+        # What the tool left behind ends with this process (the kernel ends a PID namespace
+        # with its init); /proc here numbers processes as the sandbox does, not as we see them.
+        os.write(status_w, str(status).encode())
+        os._exit(0)
+    os.close(status_w)
+    close_streams()
+    _, status = os.waitpid(init, 0)
+    data = b''
+    while True:
+        chunk = os.read(status_r, 64)
+        if not chunk:
+            break
+        data += chunk
+    return int(data) if data else status
+
+
+def close_streams():
+    for fd in range(4):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def high_fd(fd):
+    """`fd` moved above the numbers a call's streams use (0-3)."""
+    high = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
+    os.close(fd)
+    return high
+
+
+def run_and_wait(request, status_w):
+    """Forks the tool, waits for it, then ends whatever it left; returns its wait status.
+    `status_w`: the init's report pipe when running as a PID namespace's init (else None)."""
+    isolated = status_w is not None
     if request.get('dataLimit'):
         resource.setrlimit(resource.RLIMIT_DATA, (request['dataLimit'], request['dataLimit']))
     if request.get('nproc'):
@@ -296,12 +385,12 @@ def supervise(request, socket_path, wake, calls_in):
         os._exit(1)
     if tool == 0:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if isolated:
+            os.close(status_w)
+            # Alone in its namespaces, the tool may be traced by its own children, as cold.
+            prctl(PR_SET_DUMPABLE, 1)
         run_call(request)
-    for fd in range(4):
-        try:
-            os.close(fd)
-        except OSError:
-            pass
+    close_streams()
     status = 0
     while True:
         try:
@@ -311,6 +400,8 @@ def supervise(request, socket_path, wake, calls_in):
         if pid == tool:
             status = st
             break
+    if isolated:
+        return status
     # The tool is done: nothing it started may outlive it (a cold run's sandbox ends the same way).
     while True:
         kids = children()
@@ -322,13 +413,7 @@ def supervise(request, socket_path, wake, calls_in):
             os.waitpid(-1, 0)
         except ChildProcessError:
             break
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
-        os._exit(128 + sig)
-    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+    return status
 
 
 # ---- the tool process: what a cold run would run ---------------------------------------------

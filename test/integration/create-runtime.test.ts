@@ -1,12 +1,15 @@
 // The composition root: parts built on first use and once, only those asked for; the tool roots
 // from the settings or an override; the host over the same parts; one close for everything.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime, webOnly } from '../../electron/runtime/create-runtime.ts';
 import { newTool } from '../../electron/runtime/host/scaffold-tool.ts';
 import { SecretStore, sessionBackend } from '../../electron/runtime/store/secret-store.ts';
+import { warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
+import { allHosts as hostsOfAll } from '../../electron/runtime/sources/module/host-pool.ts';
+import { isAlive } from '../support/live-processes.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'td-'));
 const secrets = () => new SecretStore({ keyring: sessionBackend() });
@@ -60,6 +63,39 @@ describe('createRuntime', () => {
       await runtime.close();
       await runtime.close(); // idempotent
     }
+  });
+
+  it('owns the long-lived tool processes: its close ends the warm Python fork-server and the module tool host', async () => {
+    const home = tmp();
+    const root = tmp();
+    writeFileSync(join(root, 'py_tool.py'), 'def py_ok() -> str:\n    """ok"""\n    return "py"\n');
+    writeFileSync(join(root, 'ts_tool.ts'), 'export default () => ({ name: "ts_ok", execute: async () => "ts" });\n');
+    const runtime = await createRuntime({ home, secrets: secrets(), tools: { roots: [root] } });
+    let pids: number[] = [];
+    let hostsBefore: ReturnType<typeof hostsOfAll> = [];
+    try {
+      runtime.settings.set('runner', { warmPython: true });
+      const tools = await runtime.tools();
+      const session = tools.session({ sessionId: 'owned', approve: async () => ({ decision: 'once' }) });
+      const { executor } = session;
+      for (const g of executor.listGroups()) executor.toggleGroupEnabled(g.name, true);
+      const names = executor.getEnabledToolDefinitions().map((d) => d.function.name);
+      for (const name of names.filter((n) => /py_ok|ts_ok/.test(n))) expect((await executor.execute(name, {})).status).toBe('SUCCESS');
+      session.close();
+      const zygotes = await warmPythonZygotes();
+      hostsBefore = hostsOfAll();
+      pids = zygotes.map((z) => z.hostPid);
+      expect(zygotes.length).toBeGreaterThan(0);
+      expect((await Promise.all(hostsBefore.map((h) => h.pid()))).filter((p) => p !== null).length).toBeGreaterThan(0);
+    } finally {
+      await runtime.close();
+    }
+    expect(await warmPythonZygotes()).toEqual([]);
+    expect(hostsOfAll()).toEqual([]);
+    expect(await Promise.all(hostsBefore.map((h) => h.pid()))).toEqual(hostsBefore.map(() => null));
+    const deadline = Date.now() + 3000;
+    while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(pids.filter(isAlive)).toEqual([]);
   });
 
   it('follows the settings roots when none are given, reloading on a change', async () => {

@@ -61,15 +61,17 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python 
   it('runs each call in the spare forked ahead, and a fresh process when that spare was killed', async () => {
     const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote() });
     const folder = moduleFolder();
-    writeFileSync(join(folder, 'm.py'), 'import os\n\ndef f() -> int:\n    """f"""\n    return os.getppid()\n');
+    const up = 'def up(pid):\n    s = open("/proc/%d/stat" % pid).read()\n    return int(s[s.rindex(")") + 2:].split()[1])\n';
+    writeFileSync(join(folder, 'm.py'), `import os\n\n${up}\ndef f() -> list:\n    """f"""\n    return [os.getpid(), os.getppid(), up(up(int(os.readlink("/proc/self"))))]\n`);
     await runner(spec(folder));
     const [before] = await warmPythonZygotes();
     const spare = before!.spares[0]!;
     const spareInside = innermostPid(spare);
     expect(spareInside).toBeGreaterThan(0);
     const served = await runner(spec(folder));
-    // The tool process is the spare's child: its parent pid (inside the sandbox) is the spare's.
-    expect(JSON.parse(served.channel!).result).toBe(spareInside);
+    // The tool runs in the spare's own PID namespace (pid 2 below its init, as in a cold
+    // sandboxed run); in the sandbox's /proc its init is the spare's child.
+    expect(JSON.parse(served.channel!).result).toEqual([2, 1, spareInside]);
     const [after] = await warmPythonZygotes();
     expect(after!.spares).toHaveLength(1);
     expect(after!.spares[0]).not.toBe(spare);

@@ -37,7 +37,19 @@ export const sessionPaths = (dir: string, id: string) => ({
 });
 
 /** Replays a session file. Never throws for bad content; throws only for I/O errors. */
+/** A session log larger than this is listed from its head and not opened (2 GiB cost 4.4 GB). */
+export const MAX_SESSION_LOG_BYTES = 256 * 1024 * 1024;
+const HEAD_BYTES = 64 * 1024;
+
+const sizeText = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${Math.round(bytes / 1024 ** 2)} MB`);
+
+function tooLarge(file: string, size: number): string {
+  return `${file} is ${sizeText(size)}, more than the ${sizeText(MAX_SESSION_LOG_BYTES)} a session may be to open, so it was not read; export what you need from it with a text tool, or move it out of the sessions folder.`;
+}
+
 export function readSessionFile(file: string, id: string): SessionState {
+  const size = statSync(file).size;
+  if (size > MAX_SESSION_LOG_BYTES) throw new Error(tooLarge(file, size));
   const text = readFileSync(file, 'utf8');
   const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], tree: new MessageTree(), chat: {}, variables: [], approvalMemory: undefined, warnings: [] };
   const variables = new Map<string, Variable>();
@@ -107,6 +119,30 @@ function apply(state: SessionState, variables: Map<string, Variable>, record: Se
       state.toolSelection = record.selection;
       break;
   }
+}
+
+/** A session too large to open, listed from its first records only, its size in the title. */
+function infoFromHead(file: string, id: string, size: number): SessionInfo {
+  const fd = openSync(file, 'r');
+  let head = '';
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    head = buffer.subarray(0, readSync(fd, buffer, 0, HEAD_BYTES, 0)).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+  const mtime = statSync(file).mtimeMs;
+  let title = DEFAULT_TITLE;
+  let createdAt = mtime;
+  for (const line of head.split('\n').slice(0, -1)) {
+    const record = parseRecord(line);
+    if (typeof record === 'string') continue;
+    if (record.t === 'session') {
+      createdAt = record.createdAt;
+      title = record.title || DEFAULT_TITLE;
+    } else if (record.t === 'title') title = record.title;
+  }
+  return { id, title: `${title} (${sizeText(size)}: too large to open)`, createdAt, updatedAt: mtime, messageCount: 1 };
 }
 
 /** JSON of a record; tool data that JSON cannot hold (BigInt, cycles) is written as text. */
@@ -245,6 +281,8 @@ export function readSessionInfo(dir: string, id: string): SessionInfo | null {
   } catch {
     // missing or unreadable: rebuild below
   }
+  const size = statSync(paths.log).size;
+  if (size > MAX_SESSION_LOG_BYTES) return infoFromHead(paths.log, id, size);
   // Rebuilt without repairing the file: a torn last line stays until the session is opened, so
   // opening it still reports the warning (listing or `exists` must not swallow it).
   try {

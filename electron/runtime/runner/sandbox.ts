@@ -9,7 +9,7 @@ import { createPidsCgroup } from './pids-cgroup.ts';
 import { isInside, planProtectedBinds, type ProtectedPath } from './protected-binds.ts';
 import { nprocLimit, prlimitPrefix, type ResourceLimits } from './resource-limits.ts';
 import { detectSandbox, type SandboxDetection } from './sandbox-detect.ts';
-import { existingHomeEntries, findSecretFiles, SENSITIVE_HOME_ENTRIES } from './sensitive-paths.ts';
+import { existingHomeEntries, findSecretFiles, HOME_SCAN_BUDGET, SENSITIVE_HOME_ENTRIES } from './sensitive-paths.ts';
 import type { RunSpec, SandboxSpec } from './types.ts';
 
 export { sandboxStatus } from './sandbox-status.ts';
@@ -113,6 +113,8 @@ interface Layout {
   writableDirs: string[];
   homeDir: string;
   allowHomeWrite: boolean;
+  /** The working folder is the home or contains it (read-only then): its secret files are hidden too. */
+  homeIsWorkingFolder: boolean;
   warnings: string[];
 }
 
@@ -127,6 +129,7 @@ function layout(box: SandboxSpec): Layout {
     warnings.push(`The working folder ${workDir} does not exist; the tool runs without one.`);
     workDir = undefined;
   }
+  const homeIsWorkingFolder = !!workDir && isInside(homeDir, workDir);
   if (workDir && !allowHomeWrite && isInside(homeDir, workDir)) {
     // The home itself is the default working folder: read-only there is the documented default,
     // not news worth repeating on every call. A folder above the home is a choice worth a word.
@@ -142,7 +145,7 @@ function layout(box: SandboxSpec): Layout {
     else if (!allowHomeWrite && isInside(homeDir, path)) warnings.push(`The writable folder ${path} contains your home, so it stays read-only in the sandbox; name a folder inside it instead.`);
     else if (path !== workDir && !writableDirs.includes(path)) writableDirs.push(path);
   }
-  return { toolDir: real(box.toolDir), writableToolDir: box.writableToolDir === true, workDir, writableDirs, homeDir, allowHomeWrite, warnings };
+  return { toolDir: real(box.toolDir), writableToolDir: box.writableToolDir === true, workDir, writableDirs, homeDir, allowHomeWrite, homeIsWorkingFolder, warnings };
 }
 
 /** What the spec says no tool may write: the app's folders, every tool root, the tool's own folder. */
@@ -181,6 +184,9 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
     for (const f of scan.files) hide(f, false);
     if (scan.incomplete) l.warnings.push(`Only part of ${root} was searched for secret files (.env, *.pem, *.key…); files deeper or beyond the first 20000 entries are not hidden.`);
   }
+  // The working folder is the home (the default): what the README promises for the working
+  // folder holds there too, within a smaller bound (README, Security: the home scan).
+  if (l.homeIsWorkingFolder && !l.allowHomeWrite) for (const f of findSecretFiles(l.homeDir, HOME_SCAN_BUDGET).files) hide(f, false);
   // A mask inside a hidden folder has nothing to cover (and bwrap cannot create it there).
   const files = hideFiles.filter((f) => !hideDirs.some((d) => f !== d && isInside(f, d)));
   const dirs = hideDirs.filter((d) => !hideDirs.some((o) => o !== d && isInside(d, o)));

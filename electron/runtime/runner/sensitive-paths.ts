@@ -27,6 +27,12 @@ export interface ScanBudget {
 
 export const DEFAULT_SCAN_BUDGET: ScanBudget = { maxDepth: 6, maxEntries: 20_000 };
 
+/**
+ * The home when it is the working folder (the default): its top level and two levels of folders
+ * below it (`~/.env`, `~/keys/id.pem`, `~/work/app/.env`), bounded so a large home costs a few ms.
+ */
+export const HOME_SCAN_BUDGET: ScanBudget = { maxDepth: 2, maxEntries: 5_000 };
+
 export interface SecretFileScan {
   /** Real paths of matching files (symlinks resolved), in walk order. */
   files: string[];

@@ -95,6 +95,11 @@ const notRegular = (file: string, stats: Stats) =>
  * The file's text, or null when there is none. Opened non-blocking and checked on the open handle,
  * so a FIFO never blocks and a swap between check and read cannot slip through. Throws FileError.
  */
+/** The largest settings.json read (its real size is a few KB). */
+export const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+
 function readRegularFile(file: string): string | null {
   let fd: number;
   try {
@@ -107,6 +112,10 @@ function readRegularFile(file: string): string | null {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw notRegular(file, stats);
+    // Settings are a few KB: a huge file is refused before it is read (150 MB cost 1.8 GB).
+    if (stats.size > MAX_SETTINGS_BYTES) {
+      throw new FileError(file, `Could not read ${file}: it is ${megabytes(stats.size)}, more than the ${megabytes(MAX_SETTINGS_BYTES)} a settings file may be, so it was not read. Move it away (Tooldesk then starts with the defaults) or cut it down to the settings you set.`, 'EFBIG');
+    }
     return readFileSync(fd, 'utf8');
   } catch (error) {
     throw fileError('read', file, error);

@@ -8,6 +8,11 @@ import { CallServer } from './call-server.ts';
 import { descendantWithInnerPid } from './host-pid.ts';
 
 const READY_TIMEOUT_MS = 10_000;
+/**
+ * How long the zygote may take to answer a spare's fork or a call's hand-over. It answers in
+ * well under 50 ms; one that does not (stopped, stuck) is killed, and the call runs cold.
+ */
+export const ANSWER_TIMEOUT_MS = 1000;
 
 /** What a call's process runs (see zygote.py's run_call). */
 export interface ZygoteRequest {
@@ -39,6 +44,8 @@ export class Zygote {
   busy = 0;
   lastUsed = Date.now();
   dead = false;
+  /** Why the zygote was killed for not answering, if it was. */
+  stalled: string | undefined;
   private nextId = 1;
   private readonly calls = new Map<number, { pid: (v: { pid: number } | { error: string }) => void; exit: (v: { code: number | null; signal: number | null } | null) => void }>();
   private readonly spareExits = new Map<number, ZygoteSpare['exit']>();
@@ -115,6 +122,7 @@ export class Zygote {
     this.calls.set(id, { pid, exit });
     this.spareExits.set(id, spare.exit);
     this.process.stdin.write(`${JSON.stringify({ id, token })}\n`);
+    this.answerWithin(spare.pid, `fork a process for call ${id}`);
     return spare;
   }
 
@@ -137,11 +145,29 @@ export class Zygote {
       this.lastUsed = Date.now();
     });
     this.process.stdin.write(`${JSON.stringify({ ...request, go: id })}\n`);
+    this.answerWithin(acked, `hand call ${id} over`);
     return acked;
+  }
+
+  /** A zygote that does not answer within ANSWER_TIMEOUT_MS is killed (its pending answers fail). */
+  private answerWithin(answer: Promise<unknown>, what: string): void {
+    let answered = false;
+    const timer = setTimeout(() => {
+      if (answered || this.dead) return;
+      this.stalled = `the Python fork-server did not ${what} within ${ANSWER_TIMEOUT_MS} ms`;
+      void this.kill();
+    }, ANSWER_TIMEOUT_MS);
+    timer.unref();
+    void answer.then(() => {
+      answered = true;
+      clearTimeout(timer);
+    });
   }
 
   async kill(): Promise<void> {
     this.dead = true;
+    // Whatever waits for an answer gets "not started" now, not when the process is reaped.
+    this.onDeath();
     await this.process.kill();
     this.server.close();
   }

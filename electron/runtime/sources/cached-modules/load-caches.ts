@@ -1,6 +1,7 @@
 // Smart loading shared by Python and PowerShell modules: a fresh `{stem}.tool.json` is used as is
 // (no process at all); every stale script is parsed in one batch, then its cache is written.
 import { statSync, type Stats } from 'node:fs';
+import { MAX_TOOL_FILE_BYTES } from '../files/read-text-file.ts';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { CacheSpec, ModuleCacheFile } from './cache.ts';
 import { lookupModuleCache, saveModuleCache } from './cache.ts';
@@ -30,6 +31,11 @@ export async function loadModuleCaches<M>(
       stats = statSync(entry.path); // synchronous for the reason lookupModuleCache gives
     } catch (error) {
       diagnostics.push({ severity: 'error', file: entry.path, message: `Cannot read: ${(error as Error).message}`, code: 'unreadable' });
+      continue;
+    }
+    // A source no real tool reaches is not handed to the parser (a 1 GiB module cost 2.1 GB).
+    if (stats.size > MAX_TOOL_FILE_BYTES) {
+      diagnostics.push({ severity: 'error', file: entry.path, message: `Cannot load: larger than ${MAX_TOOL_FILE_BYTES / 1024 / 1024} MB, so it was not read`, hint: 'A tool source is a few KB; move data files out of the tools folder.', code: 'unreadable' });
       continue;
     }
     const lookup = await lookupModuleCache(entry.path, stats, loader.spec(entry.path));

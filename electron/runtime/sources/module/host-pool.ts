@@ -50,6 +50,21 @@ export function hostsOf(ctx: SourceContext): ToolHost[] {
   return [...pool.values()].filter((host) => host.servesContext(ctx));
 }
 
+/** Every host in the pool (tests: none is left once its runtime closed). */
+export function allHosts(): ToolHost[] {
+  return [...pool.values()];
+}
+
+/**
+ * Ends the hosts serving `ctx`'s settings, or every host (the runtime's close): none outlives
+ * its owner. A tool listed later starts its host again.
+ */
+export async function shutdownHosts(ctx?: SourceContext): Promise<void> {
+  const hosts = [...pool.entries()].filter(([, host]) => !ctx || host.servesContext(ctx));
+  for (const [key] of hosts) pool.delete(key);
+  await Promise.all(hosts.map(([, host]) => host.shutdown()));
+}
+
 function cacheDirFor(ctx: SourceContext, key: string): string | null {
   const dir = join(ctx.cacheDir, 'module-host', createHash('sha1').update(key).digest('hex').slice(0, 16));
   try {

@@ -54,8 +54,7 @@ export type FromHost =
   | { t: 'exec'; id: number; loadId: number; request: ExecRequest; executeId?: number }
   /** What a module printed in a call's async context; `cut`: characters past the host's bound, not sent. */
   | { t: 'output'; id: number; stream: 'stdout' | 'stderr'; text: string; cut?: number }
-  | { t: 'exec-cancel'; id: number }
-  | { t: 'cache-put'; key: string; code: string };
+  | { t: 'exec-cancel'; id: number };
 
 /** Characters of one call's stdout (and of its stderr) the host forwards for its Inspect panel. */
 export const MAX_CALL_OUTPUT_CHARS = 64 * 1024;

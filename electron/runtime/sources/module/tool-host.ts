@@ -1,10 +1,9 @@
 // The app's side of one module tool host (host/main.ts): starts it through spawnManaged inside the
 // sandbox, sends requests, checks every answer, runs the `exec` calls its modules make through the
 // app's runner, and restarts it when it dies. Nothing here ever imports or evaluates user code.
-import type { Diagnostic, ToolUpdate } from '../../../../shared/tools.ts';
-import { spawnManaged, type ManagedProcess } from '../../runner/spawn-managed.ts';
+import { spawnManaged } from '../../runner/spawn-managed.ts';
 import type { SandboxSpec } from '../../runner/types.ts';
-import { currentCallTrace, traceToolHost, withCallTrace, type CallTrace } from '../../tools/call-trace.ts';
+import { currentCallTrace, traceToolHost, withCallTrace } from '../../tools/call-trace.ts';
 import type { SessionEvent, ToolContext, ToolRunResult } from '../../tools/types.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
 import { hostLaunch } from './host-launch.ts';
@@ -12,9 +11,12 @@ import { runModuleExec } from './module-exec.ts';
 import type { LoadRecord } from './load-record.ts';
 
 export type { LoadRecord } from './load-record.ts';
-import { storeTransformed } from './transform-store.ts';
+export type { LoadOutcome } from './host-incarnation.ts';
+import { describeForged, HostForgeries } from './host-forgeries.ts';
+import { EXPECTED_KIND, type Failure, type Incarnation, type LoadAnswer, type LoadOutcome, type CallOutput } from './host-incarnation.ts';
+import { transpileAhead } from './transpile-ahead.ts';
 import { checkedResult, isObject, lastLines, parse, readLines, validDiagnostic, validToolInfo } from './host-messages.ts';
-import { MAX_CALL_OUTPUT_CHARS, MAX_LINE_BYTES, type ExecRequest, type FromHost, type HostToolInfo, type ToHost } from './host-protocol.ts';
+import { MAX_CALL_OUTPUT_CHARS, MAX_LINE_BYTES, type ExecRequest, type FromHost, type ToHost } from './host-protocol.ts';
 import type { BridgeName } from './shim/bridge-files.ts';
 
 /** A module's factory may take this long; the whole load of one entry gets a little more. */
@@ -22,11 +24,11 @@ export const FACTORY_TIMEOUT_MS = 10_000;
 export const LOAD_TIMEOUT_MS = FACTORY_TIMEOUT_MS + 5_000;
 /** Starting Node and the host script; generous because a busy machine starts slowly. */
 const START_TIMEOUT_MS = 30_000;
+/** How long an exec() a call did not wait for may outlive the call's answer. */
+export const EXEC_GRACE_MS = 200;
 /** After a cancel, how long the tool has to return before its host is killed. */
 export const CANCEL_GRACE_MS = 2_000;
 const SESSION_TIMEOUT_MS = FACTORY_TIMEOUT_MS;
-/** A host may hand the app this much transpiled code to cache, per start. */
-const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 
 export interface HostConfig {
   /** The newest context with these settings (see useContext). */
@@ -43,53 +45,13 @@ export interface HostConfig {
   onUnused?: (host: ToolHost) => void;
 }
 
-interface LoadAnswer {
-  tools: HostToolInfo[];
-  diagnostics: Diagnostic[];
-}
-
-export interface LoadOutcome {
-  record: LoadRecord;
-  tools: HostToolInfo[];
-  diagnostics: Diagnostic[];
-}
-
-type Pending =
-  | { kind: 'load'; resolve: (answer: LoadAnswer | Failure) => void }
-  | { kind: 'execute'; resolve: (answer: ToolRunResult | Failure) => void; onUpdate: (update: ToolUpdate) => void; output: CallOutput; trace: CallTrace | undefined }
-  | { kind: 'session'; resolve: (answer: { error?: string } | Failure) => void };
-
-interface Failure {
-  failure: string;
-}
-
-/** What the module printed during one call, as the host attributed it (bounded by the host too). */
-interface CallOutput {
-  stdout: string;
-  stderr: string;
-  cut: { stdout?: number; stderr?: number };
-}
-
-/** One running host process. */
-interface Incarnation {
-  process: ManagedProcess;
-  pid: number;
-  /** How it was started, for the Inspect panel of the calls it ran. */
-  launch: { command: string; args: string[]; cwd: string };
-  pending: Map<number, Pending>;
-  loaded: Set<number>;
-  execs: Map<number, AbortController>;
-  dead: boolean;
-  exitNote: string;
-  cacheBytes: number;
-}
-
 let nextLoadId = 1;
 
 export class ToolHost {
   private current: Promise<Incarnation | Failure> | undefined;
   private nextId = 1;
   private readonly loads = new Map<number, LoadRecord>();
+  private readonly forgeries = new HostForgeries();
   /** Each host start, for tests and the restart figures. */
   starts = 0;
 
@@ -163,14 +125,15 @@ export class ToolHost {
   }
 
   private outcome(record: LoadRecord, answer: LoadAnswer | Failure): LoadOutcome {
+    const forged = this.forgeries.take(record.entry.path);
     if ('failure' in answer) {
       this.loads.delete(record.loadId);
-      return { record, tools: [], diagnostics: [{ severity: 'error', file: record.entry.path, message: answer.failure, hint: 'The module was stopped; the other module tools still load. Fix its load-time code (top-level statements and the factory).', code: 'module-host-failed' }] };
+      return { record, tools: [], diagnostics: [...(forged ? [forged] : []), { severity: 'error', file: record.entry.path, message: answer.failure, hint: 'The module was stopped; the other module tools still load. Fix its load-time code (top-level statements and the factory).', code: 'module-host-failed' }] };
     }
     const tools = answer.tools.filter(validToolInfo);
     for (const tool of tools) for (const name of tool.secrets ?? []) record.secrets.add(name);
     if (tools.length === 0) this.release(record.loadId);
-    return { record, tools, diagnostics: answer.diagnostics.filter(validDiagnostic) };
+    return { record, tools, diagnostics: [...(forged ? [forged] : []), ...answer.diagnostics.filter(validDiagnostic)] };
   }
 
   /** Forgets a load (its tools are gone): the host drops its module instances. */
@@ -202,7 +165,7 @@ export class ToolHost {
     let killTimer: NodeJS.Timeout | undefined;
     const output: CallOutput = { stdout: '', stderr: '', cut: {} };
     const answer = await new Promise<ToolRunResult | Failure>((resolve) => {
-      inc.pending.set(id, { kind: 'execute', resolve, onUpdate: toolCtx.onUpdate, output, trace: currentCallTrace() });
+      inc.pending.set(id, { kind: 'execute', file: record.entry.path, resolve, onUpdate: toolCtx.onUpdate, output, trace: currentCallTrace() });
       this.busy(inc);
       const onAbort = () => {
         cancelled = true;
@@ -215,11 +178,13 @@ export class ToolHost {
     }).finally(() => {
       clearTimeout(killTimer);
       inc.pending.delete(id);
+      this.endExecsOf(inc, id);
       this.idle(inc);
     });
     traceToolHost({ pid: inc.process.pid, ...inc.launch, sandboxed: inc.process.sandboxed, stdout: output.stdout, stderr: output.stderr, ...(output.cut.stdout || output.cut.stderr ? { cut: output.cut } : {}) });
-    if ('failure' in answer) return { status: 'ERROR', error: cancelled ? `cancelled: ${answer.failure}` : answer.failure };
-    return answer;
+    const forged = this.forgeries.take(record.entry.path);
+    if ('failure' in answer) return { status: 'ERROR', error: cancelled ? `cancelled: ${answer.failure}` : answer.failure, ...(forged ? { warnings: [forged.message] } : {}) };
+    return forged ? { ...answer, warnings: [...(answer.warnings ?? []), forged.message] } : answer;
   }
 
   async session(record: LoadRecord, key: string, event: SessionEvent): Promise<void> {
@@ -228,7 +193,7 @@ export class ToolHost {
     const id = this.nextId++;
     let timer: NodeJS.Timeout | undefined;
     const answer = await new Promise<{ error?: string } | Failure>((resolve) => {
-      inc.pending.set(id, { kind: 'session', resolve });
+      inc.pending.set(id, { kind: 'session', file: record.entry.path, resolve });
       this.busy(inc);
       timer = setTimeout(() => resolve({ failure: `the session hook did not finish within ${SESSION_TIMEOUT_MS / 1000} s` }), SESSION_TIMEOUT_MS);
       this.send(inc, { t: 'session', id, loadId: record.loadId, key, event });
@@ -275,8 +240,10 @@ export class ToolHost {
   /** Sends one `load`; settles with the host's answer, or a failure when the host ends first. */
   private requestLoad(inc: Incarnation, record: LoadRecord): Promise<LoadAnswer | Failure> {
     const id = this.nextId++;
+    // The app fills the transpile cache from the sources it reads itself (the host cannot write it).
+    transpileAhead(this.config.transformCacheDir, record.entry);
     return new Promise<LoadAnswer | Failure>((resolve) => {
-      inc.pending.set(id, { kind: 'load', resolve });
+      inc.pending.set(id, { kind: 'load', file: record.entry.path, resolve });
       this.send(inc, { t: 'load', id, loadId: record.loadId, entry: record.entry, workingDir: this.config.ctx.workingDir, factoryTimeoutMs: FACTORY_TIMEOUT_MS });
     }).then((answer) => {
       inc.pending.delete(id);
@@ -317,7 +284,7 @@ export class ToolHost {
       sandbox: { ...sandbox, readOnlyPaths: [...(sandbox.readOnlyPaths ?? []), ...launch.readOnlyPaths, ...readOnlyPaths, bridgesDir, ...(transformCacheDir ? [transformCacheDir] : [])] },
     });
     if ('error' in managed) return { failure: `the module tool host could not start: ${managed.error}` };
-    const inc: Incarnation = { process: managed, pid: managed.pid, launch: { command: launch.command, args: hostArgs, cwd: root }, pending: new Map(), loaded: new Set(), execs: new Map(), dead: false, exitNote: '', cacheBytes: 0 };
+    const inc: Incarnation = { process: managed, pid: managed.pid, launch: { command: launch.command, args: hostArgs, cwd: root }, pending: new Map(), loaded: new Set(), execs: new Map(), dead: false, exitNote: '' };
     const ready = new Promise<number | Failure>((resolve) => {
       const timer = setTimeout(() => resolve({ failure: `the module tool host did not start within ${START_TIMEOUT_MS / 1000} s` }), START_TIMEOUT_MS);
       readLines(managed.stdout, (line) => {
@@ -336,7 +303,7 @@ export class ToolHost {
         resolve({ failure });
         for (const pending of inc.pending.values()) pending.resolve({ failure });
         inc.pending.clear();
-        for (const exec of inc.execs.values()) exec.abort();
+        for (const exec of inc.execs.values()) exec.controller.abort();
       });
     });
     const pid = await ready;
@@ -350,6 +317,13 @@ export class ToolHost {
   }
 
   private onMessage(inc: Incarnation, message: FromHost): void {
+    const asked = EXPECTED_KIND[message.t];
+    if (asked === undefined) return this.forged(inc, message, 'not a message of the protocol');
+    if (asked !== 'any') {
+      const id = (message as { id?: unknown }).id;
+      const kind = typeof id === 'number' ? inc.pending.get(id)?.kind : undefined;
+      if (kind !== asked) return this.forged(inc, message, kind ? `request ${String(id)} is a ${kind}` : 'no such request is open');
+    }
     switch (message.t) {
       case 'loaded': {
         const pending = inc.pending.get(message.id);
@@ -380,7 +354,13 @@ export class ToolHost {
       case 'exec': {
         // Run inside the trace of the call that asked, so its Inspect panel lists the process.
         const pending = typeof message.executeId === 'number' ? inc.pending.get(message.executeId) : undefined;
-        const run = () => this.runExec(inc, message.id, message.loadId, message.request);
+        const executeId = pending?.kind === 'execute' ? message.executeId : undefined;
+        if (typeof message.executeId === 'number' && executeId === undefined) {
+          // Started after its call answered: it would outlive the call, so it never starts.
+          this.send(inc, { t: 'exec-reply', id: message.id, reply: { stdout: '', stderr: 'exec: the call that started it has already ended', code: 127, killed: false, warnings: [] } });
+          return;
+        }
+        const run = () => this.runExec(inc, message.id, message.loadId, message.request, executeId);
         void (pending?.kind === 'execute' && pending.trace ? withCallTrace(pending.trace, run) : run());
         return;
       }
@@ -398,19 +378,16 @@ export class ToolHost {
         return;
       }
       case 'exec-cancel':
-        inc.execs.get(message.id)?.abort();
-        return;
-      case 'cache-put':
-        this.storeTransform(inc, message.key, message.code);
+        inc.execs.get(message.id)?.controller.abort();
         return;
     }
   }
 
   /** A module's exec(): run by the app's runner, sandboxed as its tool, with its declared secrets only. */
-  private async runExec(inc: Incarnation, id: number, loadId: number, request: ExecRequest): Promise<void> {
+  private async runExec(inc: Incarnation, id: number, loadId: number, request: ExecRequest, executeId: number | undefined): Promise<void> {
     const record = this.loads.get(loadId);
     const controller = new AbortController();
-    inc.execs.set(id, controller);
+    inc.execs.set(id, { controller, ...(executeId !== undefined ? { executeId } : {}) });
     this.busy(inc);
     const reply = record && inc.loaded.has(loadId)
       ? await runModuleExec(this.config.ctx, record, request, controller.signal)
@@ -420,12 +397,18 @@ export class ToolHost {
     this.send(inc, { t: 'exec-reply', id, reply });
   }
 
-  /** The host cannot write the cache; the app stores what it transpiled (bounded per start). */
-  private storeTransform(inc: Incarnation, key: unknown, code: unknown): void {
-    const dir = this.config.transformCacheDir;
-    if (!dir || typeof code !== 'string') return;
-    inc.cacheBytes += code.length;
-    if (inc.cacheBytes <= MAX_CACHE_BYTES) storeTransformed(dir, key, code);
+  /**
+   * A call's processes end with the call: an exec() it started and did not wait for is stopped
+   * once the call has answered (after EXEC_GRACE_MS, for one that was about to end by itself).
+   */
+  private endExecsOf(inc: Incarnation, executeId: number): void {
+    const left = [...inc.execs.values()].filter((exec) => exec.executeId === executeId);
+    if (left.length > 0) setTimeout(() => left.forEach((exec) => exec.controller.abort()), EXEC_GRACE_MS);
+  }
+
+  /** A message no open request asked for: ignored, and charged to the modules now running. */
+  private forged(inc: Incarnation, message: { t?: unknown; id?: unknown }, why: string): void {
+    this.forgeries.charge([...inc.pending.values()].map((p) => p.file), describeForged(message, why));
   }
 
   private send(inc: Incarnation, message: ToHost): void {

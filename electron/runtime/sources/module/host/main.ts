@@ -69,7 +69,7 @@ const execs = new Map<number, (reply: ExecReply) => void>();
 let nextExecId = 1;
 
 const baseTransform = fastModuleTransform();
-const transform = baseTransform && cachedTransform(baseTransform, config.cacheDir ?? null, (key, code) => send({ t: 'cache-put', key, code }));
+const transform = baseTransform && cachedTransform(baseTransform, config.cacheDir ?? null);
 const scratchDir = join(tmpdir(), 'tooldesk-jiti');
 
 function hostEnv(workingDir: string, loadId: number): HostEnv {
