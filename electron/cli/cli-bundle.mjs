@@ -73,6 +73,8 @@ function precompiledSettingsValidator(esbuild, root) {
       build.onLoad({ filter: SETTINGS_VALIDATOR }, async (args) => {
         const built = await esbuild.build({ entryPoints: [args.path], bundle: true, write: false, format: 'esm', platform: 'node', packages: 'external', logLevel: 'silent', absWorkingDir: root, outdir: join(root, 'out') });
         const source = built.outputFiles[0].text.replace(/^export default .*$/m, '').replace(/^export \{[^}]*\};?$/m, '');
+        // A fresh clone has no out/ yet (this runs from `npm install`'s prepare step).
+        mkdirSync(join(root, 'out'), { recursive: true });
         const probe = join(root, 'out', `.settings-validator-${process.pid}.mjs`);
         writeFileSync(probe, `${source}\nexport { SETTINGS_SCHEMA, SETTINGS_VALIDATOR_OPTIONS };\n`);
         let module;

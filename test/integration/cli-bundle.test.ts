@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCliBundle, cliBundleState, cliOutDir } from '../../electron/cli/cli-bundle.mjs';
+import { copyFixtures } from '../support/module-tool-fixtures.ts';
 import { repoRoot } from '../support/run-cli.ts';
 import { homeWithSessions } from '../support/session-homes.ts';
 
@@ -95,7 +96,8 @@ describe('tooldesk from the bundle', () => {
   });
 
   it('tools list loads no chat code, and no MCP SDK while no MCP server is configured', async () => {
-    const run = await runBundled(['tools', 'list', '--root', join(repoRoot, 'test/fixtures/tools/py-google-weather')], mkdtempSync(join(tmpdir(), 'td-tools-home-')));
+    // A copy: listing writes the smart-load cache beside the module.
+    const run = await runBundled(['tools', 'list', '--root', copyFixtures('py-google-weather')], mkdtempSync(join(tmpdir(), 'td-tools-home-')));
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('get_forecast');
     expect(run.sources.filter((s) => /^electron\/runtime\/(chat|llm)\//.test(s))).toEqual([]);
