@@ -147,13 +147,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const tools = once(async (): Promise<RuntimeTools> => {
     if (!toolOptions) throw new Error('this runtime was created without tools (tools: false)');
-    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext, protectedPathsFor }, { combineGroupSources }, { chatMcpInteractions }, { stopWarmPython }, { shutdownHosts }] = await Promise.all([
+    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext, protectedPathsFor }, { combineGroupSources }, { stopWarmPython }, { shutdownHosts }] = await Promise.all([
       import('./runner/key-endpoint.ts'),
       import('./runner/secret-resolver.ts'),
       import('./sources/discovery/tool-registry.ts'),
       import('./sources/source-context.ts'),
       import('./tools/tools-change.ts'),
-      import('./host/mcp-chat-interactions.ts'),
       import('./runner/warm-python/warm-python-runner.ts'),
       import('./sources/module/host-pool.ts'),
     ]);
@@ -169,7 +168,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const resolveSecrets = secretResolverFrom(secrets);
     // A tool's questions (MCP elicitation, Open WebUI __event_call__): asked on the CLI's
     // terminal, else as cards in the chat of the call.
-    const interactions = toolOptions.mcpInteractions ?? chatMcpInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
+    const interactions = toolOptions.mcpInteractions ?? lazyChatInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
     const registry = new ToolRegistry({
       roots: toolRoots(),
       // Read at every (re)load, so interpreter, sandbox and limits changes apply.
@@ -307,6 +306,19 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * The chat's cards for a tool's questions, loaded with the first question: their module brings
+ * the chat's model streaming, which `tools list` and `tools check` never need.
+ */
+function lazyChatInteractions(sessions: () => Promise<SessionManager>, options: { openUrl?: (url: string) => Promise<boolean> }): McpInteractions {
+  let loaded: Promise<McpInteractions> | undefined;
+  const load = () => (loaded ??= import('./host/mcp-chat-interactions.ts').then((m) => m.chatMcpInteractions(sessions, options)));
+  return {
+    elicit: async (ask, signal) => (await load()).elicit!(ask, signal),
+    sample: async (ask, signal) => (await load()).sample!(ask, signal),
   };
 }
 
