@@ -116,4 +116,31 @@ describe('permissions in the app', () => {
     await section.getByRole('button', { name: 'Show' }).click();
     await expect.poll(() => section.getByTestId('audit-entry').count()).toBeGreaterThanOrEqual(4);
   });
+
+  it('Settings → Tool sets adds a set (a bad name is named, not saved); picked in a chat, its level applies', async () => {
+    await openPanel(page, 'settings');
+    const section = page.getByTestId('tool-sets-section');
+    await section.waitFor();
+    await section.getByRole('button', { name: '+ Add tool set' }).click();
+    await section.getByLabel('Tool set 1 name').fill('echo only');
+    await section.getByLabel('Tool set 1 tools').fill('script_echo, script_echo');
+    await section.getByLabel('Tool set 1 level').selectOption('trusted');
+    await section.getByRole('button', { name: 'Save tool sets' }).click();
+    await expect.poll(() => section.getByRole('alert').textContent()).toContain('a name has no spaces');
+    expect((JSON.parse(readFileSync(join(app.home, 'settings.json'), 'utf8')) as { toolSets?: unknown[] }).toolSets ?? []).toEqual([]);
+    await section.getByLabel('Tool set 1 name').fill('echo-only');
+    await section.getByRole('button', { name: 'Save tool sets' }).click();
+    await expect
+      .poll(() => (JSON.parse(readFileSync(join(app.home, 'settings.json'), 'utf8')) as { toolSets?: unknown[] }).toolSets)
+      .toEqual([{ name: 'echo-only', tools: ['script_echo'], level: 'trusted' }]);
+    await page.keyboard.press('Escape');
+    await section.waitFor({ state: 'hidden' });
+
+    await newChat(page);
+    await page.getByTestId('tool-set').selectOption('echo-only');
+    await expect.poll(() => page.getByTestId('permission-level').locator('option:checked').textContent()).toBe("The tool set's (Trusted)");
+    await send(page, 'call script_echo {"text": "from the set"}');
+    await waitForStatus(lastCall(page), 'done');
+    expect(await cardCount()).toBe(0);
+  });
 });

@@ -8,6 +8,7 @@ import { useApp } from '../store/app-context.tsx';
 export function PermissionControls(props: { chat: ChatSettings; onChange: (chat: ChatSettings) => void }) {
   const app = useApp();
   const sets = () => app.state.settings?.toolSets ?? [];
+  const toolSetLevel = (): PermissionLevel => sets().find((s) => s.name === props.chat.toolSet)?.level ?? 'default';
   const setLevel = (value: string) => {
     const { permissions: _old, ...rest } = props.chat;
     props.onChange(value === '' ? rest : { ...rest, permissions: value as PermissionLevel });
@@ -21,7 +22,8 @@ export function PermissionControls(props: { chat: ChatSettings; onChange: (chat:
       <label class="small row" title="How this chat's tool calls are approved (deny rules always deny)">
         Permissions
         <select data-testid="permission-level" aria-label="Permission level" value={props.chat.permissions ?? ''} onChange={(e) => setLevel(e.currentTarget.value)}>
-          <option value="">{PERMISSION_LEVEL_LABELS.default} (from the tool set)</option>
+          {/* Not set: the chat's tool set gives the level, else it is the default. */}
+          <option value="">{props.chat.toolSet ? `The tool set's (${PERMISSION_LEVEL_LABELS[toolSetLevel()]})` : PERMISSION_LEVEL_LABELS.default}</option>
           <For each={PERMISSION_LEVELS}>{(level) => <option value={level}>{PERMISSION_LEVEL_LABELS[level]}</option>}</For>
         </select>
       </label>

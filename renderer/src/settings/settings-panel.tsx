@@ -5,6 +5,7 @@ import { GroupsSection } from './groups-section.tsx';
 import { RuntimeSection } from './runtime-section.tsx';
 import { McpServersSection } from './mcp-servers-section.tsx';
 import { RulesSection } from './rules-section.tsx';
+import { ToolSetsSection } from './tool-sets-section.tsx';
 import { AuditSection } from './audit-section.tsx';
 import './settings.css';
 
@@ -17,6 +18,7 @@ export function SettingsPanel() {
         <GroupsSection />
         <McpServersSection />
         <RulesSection />
+        <ToolSetsSection />
         <AuditSection />
         <RuntimeSection />
       </Show>

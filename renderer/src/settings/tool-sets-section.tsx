@@ -1,0 +1,121 @@
+// Settings → Tool sets: named choices of groups and tools (with a default permission level) that a
+// chat picks in its header or with `/toolset NAME`, and `mcp serve --toolset NAME` serves. Edited
+// as rows and saved at once; a set's own rules (made with the CLI or in settings.json) are kept.
+import { For, Show, createEffect, createSignal } from 'solid-js';
+import { PERMISSION_LEVEL_LABELS, PERMISSION_LEVELS, type PermissionLevel, type ToolSet } from '../../../shared/permissions.ts';
+import { useApp } from '../store/app-context.tsx';
+import { useSettings } from './use-settings.ts';
+
+interface Row {
+  name: string;
+  groups: string;
+  tools: string;
+  level: PermissionLevel | '';
+  /** Kept as they are: the form does not edit a set's own rules. */
+  rules?: ToolSet['rules'];
+}
+
+const list = (text: string): string[] => [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+
+const toRow = (set: ToolSet): Row => ({
+  name: set.name,
+  groups: (set.groups ?? []).join(', '),
+  tools: (set.tools ?? []).join(', '),
+  level: set.level ?? '',
+  ...(set.rules?.length ? { rules: set.rules } : {}),
+});
+
+/** Rows back to tool sets, or the first problem naming the set. */
+export function rowsToToolSets(rows: Row[]): { sets: ToolSet[] } | { error: string } {
+  const sets: ToolSet[] = [];
+  const seen = new Set<string>();
+  for (const [i, row] of rows.entries()) {
+    const name = row.name.trim();
+    const which = name ? `Tool set "${name}"` : `Tool set ${i + 1}`;
+    if (!name) return { error: `${which}: give it a name.` };
+    if (/\s/.test(name)) return { error: `${which}: a name has no spaces (/toolset NAME reads one word).` };
+    if (seen.has(name)) return { error: `${which}: another set has this name.` };
+    seen.add(name);
+    const groups = list(row.groups);
+    const tools = list(row.tools);
+    if (groups.length + tools.length === 0) return { error: `${which}: name at least one group or tool.` };
+    sets.push({ name, ...(groups.length ? { groups } : {}), ...(tools.length ? { tools } : {}), ...(row.rules ? { rules: row.rules } : {}), ...(row.level ? { level: row.level } : {}) });
+  }
+  return { sets };
+}
+
+export function ToolSetsSection() {
+  const app = useApp();
+  const { settings, save } = useSettings();
+  const [rows, setRows] = createSignal<Row[]>([]);
+  const [dirty, setDirty] = createSignal(false);
+  const [problem, setProblem] = createSignal('');
+  createEffect(() => {
+    const saved = settings()?.toolSets ?? [];
+    if (!dirty()) setRows(saved.map(toRow));
+  });
+  const change = (next: Row[]) => {
+    setRows(next);
+    setDirty(true);
+    setProblem('');
+  };
+  const update = (i: number, patch: Partial<Row>) => change(rows().map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const saveSets = async () => {
+    const parsed = rowsToToolSets(rows());
+    if ('error' in parsed) return setProblem(parsed.error);
+    if (await save({ toolSets: parsed.sets })) setDirty(false);
+  };
+  const groupNames = () => app.state.tools.groups.map((g) => g.name);
+
+  return (
+    <section class="settings-section" aria-labelledby="tool-sets-title" data-testid="tool-sets-section">
+      <h3 id="tool-sets-title">Tool sets</h3>
+      <p class="small muted">
+        A named choice of groups and tools, with the permission level of chats that use it. A chat picks one in its header or with <code>/toolset NAME</code>;{' '}
+        <code>tooldesk mcp serve --toolset NAME</code> serves exactly that set. Names are separated by commas.
+      </p>
+      <datalist id="tool-set-groups">
+        <For each={groupNames()}>{(name) => <option value={name} />}</For>
+      </datalist>
+      <For each={rows()} fallback={<p class="small muted">No tool sets yet.</p>}>
+        {(row, i) => (
+          <div class="row wrap rule-row" data-testid="tool-set-row">
+            <input aria-label={`Tool set ${i() + 1} name`} placeholder="name" value={row.name} onInput={(e) => update(i(), { name: e.currentTarget.value })} />
+            <input
+              class="grow"
+              aria-label={`Tool set ${i() + 1} groups`}
+              placeholder="groups: files, weather"
+              list="tool-set-groups"
+              value={row.groups}
+              onInput={(e) => update(i(), { groups: e.currentTarget.value })}
+            />
+            <input class="grow" aria-label={`Tool set ${i() + 1} tools`} placeholder="tools: fetch_url" value={row.tools} onInput={(e) => update(i(), { tools: e.currentTarget.value })} />
+            <select aria-label={`Tool set ${i() + 1} level`} value={row.level} onChange={(e) => update(i(), { level: e.currentTarget.value as Row['level'] })}>
+              <option value="">Level: chat's default</option>
+              <For each={PERMISSION_LEVELS}>{(level) => <option value={level}>{PERMISSION_LEVEL_LABELS[level]}</option>}</For>
+            </select>
+            <Show when={row.rules?.length}>
+              <span class="small muted">{row.rules!.length} own rule{row.rules!.length === 1 ? '' : 's'}</span>
+            </Show>
+            <button type="button" class="small danger" aria-label={`Remove tool set ${i() + 1}`} onClick={() => change(rows().filter((_, j) => j !== i()))}>
+              ✕
+            </button>
+          </div>
+        )}
+      </For>
+      <div class="row">
+        <button type="button" onClick={() => change([...rows(), { name: '', groups: '', tools: '', level: '' }])}>
+          + Add tool set
+        </button>
+        <button type="button" class="primary" disabled={!dirty()} onClick={() => void saveSets()}>
+          Save tool sets
+        </button>
+        <Show when={problem()}>
+          <span class="small error-text" role="alert">
+            {problem()}
+          </span>
+        </Show>
+      </div>
+    </section>
+  );
+}

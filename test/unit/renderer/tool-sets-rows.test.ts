@@ -1,0 +1,24 @@
+// Settings → Tool sets: rows back to settings.toolSets, each problem named by its set.
+import { describe, expect, it } from 'vitest';
+import { rowsToToolSets } from '../../../renderer/src/settings/tool-sets-section.tsx';
+
+const row = (name: string, groups = '', tools = '', level: '' | 'trusted' | 'ask' = '') => ({ name, groups, tools, level });
+
+describe('rowsToToolSets', () => {
+  it('splits on commas, trims, drops repeats and empty parts, and keeps a set\'s own rules', () => {
+    const rules = [{ action: 'deny' as const, tool: 'fs__write_file' }];
+    expect(rowsToToolSets([{ ...row(' web ', 'browser, , browser', ' fetch_url ,'), rules }, row('chat-only', '', 'script_echo', 'ask')])).toEqual({
+      sets: [
+        { name: 'web', groups: ['browser'], tools: ['fetch_url'], rules },
+        { name: 'chat-only', tools: ['script_echo'], level: 'ask' },
+      ],
+    });
+  });
+
+  it('names the set and what to do: no name, a space in the name, a taken name, nothing in it', () => {
+    expect(rowsToToolSets([row('', 'files')])).toEqual({ error: 'Tool set 1: give it a name.' });
+    expect(rowsToToolSets([row('my set', 'files')])).toEqual({ error: 'Tool set "my set": a name has no spaces (/toolset NAME reads one word).' });
+    expect(rowsToToolSets([row('a', 'files'), row('a', 'web')])).toEqual({ error: 'Tool set "a": another set has this name.' });
+    expect(rowsToToolSets([row('empty', ' , ', ',')])).toEqual({ error: 'Tool set "empty": name at least one group or tool.' });
+  });
+});
