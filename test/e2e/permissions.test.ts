@@ -142,5 +142,15 @@ describe('permissions in the app', () => {
     await send(page, 'call script_echo {"text": "from the set"}');
     await waitForStatus(lastCall(page), 'done');
     expect(await cardCount()).toBe(0);
+
+    // The message box's menu offers the sets too: picked there, the header follows, the box empties.
+    await newChat(page);
+    const box = page.getByTestId('composer');
+    await box.fill('/toolset');
+    await page.getByTestId('slash-menu').getByRole('option', { name: 'tool set /toolset echo-only' }).click();
+    expect(await box.inputValue()).toBe('/toolset echo-only ');
+    await box.press('Enter');
+    await expect.poll(() => page.getByTestId('tool-set').inputValue()).toBe('echo-only');
+    await expect.poll(() => box.inputValue()).toBe('');
   });
 });

@@ -91,6 +91,7 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
             draftKey={chat()?.sessionId ?? NEW_CHAT_DRAFT}
             tools={selectedTools(app.state.tools.groups, selection())}
             knownToolNames={app.state.tools.groups.flatMap((g) => g.tools.flatMap((t) => [t.name, t.modelName]))}
+            toolSets={(app.state.settings?.toolSets ?? []).map((s) => s.name)}
             {...(mcpOn() ? { loadPrompts, resources } : {})}
             lookupVariable={lookupVariable}
             trailing={

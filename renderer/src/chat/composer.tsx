@@ -9,16 +9,17 @@ import type { SendState } from '../store/create-app-store.ts';
 import { AttachmentChips } from './attachment-chips.tsx';
 import { createVarRefChips, VarRefChips } from './composer-var-refs.tsx';
 import { admitUploads, readAttachments, type PendingAttachment } from './read-attachment.ts';
-import { promptUsage, slashQuery, suggestPrompts, suggestTools } from './slash-suggestions.ts';
+import { promptUsage, slashQuery, suggestPrompts, suggestToolSets, suggestTools } from './slash-suggestions.ts';
 import { ResourcePicker, type ResourceSource } from './resource-picker.tsx';
 import { Icon } from '../ui/icons.tsx';
 
-type Suggestion = { kind: 'tool'; tool: ToolInfo; command: string } | { kind: 'prompt'; prompt: McpPromptInfo; command: string };
+type Suggestion = { kind: 'tool'; tool: ToolInfo; command: string } | { kind: 'prompt'; prompt: McpPromptInfo; command: string } | { kind: 'toolset'; command: string };
 
 /** `/name …` (the runtime's slash-command shape, not a `/server:prompt`) naming no known tool. */
 export function isUnknownToolCommand(text: string, known: string[] | undefined): boolean {
   const name = /^\/([A-Za-z_][\w.:-]*)(?:\s|$)/.exec(text.trim())?.[1];
-  return !!name && !!known && !name.includes(':') && name !== FIND_TOOLS && !known.includes(name);
+  // `/toolset NAME` picks the chat's tool set: the runtime answers it, it is no tool.
+  return !!name && !!known && !name.includes(':') && name !== FIND_TOOLS && name !== 'toolset' && !known.includes(name);
 }
 
 /** The draft key of a chat that has no session yet. */
@@ -43,6 +44,8 @@ export function Composer(props: {
   model?: string;
   /** The tools `/` suggests (the chat's selection). */
   tools?: ToolInfo[];
+  /** The tool sets `/toolset` offers (names). */
+  toolSets?: string[];
   /** Every tool name the runtime knows (model names too): a `/name` outside them is a typo, kept in the box. */
   knownToolNames?: string[];
   /** MCP prompts `/` suggests as `/server:prompt` (read when the menu opens); absent: none. */
@@ -102,8 +105,9 @@ export function Composer(props: {
     if (query === null || menuClosed()) return [];
     const tools = suggestTools(query, props.tools ?? []).map((tool): Suggestion => ({ kind: 'tool', tool, command: `/${tool.modelName}` }));
     const promptItems = suggestPrompts(query, prompts.latest ?? []).map((prompt): Suggestion => ({ kind: 'prompt', prompt, command: `/${prompt.command}` }));
-    // A colon means a prompt is meant; otherwise tools first, then prompts.
-    return query.includes(':') ? promptItems : [...tools, ...promptItems].slice(0, 10);
+    const sets = suggestToolSets(query, props.toolSets ?? []).map((command): Suggestion => ({ kind: 'toolset', command }));
+    // A colon means a prompt is meant; otherwise tool sets (only once "/to…" is typed), tools, prompts.
+    return query.includes(':') ? promptItems : [...sets, ...tools, ...promptItems].slice(0, 10);
   });
   /** The prompt the text names (`/server:prompt …`), for the arguments hint under the box. */
   const promptHint = createMemo(() => {
@@ -232,7 +236,11 @@ export function Composer(props: {
                     complete(item);
                   }}
                 >
-                  {item.kind === 'tool' ? (
+                  {item.kind === 'toolset' ? (
+                    <>
+                      <span class="badge small">tool set</span> <code>{item.command}</code>
+                    </>
+                  ) : item.kind === 'tool' ? (
                     <>
                       <code>{item.command}</code> <span class="muted small">{item.tool.description.split('\n')[0]}</span>
                     </>

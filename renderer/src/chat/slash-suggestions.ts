@@ -30,6 +30,16 @@ export function suggestTools(query: string, tools: ToolInfo[], max = 8): ToolInf
     .map((s) => s.tool);
 }
 
+/**
+ * `/toolset NAME` for each tool set (and `/toolset none`) while the typed word starts "toolset":
+ * a chat picks its set from the menu as with the header's select.
+ */
+export function suggestToolSets(query: string, names: string[]): string[] {
+  const q = query.toLowerCase();
+  if (names.length === 0 || q.length < 2 || !'toolset'.startsWith(q)) return [];
+  return [...names.map((name) => `/toolset ${name}`), '/toolset none'];
+}
+
 /** MCP prompts (`/server:prompt`) for the typed word, ranked like tools by command, title and description. */
 export function suggestPrompts(query: string, prompts: McpPromptInfo[], max = 8): McpPromptInfo[] {
   const q = query.toLowerCase();

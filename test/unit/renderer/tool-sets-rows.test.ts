@@ -1,6 +1,9 @@
-// Settings → Tool sets: rows back to settings.toolSets, each problem named by its set.
+// Settings → Tool sets: rows back to settings.toolSets, each problem named by its set; and
+// `/toolset NAME` offered in the message box's menu.
 import { describe, expect, it } from 'vitest';
 import { rowsToToolSets } from '../../../renderer/src/settings/tool-sets-section.tsx';
+import { suggestToolSets } from '../../../renderer/src/chat/slash-suggestions.ts';
+import { isUnknownToolCommand } from '../../../renderer/src/chat/composer.tsx';
 
 const row = (name: string, groups = '', tools = '', level: '' | 'trusted' | 'ask' = '') => ({ name, groups, tools, level });
 
@@ -20,5 +23,20 @@ describe('rowsToToolSets', () => {
     expect(rowsToToolSets([row('my set', 'files')])).toEqual({ error: 'Tool set "my set": a name has no spaces (/toolset NAME reads one word).' });
     expect(rowsToToolSets([row('a', 'files'), row('a', 'web')])).toEqual({ error: 'Tool set "a": another set has this name.' });
     expect(rowsToToolSets([row('empty', ' , ', ',')])).toEqual({ error: 'Tool set "empty": name at least one group or tool.' });
+  });
+});
+
+describe('/toolset in the message box', () => {
+  it('offers each tool set and none once "/to…" is typed, and nothing without sets', () => {
+    expect(suggestToolSets('to', ['web', 'files'])).toEqual(['/toolset web', '/toolset files', '/toolset none']);
+    expect(suggestToolSets('toolset', ['web'])).toEqual(['/toolset web', '/toolset none']);
+    expect(suggestToolSets('t', ['web'])).toEqual([]);
+    expect(suggestToolSets('tools', [])).toEqual([]);
+    expect(suggestToolSets('web', ['web'])).toEqual([]);
+  });
+
+  it('is not a mistyped tool: the box is cleared once it is sent', () => {
+    expect(isUnknownToolCommand('/toolset web', ['script_echo'])).toBe(false);
+    expect(isUnknownToolCommand('/toolsett web', ['script_echo'])).toBe(true);
   });
 });
