@@ -1,7 +1,7 @@
 // Runs the real `tooldesk` CLI (electron/cli/bin.mjs), or another command, as a child process
 // with its own TOOLDESK_HOME, stdin given whole, and collects what it printed.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpHome } from './chat-harness.ts';
@@ -47,4 +47,16 @@ export function weatherHome(): string {
   copyFileSync(join(repoRoot, 'test/fixtures/tools/py-google-weather/weather.py'), join(home, 'tools/weather.py'));
   writeFileSync(join(home, 'settings.json'), JSON.stringify({ pythonPath: realPython(), groupDefaults: { weather: true } }));
   return home;
+}
+
+/**
+ * A fresh folder inside the checkout (its git-ignored .cache/) for a server that imports the
+ * checkout's node_modules by path: a sandboxed server sees a folder under /tmp only when its
+ * command line names it, so from a checkout under /tmp a folder elsewhere (/var/tmp) would leave
+ * those imports unresolved. Inside the checkout it is read-only to servers, as node_modules is.
+ */
+export function scratchInCheckout(prefix: string): string {
+  const cache = join(repoRoot, '.cache');
+  mkdirSync(cache, { recursive: true });
+  return mkdtempSync(join(cache, prefix));
 }

@@ -194,10 +194,13 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
   // What the command line needs to read must survive the private /tmp (e.g. a checkout under /tmp).
   const needed = [...(box.readOnlyPaths ?? []), ...(isAbsolute(spec.command) ? [spec.command] : [])];
   const readOnlyPaths = [...new Set(needed.filter((p) => existsSync(p)).map(real))].filter((p) => !visible(p));
+  // One that holds a writable folder (a server under /tmp allowed to write inside its package) is
+  // bound before the writable folders, or it would cover them read-only again.
+  const holdsWritable = (p: string) => writable.some((w) => isInside(w, p));
   const readOnly = [...binds.readOnly];
   // The tool folder is always bound: it may sit under the private /tmp. A working folder is bound
   // before the writable folders, so that those inside it stay writable.
-  const first = box.toolDirIsWorkingFolder && !l.writableToolDir ? [l.toolDir] : [];
+  const first = [...(box.toolDirIsWorkingFolder && !l.writableToolDir ? [l.toolDir] : []), ...readOnlyPaths.filter(holdsWritable)];
   if (!l.writableToolDir && !box.toolDirIsWorkingFolder && !readOnly.some((r) => isInside(l.toolDir, r))) readOnly.unshift(l.toolDir);
   const args = buildBwrapArgs({
     readOnlyFirst: first,
@@ -206,7 +209,7 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
     pinned: binds.pinned,
     guarded: binds.guarded,
     readOnly,
-    readOnlyPaths,
+    readOnlyPaths: readOnlyPaths.filter((p) => !holdsWritable(p)),
     network: box.network,
     hideDirs: dirs,
     hideFiles: files,

@@ -3,12 +3,12 @@
 // setting kept in the keychain only (the server still receives it), a directory setting made its
 // root and writable folder, updated by a newer version, uninstalled with its files and secret.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeadlessKeyring, type HeadlessKeyring } from '../../support/headless-keyring.ts';
 import { EVERYTHING } from '../../support/mcp-servers.ts';
-import { repoRoot } from '../../support/run-cli.ts';
+import { repoRoot, scratchInCheckout } from '../../support/run-cli.ts';
 
 const MCPB = join(repoRoot, 'node_modules', '.bin', 'mcpb');
 const BIN = join(repoRoot, 'electron/cli/bin.mjs');
@@ -21,7 +21,7 @@ afterAll(() => keyring?.stop());
 
 /** Packs a bundle whose server is server-everything (its get-env tool shows what env it got). */
 function pack(version: string, extra: Record<string, unknown> = {}): string {
-  const dir = mkdtempSync('/var/tmp/td-mcpb-src-');
+  const dir = scratchInCheckout('td-mcpb-src-');
   mkdirSync(join(dir, 'server'));
   writeFileSync(join(dir, 'server', 'index.js'), `process.argv.splice(2, 0, 'stdio');\nawait import(${JSON.stringify(EVERYTHING)});\n`);
   const manifest = {
@@ -48,7 +48,7 @@ function pack(version: string, extra: Record<string, unknown> = {}): string {
     ...extra,
   };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  const out = join(mkdtempSync('/var/tmp/td-mcpb-out-'), `acme-${version}.mcpb`);
+  const out = join(scratchInCheckout('td-mcpb-out-'), `acme-${version}.mcpb`);
   const packed = spawnSync(MCPB, ['pack', dir, out], { encoding: 'utf8', timeout: 60_000 });
   expect(packed.status, packed.stderr + packed.stdout).toBe(0);
   return out;
@@ -64,7 +64,7 @@ const settingsText = (home: string) => readFileSync(join(home, '.tooldesk', 'set
 describe('tooldesk mcp install FILE.mcpb', () => {
   it('shows the manifest, keeps the sensitive key in the keychain only, runs it; updates; uninstalls', () => {
     if (!keyring) return expect.fail('dbus-daemon and gnome-keyring-daemon are needed for this test');
-    const home = mkdtempSync('/var/tmp/td-mcpb-home-');
+    const home = scratchInCheckout('td-mcpb-home-');
     const workspace = join(home, 'acme-data');
     mkdirSync(workspace);
     const bundle = pack('1.0.0');
@@ -107,7 +107,7 @@ describe('tooldesk mcp install FILE.mcpb', () => {
   }, 240_000);
 
   it('refuses a bundle for another platform, a clash of names, and a file that is not a bundle', () => {
-    const home = mkdtempSync('/var/tmp/td-mcpb-home-');
+    const home = scratchInCheckout('td-mcpb-home-');
     const other = process.platform === 'win32' ? 'darwin' : 'win32';
     const foreign = cli(home, ['mcp', 'install', pack('1.0.0', { compatibility: { platforms: [other] } }), '--yes']);
     expect(foreign.code).toBe(1);

@@ -2,14 +2,14 @@
 // their READMEs say, under the default sandbox. Roots are what the user gave (the folders in the
 // arguments, never the working folder), folders named in the arguments are writable, and a write
 // the sandbox refused becomes "Allow writing to FOLDER", after which the same call works.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, cpSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, cpSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { McpManager } from '../../../electron/runtime/sources/mcp/mcp-manager.ts';
 import { entryAllowingWrite } from '../../../electron/runtime/sources/mcp/allow-write.ts';
 import { ToolExecutor } from '../../../electron/runtime/tools/tool-executor.ts';
 import { EVERYTHING, testManager } from '../../support/mcp-servers.ts';
-import { repoRoot } from '../../support/run-cli.ts';
+import { repoRoot, scratchInCheckout } from '../../support/run-cli.ts';
 import { tempHomes } from '../../support/temp-homes.ts';
 
 const modules = join(repoRoot, 'node_modules', '@modelcontextprotocol');
@@ -34,7 +34,7 @@ async function executorFor(m: McpManager): Promise<ToolExecutor> {
 
 /** server-memory copied out of node_modules (it writes beside its own package), its dependencies linked. */
 function memoryPackage(): string {
-  const root = mkdtempSync('/var/tmp/td-memory-pkg-');
+  const root = scratchInCheckout('td-memory-pkg-');
   const scope = join(root, 'node_modules', '@modelcontextprotocol');
   mkdirSync(scope, { recursive: true });
   cpSync(join(modules, 'server-memory'), join(scope, 'server-memory'), { recursive: true });

@@ -135,4 +135,24 @@ describe('prepareSandboxedCommand', () => {
     p.cleanup?.();
     expect(p.warnings).toContain(`The writable folder ${join(dir, 'out')} is inside the protected folder ${dir} (a tool folder, tool root or Tooldesk's own folder), so it stays read-only in the sandbox.`);
   });
+
+  it('a folder under /tmp the command needs is bound before a writable folder inside it, never over it', () => {
+    const pkg = tmp();
+    const data = join(pkg, 'dist');
+    mkdirSync(data);
+    const work = tmp();
+    const p = prepareSandboxedCommand(
+      { command: 'node', args: [join(data, 'index.js')], cwd: work, timeoutMs: 1000, sandbox: { mode: 'auto', toolDir: work, toolDirIsWorkingFolder: true, network: true, writableDirs: [data], readOnlyPaths: [pkg] } },
+      bwrap,
+      'linux',
+    );
+    p.cleanup?.();
+    const line = [p.command, ...p.args];
+    const at = (flag: string, path: string) => line.findIndex((a, i) => a === flag && line[i + 1] === path && line[i + 2] === path);
+    const lastAt = (flag: string, path: string) => line.findLastIndex((a, i) => a === flag && line[i + 1] === path && line[i + 2] === path);
+    expect(at('--ro-bind', pkg)).toBeGreaterThan(line.indexOf('/tmp'));
+    expect(at('--ro-bind', pkg)).toBeLessThan(at('--bind', data));
+    expect(lastAt('--ro-bind', pkg)).toBeLessThan(at('--bind', data));
+  });
 });
+
