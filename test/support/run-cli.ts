@@ -1,7 +1,7 @@
 // Runs the real `tooldesk` CLI (electron/cli/bin.mjs), or another command, as a child process
 // with its own TOOLDESK_HOME, stdin given whole, and collects what it printed.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpHome } from './chat-harness.ts';
@@ -58,5 +58,14 @@ export function weatherHome(): string {
 export function scratchInCheckout(prefix: string): string {
   const cache = join(repoRoot, '.cache');
   mkdirSync(cache, { recursive: true });
-  return mkdtempSync(join(cache, prefix));
+  const dir = mkdtempSync(join(cache, prefix));
+  scratchDirs.push(dir);
+  return dir;
+}
+
+const scratchDirs: string[] = [];
+
+/** Removes the folders scratchInCheckout made in this test file (its afterAll). */
+export function removeScratch(): void {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

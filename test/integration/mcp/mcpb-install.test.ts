@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeadlessKeyring, type HeadlessKeyring } from '../../support/headless-keyring.ts';
 import { EVERYTHING } from '../../support/mcp-servers.ts';
-import { repoRoot, scratchInCheckout } from '../../support/run-cli.ts';
+import { removeScratch, repoRoot, scratchInCheckout } from '../../support/run-cli.ts';
 
 const MCPB = join(repoRoot, 'node_modules', '.bin', 'mcpb');
 const BIN = join(repoRoot, 'electron/cli/bin.mjs');
@@ -17,7 +17,10 @@ let keyring: HeadlessKeyring | undefined;
 beforeAll(() => {
   keyring = startHeadlessKeyring();
 });
-afterAll(() => keyring?.stop());
+afterAll(() => {
+  keyring?.stop();
+  removeScratch();
+});
 
 /** Packs a bundle whose server is server-everything (its get-env tool shows what env it got). */
 function pack(version: string, extra: Record<string, unknown> = {}): string {

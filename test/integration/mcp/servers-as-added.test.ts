@@ -9,7 +9,7 @@ import type { McpManager } from '../../../electron/runtime/sources/mcp/mcp-manag
 import { entryAllowingWrite } from '../../../electron/runtime/sources/mcp/allow-write.ts';
 import { ToolExecutor } from '../../../electron/runtime/tools/tool-executor.ts';
 import { EVERYTHING, testManager } from '../../support/mcp-servers.ts';
-import { repoRoot, scratchInCheckout } from '../../support/run-cli.ts';
+import { removeScratch, repoRoot, scratchInCheckout } from '../../support/run-cli.ts';
 import { tempHomes } from '../../support/temp-homes.ts';
 
 const modules = join(repoRoot, 'node_modules', '@modelcontextprotocol');
@@ -23,7 +23,10 @@ afterEach(async () => {
   await manager?.close();
   manager = undefined;
 });
-afterAll(() => homes.removeAll());
+afterAll(() => {
+  homes.removeAll();
+  removeScratch();
+});
 
 async function executorFor(m: McpManager): Promise<ToolExecutor> {
   const executor = new ToolExecutor({ sessionId: 'as-added', approve: async () => ({ decision: 'once' }) });
