@@ -1,10 +1,11 @@
 // Settings → Rules: the ordered tool rules (deny > ask > allow, before a tool's policy), edited as
 // rows (action, tool glob, tests as `PATH~GLOB; PATH=~REGEX`, reason), moved up and down, saved at
 // once; and a "test a call" box asking the runtime which rule decides (with paths resolved).
-import { For, Show, createEffect, createSignal } from 'solid-js';
+import { For, Show, createSignal } from 'solid-js';
 import { RULE_ACTIONS, type RuleAction, type RuleVerdict, type ToolRule } from '../../../shared/permissions.ts';
 import { matcherText, parseMatcher } from '../../../shared/rule-text.ts';
 import { useApp } from '../store/app-context.tsx';
+import { useDraftRows } from './draft-rows.ts';
 import { useSettings } from './use-settings.ts';
 
 interface Row {
@@ -43,19 +44,7 @@ export function rowsToRules(rows: Row[]): { rules: ToolRule[] } | { error: strin
 export function RulesSection() {
   const app = useApp();
   const { settings, save } = useSettings();
-  const [rows, setRows] = createSignal<Row[]>([]);
-  const [dirty, setDirty] = createSignal(false);
-  const [problem, setProblem] = createSignal('');
-  createEffect(() => {
-    const saved = settings()?.toolRules ?? [];
-    if (!dirty()) setRows(saved.map(toRow));
-  });
-  const change = (next: Row[]) => {
-    setRows(next);
-    setDirty(true);
-    setProblem('');
-  };
-  const update = (i: number, patch: Partial<Row>) => change(rows().map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const { rows, dirty, problem, setProblem, change, update, markSaved } = useDraftRows(() => settings()?.toolRules ?? [], toRow);
   const move = (i: number, by: number) => {
     const next = [...rows()];
     const [row] = next.splice(i, 1);
@@ -65,7 +54,7 @@ export function RulesSection() {
   const saveRules = async () => {
     const parsed = rowsToRules(rows());
     if ('error' in parsed) return setProblem(parsed.error);
-    if (await save({ toolRules: parsed.rules })) setDirty(false);
+    if (await save({ toolRules: parsed.rules })) markSaved();
   };
 
   const [testTool, setTestTool] = createSignal('');

@@ -1,9 +1,10 @@
 // Settings → Tool sets: named choices of groups and tools (with a default permission level) that a
 // chat picks in its header or with `/toolset NAME`, and `mcp serve --toolset NAME` serves. Edited
 // as rows and saved at once; a set's own rules (made with the CLI or in settings.json) are kept.
-import { For, Show, createEffect, createSignal } from 'solid-js';
+import { For, Show } from 'solid-js';
 import { PERMISSION_LEVEL_LABELS, PERMISSION_LEVELS, type PermissionLevel, type ToolSet } from '../../../shared/permissions.ts';
 import { useApp } from '../store/app-context.tsx';
+import { useDraftRows } from './draft-rows.ts';
 import { useSettings } from './use-settings.ts';
 
 interface Row {
@@ -47,23 +48,11 @@ export function rowsToToolSets(rows: Row[]): { sets: ToolSet[] } | { error: stri
 export function ToolSetsSection() {
   const app = useApp();
   const { settings, save } = useSettings();
-  const [rows, setRows] = createSignal<Row[]>([]);
-  const [dirty, setDirty] = createSignal(false);
-  const [problem, setProblem] = createSignal('');
-  createEffect(() => {
-    const saved = settings()?.toolSets ?? [];
-    if (!dirty()) setRows(saved.map(toRow));
-  });
-  const change = (next: Row[]) => {
-    setRows(next);
-    setDirty(true);
-    setProblem('');
-  };
-  const update = (i: number, patch: Partial<Row>) => change(rows().map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const { rows, dirty, problem, setProblem, change, update, markSaved } = useDraftRows(() => settings()?.toolSets ?? [], toRow);
   const saveSets = async () => {
     const parsed = rowsToToolSets(rows());
     if ('error' in parsed) return setProblem(parsed.error);
-    if (await save({ toolSets: parsed.sets })) setDirty(false);
+    if (await save({ toolSets: parsed.sets })) markSaved();
   };
   const groupNames = () => app.state.tools.groups.map((g) => g.name);
 
