@@ -1,8 +1,6 @@
 // The MCP client's entry point for the CLI's `tooldesk mcp …` commands (the cli layer imports
 // host/ and runtime entry points, never sources/ or runner/ internals).
 export {
-  McpManager,
-  mcpDeps,
   mcpLogDir,
   mcpStateDir,
   serverLogFile,
