@@ -15,6 +15,7 @@ import type { Host, HostOptions } from './host/create-host.ts';
 import type { ProviderResolution } from './llm/resolve-provider.ts';
 import { appPaths, type AppPaths } from './paths.ts';
 import type { KeyEndpoint } from './runner/key-endpoint.ts';
+import type { SecretResolver } from './runner/types.ts';
 import { sandboxStatus } from './runner/sandbox-status.ts';
 import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
 import type { McpInteractions, McpManager } from './sources/mcp/index.ts';
@@ -43,6 +44,16 @@ export interface RuntimeToolOptions {
   /** What a server may ask the user (elicitation forms) where no chat card can show it (the CLI's terminal). */
   mcpInteractions?: McpInteractions;
   /** Opens a URL in the user's browser (MCP OAuth sign-in); without it, stored tokens still work. */
+  openUrl?: (url: string) => Promise<boolean>;
+}
+
+/** What `runtime.mcp()` builds: which servers, and how they may reach the user. */
+export interface RuntimeMcpOptions {
+  /** Only the servers of these names (`mcp logs NAME --start` starts that one alone). */
+  only?: string[];
+  /** What a server may ask the user; without it the server is told the client cannot ask. */
+  interactions?: McpInteractions;
+  /** Opens a URL in the user's browser (OAuth sign-in); without it, stored tokens still work. */
   openUrl?: (url: string) => Promise<boolean>;
 }
 
@@ -94,6 +105,13 @@ export interface Runtime {
   sandboxStatus(): SandboxStatus;
   /** Loads the tools on first call. */
   tools(): Promise<RuntimeTools>;
+  /**
+   * The MCP servers, for the commands about the servers themselves (`mcp list --status`, `mcp logs
+   * --start`). Without `only`, in a runtime whose tools have MCP, the tools' own manager (never two
+   * processes of one server); otherwise a manager of its own, made at each call and closed with the
+   * runtime. Switched-off servers are never started by either.
+   */
+  mcp(options?: RuntimeMcpOptions): Promise<McpManager>;
   /** Loads the tools on first call and opens a ToolSession over them (see RuntimeTools.session). */
   toolSession(options: ToolSessionOptions): Promise<ToolSession>;
   /** The session manager (with the tools, unless the runtime has none). */
@@ -145,9 +163,25 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     return () => (built ??= build());
   };
 
+  /** Every MCP manager is built here: the tools' one and those `mcp()` makes. */
+  const openMcp = async (resolveSecrets: SecretResolver, mcpOptions: RuntimeMcpOptions): Promise<McpManager> => {
+    const [{ createMcpGroupSource, keychainCredentialStore }, { protectedPathsFor }] = await Promise.all([import('./sources/mcp/index.ts'), import('./sources/source-context.ts')]);
+    const { only, interactions, openUrl } = mcpOptions;
+    return createMcpGroupSource(only ? onlyServers(settings, only) : settings, {
+      resolveSecrets,
+      home,
+      // A server's `writable` folders never uncover the app's folders or a tool root.
+      protect: () => protectedPathsFor(settings.get(), home, toolRoots()),
+      runnerOptions: { resolveSecrets },
+      credentials: keychainCredentialStore(secrets),
+      ...(interactions ? { interactions } : {}),
+      ...(openUrl ? { openBrowser: webOnly(openUrl) } : {}),
+    });
+  };
+
   const tools = once(async (): Promise<RuntimeTools> => {
     if (!toolOptions) throw new Error('this runtime was created without tools (tools: false)');
-    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext, protectedPathsFor }, { combineGroupSources }, { stopWarmPython }, { shutdownHosts }] = await Promise.all([
+    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext }, { combineGroupSources }, { stopWarmPython }, { shutdownHosts }] = await Promise.all([
       import('./runner/key-endpoint.ts'),
       import('./runner/secret-resolver.ts'),
       import('./sources/discovery/tool-registry.ts'),
@@ -186,21 +220,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     // a long-running runtime keeps it ready for servers added while it runs.
     const mcpWanted = toolOptions.mcp === 'start-all' ? Object.keys(settings.get().mcpServers).length > 0 : toolOptions.mcp !== false;
     if (mcpWanted) {
-      const [{ createMcpGroupSource, keychainCredentialStore }, { mcpToolGroupSource }] = await Promise.all([
-        import('./sources/mcp/index.ts'),
-        import('./sources/mcp/tool-group-source.ts'),
-      ]);
-      mcp = await createMcpGroupSource(settings, {
-        resolveSecrets,
-        home,
-        // A server's `writable` folders never uncover the app's folders or a tool root.
-        protect: () => protectedPathsFor(settings.get(), home, toolRoots()),
-        runnerOptions: { resolveSecrets },
-        credentials: keychainCredentialStore(secrets),
-        // Without the CLI's terminal, a server's questions become cards in the chat of the call.
-        interactions,
-        ...(toolOptions.openUrl ? { openBrowser: webOnly(toolOptions.openUrl) } : {}),
-      });
+      const { mcpToolGroupSource } = await import('./sources/mcp/tool-group-source.ts');
+      // Without the CLI's terminal, a server's questions become cards in the chat of the call.
+      mcp = await openMcp(resolveSecrets, { interactions, ...(toolOptions.openUrl ? { openUrl: toolOptions.openUrl } : {}) });
       if (toolOptions.mcp === 'start-all') {
         await mcp.startAll();
         await mcp.settle();
@@ -282,6 +304,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     toolRoots: () => toolRoots(),
     sandboxStatus: () => sandboxStatus(settings.get()),
     tools,
+    async mcp(mcpOptions = {}) {
+      if (!mcpOptions.only && toolOptions && toolOptions.mcp !== false) {
+        const own = (await tools()).mcp;
+        if (own) return own;
+      }
+      const { secretResolverFrom } = await import('./runner/secret-resolver.ts');
+      const manager = await openMcp(secretResolverFrom(secrets), mcpOptions);
+      closers.push(() => manager.close());
+      return manager;
+    },
     toolSession: async (sessionOptions) => (toolOptions ? (await tools()).session : await openToolSession())(sessionOptions),
     sessions,
     rules,
@@ -320,6 +352,12 @@ function lazyChatInteractions(sessions: () => Promise<SessionManager>, options: 
     elicit: async (ask, signal) => (await load()).elicit!(ask, signal),
     sample: async (ask, signal) => (await load()).sample!(ask, signal),
   };
+}
+
+/** The settings as a store that holds only the MCP servers named in `names`. */
+function onlyServers(store: SettingsStore, names: string[]): { get(): Settings; onDidChange(listener: (next: Settings) => void): () => void } {
+  const pick = (current: Settings): Settings => ({ ...current, mcpServers: Object.fromEntries(Object.entries(current.mcpServers).filter(([name]) => names.includes(name))) });
+  return { get: () => pick(store.get()), onDidChange: (listener) => store.onDidChange((next) => listener(pick(next))) };
 }
 
 /** A server names the sign-in page: only web pages are handed to the browser (never file:, javascript: …). */

@@ -119,6 +119,31 @@ describe('createRuntime', () => {
       await runtime.close();
     }
   });
+
+  it('mcp(): the tools\' own manager without `only`; with `only`, one of those servers alone, closed with the runtime', async () => {
+    const home = tmp();
+    const servers = { a: { command: process.execPath, args: ['-e', ''] }, b: { command: process.execPath, args: ['-e', ''] } };
+    const names = (manager: { states(): Array<{ name: string }> }) => manager.states().map((s) => s.name);
+    const withTools = await createRuntime({ home, secrets: secrets(), tools: { cwd: home, roots: [tmp()] } });
+    try {
+      withTools.settings.set('mcpServers', servers as never);
+      const own = (await withTools.tools()).mcp!;
+      expect(await withTools.mcp()).toBe(own);
+      const onlyA = await withTools.mcp({ only: ['a'] });
+      expect(onlyA).not.toBe(own);
+      expect(names(onlyA)).toEqual(['a']);
+      // Switched off (no group switch): never started, by either manager.
+      await onlyA.startAll();
+      expect(onlyA.states()[0]!.status).toBe('stopped');
+    } finally {
+      await withTools.close();
+    }
+    const noTools = await createRuntime({ home, secrets: secrets(), tools: false });
+    const all = await noTools.mcp();
+    expect(names(all)).toEqual(['a', 'b']);
+    await noTools.close();
+    expect(names(all)).toEqual([]);
+  });
 });
 
 describe('webOnly (MCP sign-in pages)', () => {

@@ -4,7 +4,7 @@
 // process, hot reload announces list_changed, misbehaving requests get clear errors.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { appPaths } from '../../electron/runtime/paths.ts';
@@ -181,7 +181,7 @@ describe('mcp serve over stdio, with a client that answers approvals', () => {
     expect(textOf(await client.callTool({ name: 'fresh_tool', arguments: { n: 21 } }))).toContain('42');
   }, 30_000);
 
-  it('writes every call, approval and result to the audit log, which `mcp log` prints', async () => {
+  it('writes every call, approval and result to the audit log; `mcp log` is `tooldesk audit`, saying so', async () => {
     const file = appPaths(serve.home).mcpAuditLog;
     expect(existsSync(file)).toBe(true);
     const entries = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -189,9 +189,17 @@ describe('mcp serve over stdio, with a client that answers approvals', () => {
     expect(entries.some((e) => e.event === 'result' && e.tool === 'checked_upper' && e.status === 'RESULT_REJECTED')).toBe(true);
     const big = entries.find((e) => e.event === 'call' && typeof e.args === 'string');
     expect(String(big?.args).length).toBeLessThan(5000);
-    const printed = execFileSync(process.execPath, [CLI, 'mcp', 'log', '--limit', '0'], { env: serve.env }).toString();
-    expect(printed).toMatch(/execution approval guarded_echo mcp_\w+: reject — not on a Friday/);
-    expect(printed).toMatch(/result word_count mcp_\w+: SUCCESS in \d+ ms/);
+    const alias = spawnSync(process.execPath, [CLI, 'mcp', 'log', '--limit', '0'], { env: serve.env, encoding: 'utf8' });
+    expect(alias.status).toBe(0);
+    expect(alias.stderr).toBe('`mcp log` is now `tooldesk audit`\n');
+    expect(alias.stdout).toMatch(/ {2}rejected guarded_echo {2}by user-reject {2}level default {2}→ EXECUTION_REJECTED in \d+ ms {2}\[stdio-\d+ mcp_\w+\]/);
+    expect(alias.stdout).toMatch(/ {2}allowed {2}word_count {2}by policy auto {2}level default {2}→ SUCCESS in \d+ ms/);
+    expect(alias.stdout).toBe(execFileSync(process.execPath, [CLI, 'audit', '--limit', '0'], { env: serve.env }).toString());
+    // The audit's options are the alias's.
+    const rejected = spawnSync(process.execPath, [CLI, 'mcp', 'log', '--decision', 'rejected', '--tool', 'guarded_echo', '--json'], { env: serve.env, encoding: 'utf8' });
+    const rejectedEntries = rejected.stdout.trim().split('\n').map((l) => JSON.parse(l) as { decision: string; tool: string });
+    expect(rejectedEntries.length).toBeGreaterThan(0);
+    expect(rejectedEntries.every((e) => e.decision === 'rejected' && e.tool === 'guarded_echo')).toBe(true);
   });
 });
 

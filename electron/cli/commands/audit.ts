@@ -1,5 +1,5 @@
 // `tooldesk audit`: every call's decision (who or what allowed or stopped it), from the per-day
-// files under TOOLDESK_HOME/audit. `tooldesk mcp log` is an alias kept for old scripts.
+// files under TOOLDESK_HOME/audit. `tooldesk mcp log` is its alias, kept for old scripts (mcp-log.ts).
 import type { AuditEntry } from '../../../shared/permissions.ts';
 import { auditDir, readAudit } from '../../runtime/audit/audit-log.ts';
 import { toolDeskHome } from '../../runtime/paths.ts';

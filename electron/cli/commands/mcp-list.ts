@@ -1,8 +1,8 @@
 // `tooldesk mcp list`: the configured servers, their group switch and, with --status, their state
 // after a start (ready with N tools, or failed with the reason and stderr tail).
-import { mcpCliOptions } from './mcp-store.ts';
-import { McpManager, mcpDeps, parseMcpServers, type McpServer, type McpServerStateInfo } from '../../runtime/host/mcp-client.ts';
+import { parseMcpServers, type McpServer, type McpServerStateInfo } from '../../runtime/host/mcp-client.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
+import { openInBrowser } from '../serve/open-browser.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
 
@@ -18,17 +18,18 @@ export const mcpListCommand: Command = {
   async run(argv, io) {
     const args = parseArgs(argv, { booleans: ['status', 'json'] });
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
-    const { home, settings } = await openCliRuntime(io, { tools: false });
-    const current = settings.get();
-    settings.close();
+    const runtime = await openCliRuntime(io, { tools: false });
+    const current = runtime.settings.get();
     const { servers, diagnostics } = parseMcpServers(current.mcpServers);
     let states: McpServerStateInfo[] = [];
-    if (flag(args, 'status')) {
-      const manager = new McpManager(mcpDeps(current, mcpCliOptions(io, home)));
-      await manager.configure(current.mcpServers, current.groupDefaults);
-      await manager.startAll();
-      states = manager.states();
-      await manager.close();
+    try {
+      if (flag(args, 'status')) {
+        const manager = await runtime.mcp({ openUrl: openInBrowser });
+        await manager.startAll();
+        states = manager.states();
+      }
+    } finally {
+      await runtime.close();
     }
     const rows = servers.map((server) => ({ ...describe(server), group: current.groupDefaults[server.name] === true ? 'on' : 'off', ...(states.length ? { state: states.find((s) => s.name === server.name) } : {}) }));
     if (flag(args, 'json')) {

@@ -1,9 +1,9 @@
 // `tooldesk mcp logs NAME`: the server's bounded log (stderr, its log messages, our notes), as the
 // app or the last CLI command that ran it left it; --start runs it now to see what it says.
 import { existsSync, readFileSync } from 'node:fs';
-import { mcpCliOptions } from './mcp-store.ts';
-import { McpManager, mcpDeps, mcpLogDir, serverLogFile, switchedOffMessage } from '../../runtime/host/mcp-client.ts';
+import { mcpLogDir, serverLogFile, switchedOffMessage } from '../../runtime/host/mcp-client.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
+import { openInBrowser } from '../serve/open-browser.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
 
@@ -16,23 +16,23 @@ export const mcpLogsCommand: Command = {
     const [name, ...extra] = args.positionals;
     if (!name) throw new UsageError('mcp logs needs the NAME of the server');
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-    const { home, settings } = await openCliRuntime(io, { tools: false });
-    const current = settings.get();
-    settings.close();
-    if (!current.mcpServers[name]) {
-      io.stderr.write(`tooldesk mcp logs: no server named "${name}" (see tooldesk mcp list)\n`);
-      return 1;
-    }
-    if (flag(args, 'start')) {
-      const manager = new McpManager(mcpDeps(current, mcpCliOptions(io, home)));
-      await manager.configure({ [name]: current.mcpServers[name] }, { [name]: current.groupDefaults[name] === true });
-      if (!manager.connection(name)?.wanted) {
-        await manager.close();
-        io.stderr.write(`tooldesk mcp logs: ${switchedOffMessage(name)}\n`);
+    const runtime = await openCliRuntime(io, { tools: false });
+    const home = runtime.home;
+    try {
+      if (!runtime.settings.get().mcpServers[name]) {
+        io.stderr.write(`tooldesk mcp logs: no server named "${name}" (see tooldesk mcp list)\n`);
         return 1;
       }
-      await manager.startAll([name]);
-      await manager.close();
+      if (flag(args, 'start')) {
+        const manager = await runtime.mcp({ only: [name], openUrl: openInBrowser });
+        if (!manager.connection(name)?.wanted) {
+          io.stderr.write(`tooldesk mcp logs: ${switchedOffMessage(name)}\n`);
+          return 1;
+        }
+        await manager.startAll([name]);
+      }
+    } finally {
+      await runtime.close();
     }
     const file = serverLogFile(mcpLogDir(home), name);
     if (!existsSync(file)) {

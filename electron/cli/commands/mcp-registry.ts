@@ -3,12 +3,13 @@
 // offline and says how old its answer is.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { latestServer, registryEntry, searchRegistry, type RegistryServer } from '../../runtime/host/mcp-client.ts';
+import { fetchRegistryBundle, latestServer, registryBundleCache, registryBundlePackage, registryEntry, searchRegistry, type RegistryServer } from '../../runtime/host/mcp-client.ts';
 import type { SettingsStore } from '../../runtime/store/settings-store.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, option, parseArgs, type ParsedArgs } from '../parse-args.ts';
 import { TerminalApprover } from '../terminal-approver.ts';
+import { installBundle } from './mcp-install-bundle.ts';
 import { serverEntries, storeSecrets, writeServers } from './mcp-store.ts';
 
 const registryCache = (home: string) => join(home, 'cache', 'mcp-registry');
@@ -48,9 +49,10 @@ export const mcpSearchCommand: Command = {
   },
 };
 
-/** `mcp install NAME`: the registry's latest version as a server (npm → npx, PyPI → uvx, remote → HTTP). */
+/** `mcp install NAME`: the registry's latest version as a server (npm → npx, PyPI → uvx, mcpb → a checked bundle, remote → HTTP). */
 export async function installFromRegistry(args: ParsedArgs, name: string, given: Record<string, string>, io: CliIO): Promise<number> {
-  const { settings, home } = await openCliRuntime(io, { tools: false });
+  const runtime = await openCliRuntime(io, { tools: false });
+  const { settings, home } = runtime;
   const approver = new TerminalApprover(io.stdin, io.stderr);
   try {
     const found = await latestServer(registryUrl(args, settings), name, registryCache(home));
@@ -61,6 +63,16 @@ export async function installFromRegistry(args: ParsedArgs, name: string, given:
     const server = found.value;
     const local = option(args, 'name') ?? server.name.split('/').at(-1)!.replace(/[^A-Za-z0-9_.-]/g, '-');
     io.stdout.write(`${server.name} ${server.version} [${kinds(server)}]${server.title ? ` — ${server.title}` : ''}\n${server.description ? `  ${server.description}\n` : ''}`);
+    const bundlePackage = registryBundlePackage(server);
+    if (bundlePackage) {
+      const fetched = await fetchRegistryBundle(server, bundlePackage, registryBundleCache(home));
+      if ('error' in fetched) {
+        io.stderr.write(`tooldesk mcp install: ${fetched.error}\n`);
+        return 1;
+      }
+      io.stdout.write(`  bundle ${bundlePackage.identifier} (SHA-256 checked${fetched.downloaded ? '' : ', from the cache'})\n`);
+      return await installBundle(runtime, fetched.file, args, given, io, { name: local, registryName: server.name, version: server.version });
+    }
     for (const p of server.packages) for (const v of p.environmentVariables) io.stdout.write(`  env ${v.name}${v.isRequired ? ' (required)' : ''}${v.isSecret ? ' (secret: kept in the keychain)' : ''}${v.description ? `: ${v.description}` : ''}\n`);
     const servers = serverEntries(settings);
     if (servers[local]) {
@@ -96,6 +108,6 @@ export async function installFromRegistry(args: ParsedArgs, name: string, given:
     return 0;
   } finally {
     approver.close();
-    settings.close();
+    await runtime.close();
   }
 }

@@ -27,7 +27,7 @@ export const mcpServeCommand: Command = {
     'Serves the tools of the groups enabled in Tooldesk over MCP. Calls run through the same executor',
     'as the app: validation, $VAR_REF, timeouts, truncation, sandbox, secrets and approvals. A tool',
     'whose policy asks is asked through the host (MCP elicitation); a host that cannot ask gets an',
-    'error naming the setting that would allow it. Every call is logged (`tooldesk mcp log`).',
+    'error naming the setting that would allow it. Every decision is logged (`tooldesk audit`).',
     '',
     '  --group G       offer only group G (repeatable; still only when enabled in Tooldesk)',
     '  --toolset NAME  offer exactly the tool set NAME (`tooldesk toolset list`), with its rules and level',

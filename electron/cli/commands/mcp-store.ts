@@ -1,8 +1,6 @@
 // Shared by the `tooldesk mcp` sub-commands: the settings' server list, and literal secrets
 // moved to the keychain before an entry is written (settings never hold a secret's value).
-import { keychainCredentialStore, secretResolverFrom, type McpSourceOptions } from '../../runtime/host/mcp-client.ts';
 import { KeyringUnavailableError } from '../../runtime/store/secret-store.ts';
-import { openInBrowser } from '../serve/open-browser.ts';
 import type { SettingsStore } from '../../runtime/store/settings-store.ts';
 import { openCliSecrets } from '../cli-settings.ts';
 import { UsageError, type CliIO } from '../command.ts';
@@ -65,10 +63,4 @@ export async function storeSecretsKeeping(io: CliIO, secrets: Array<{ name: stri
     }
   }
   return { failed };
-}
-
-/** What a CLI command passes to the MCP manager: keychain secrets, and the browser for OAuth sign-in. */
-export function mcpCliOptions(io: CliIO, home: string): McpSourceOptions {
-  const secrets = openCliSecrets(io);
-  return { resolveSecrets: secretResolverFrom(secrets), home, credentials: keychainCredentialStore(secrets), openBrowser: (url) => openInBrowser(url) };
 }

@@ -15,7 +15,7 @@ export const MCP_SUBCOMMANDS: CommandEntry[] = [
   { name: 'allow-write', summary: 'Let a server write to a folder (the answer to a write the sandbox refused)', load: async () => (await import('./mcp-allow-write.ts')).mcpAllowWriteCommand },
   { name: 'logs', summary: 'Show a server\'s log (--start runs it first)', load: async () => (await import('./mcp-logs.ts')).mcpLogsCommand },
   { name: 'serve', summary: 'Offer your tools to MCP hosts (stdio, or --http on 127.0.0.1)', load: async () => (await import('./mcp-serve.ts')).mcpServeCommand },
-  { name: 'log', summary: 'Show the audit log of `mcp serve` (kept alias: `tooldesk audit` has every decision)', load: async () => (await import('./mcp-log.ts')).mcpLogCommand },
+  { name: 'log', summary: 'Alias of `tooldesk audit` (kept for old scripts)', load: async () => (await import('./mcp-log.ts')).mcpLogCommand },
 ];
 
 export const mcpCommand: Command = commandGroup({

@@ -1,8 +1,6 @@
 // The MCP client's entry point for the CLI's `tooldesk mcp …` commands (the cli layer imports
 // host/ and runtime entry points, never sources/ or runner/ internals).
 export {
-  McpManager,
-  mcpDeps,
   mcpLogDir,
   mcpStateDir,
   serverLogFile,
@@ -26,6 +24,7 @@ export {
 } from '../sources/mcp/index.ts';
 export { bundleEntry, bundleTarget, checkConfigValue, discardBundle, openBundle, placeBundle, platformProblem, type OpenedBundle } from '../sources/mcp/mcpb-bundle.ts';
 export { latestServer, registryEntry, searchRegistry, type RegistryServer } from '../sources/mcp/registry-client.ts';
+export { fetchRegistryBundle, registryBundleCache, registryBundlePackage } from '../sources/mcp/registry-bundle.ts';
 export { entryAllowingWrite } from '../sources/mcp/allow-write.ts';
 export { secretResolverFrom } from '../runner/secret-resolver.ts';
 export { isTrustedProjectFolder } from '../sources/discovery/tool-roots.ts';

@@ -7,10 +7,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeadlessKeyring, type HeadlessKeyring } from '../../support/headless-keyring.ts';
-import { EVERYTHING } from '../../support/mcp-servers.ts';
+import { packEverythingBundle } from '../../support/mcpb-bundles.ts';
 import { removeScratch, repoRoot, scratchInCheckout } from '../../support/run-cli.ts';
 
-const MCPB = join(repoRoot, 'node_modules', '.bin', 'mcpb');
 const BIN = join(repoRoot, 'electron/cli/bin.mjs');
 
 let keyring: HeadlessKeyring | undefined;
@@ -24,9 +23,6 @@ afterAll(() => {
 
 /** Packs a bundle whose server is server-everything (its get-env tool shows what env it got). */
 function pack(version: string, extra: Record<string, unknown> = {}): string {
-  const dir = scratchInCheckout('td-mcpb-src-');
-  mkdirSync(join(dir, 'server'));
-  writeFileSync(join(dir, 'server', 'index.js'), `process.argv.splice(2, 0, 'stdio');\nawait import(${JSON.stringify(EVERYTHING)});\n`);
   const manifest = {
     manifest_version: '0.3',
     name: 'acme-weather',
@@ -50,11 +46,7 @@ function pack(version: string, extra: Record<string, unknown> = {}): string {
     },
     ...extra,
   };
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  const out = join(scratchInCheckout('td-mcpb-out-'), `acme-${version}.mcpb`);
-  const packed = spawnSync(MCPB, ['pack', dir, out], { encoding: 'utf8', timeout: 60_000 });
-  expect(packed.status, packed.stderr + packed.stdout).toBe(0);
-  return out;
+  return packEverythingBundle(manifest, `acme-${version}.mcpb`);
 }
 
 function cli(home: string, args: string[], input = '') {

@@ -12,7 +12,7 @@ import { createOAuthFlow, type CredentialStore } from './oauth-flow.ts';
 import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
 
 export { McpManager, type McpGroupSource } from './mcp-manager.ts';
-export { serverLogFile } from './server-connection.ts';
+export { serverLogFile } from './server-log.ts';
 export { descriptionSnapshotFile } from './description-watch.ts';
 export { knownConfigFiles, planImport, answerQuestions, moveSecrets, type ConfigLocation, type ImportedServer } from './import-config.ts';
 export { keychainCredentialStore } from './oauth-flow.ts';

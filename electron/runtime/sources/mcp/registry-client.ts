@@ -152,5 +152,5 @@ export function registryEntry(server: RegistryServer, name: string, values: Reco
     return { entry: { url: remote.url, ...(remote.type === 'sse' ? { type: 'sse' } : {}), ...(Object.keys(headers).length ? { headers } : {}), registry: { name: server.name, version: server.version } }, secrets, missing };
   }
   const kinds = server.packages.map((p) => p.registryType).join(', ') || 'none';
-  return { error: `${server.name} has no npm or PyPI package and no remote Tooldesk can start (its packages: ${kinds})` };
+  return { error: `${server.name} has no npm, PyPI or mcpb package and no remote Tooldesk can start (its packages: ${kinds})` };
 }

@@ -1,31 +1,27 @@
 // One MCP server's life: started on demand, its tools listed (bounded), calls made with progress,
 // timeout and cancellation, restarted with backoff after a crash, stopped with its process group.
 // Every failure ends as a state with a readable reason and, for a call, an ERROR result.
-import { join } from 'node:path';
-import type { CallToolResult, Client, ClientCapabilities, StreamableHTTPClientTransport, Tool as McpTool, Transport } from '@modelcontextprotocol/client';
+// Its parts: remote-transport.ts / stdio-server-transport.ts (how it connects), server-requests.ts
+// (what the server may ask), listed-tools.ts (its tool list checked), call-errors.ts (a call's bounds).
+import type { CallToolResult, Client, StreamableHTTPClientTransport, Tool as McpTool, Transport } from '@modelcontextprotocol/client';
 import type { Diagnostic } from '../../../../shared/tools.ts';
-import { stableHash } from '../../tools/model-name.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
 import { traceMcpCall } from '../../tools/call-trace.ts';
-import { boundTools } from './bound-tools.ts';
 import { McpCallRecorder } from './call-recorder.ts';
-import { cappedFetch } from './capped-fetch.ts';
-import { changedDescriptions, descriptionSnapshotFile } from './description-watch.ts';
-import { knownToolsFile, rememberTools } from './known-tools.ts';
-import { asksForSecret } from './elicitation-policy.ts';
-import { machineGrantProvider, type MachineGrantProvider } from './machine-grants.ts';
+import { callErrorText, maxTotalMs, toolTimeoutMs } from './call-errors.ts';
+import { checkListedTools } from './listed-tools.ts';
 import { loadMcpSdk, mcpSdk } from './mcp-sdk.ts';
 import { launcherHint } from './launchers.ts';
 import { mapCallResult } from './map-result.ts';
 import { progressText } from './progress-text.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
-import { resolveSecretRefs } from './secret-refs.ts';
-import { serverFile, switchedOffMessage, type McpServer } from './server-config.ts';
-import { rootsList, serverRoots } from './server-roots.ts';
+import { isLegacyAuthServer, remoteServerTransport } from './remote-transport.ts';
+import { switchedOffMessage, type McpServer } from './server-config.ts';
+import { clientCapabilities, handleServerRequests } from './server-requests.ts';
 import { allowWriteText, findWriteRefusal, type WriteRefusal } from './write-refusal.ts';
-import { ServerLog } from './server-log.ts';
+import { ServerLog, serverLogFile } from './server-log.ts';
 import { stdioServerTransport } from './stdio-server-transport.ts';
-import { ManagedStdioTransport } from './stdio-transport.ts';
+import { exitText, ManagedStdioTransport } from './stdio-transport.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
 
 const CLIENT_INFO = { name: 'Tooldesk', version: '0.1.0' };
@@ -66,8 +62,6 @@ export class McpConnection {
   #legacyIssuer = false;
   /** The last write the sandbox refused, offered as "Allow writing to FOLDER". */
   #writeRefusal: WriteRefusal | undefined;
-  /** Secret values resolved for this server, kept out of its log. */
-  #redacted: string[] = [];
   /** Tool calls in flight, oldest first: a server's request during a call is shown in that call's chat. */
   readonly #calls: Array<{ sessionId: string; callId: string; signal: AbortSignal }> = [];
   /** Each call's request, answer and log lines, for its Inspect panel. */
@@ -209,7 +203,7 @@ export class McpConnection {
 
   async #send(client: Client, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolRunResult> {
     this.#samplingLeft = this.#deps.maxSamplingPerCall ?? 5;
-    const timeout = this.#timeoutOf(tool);
+    const timeout = toolTimeoutMs(this.#server, tool);
     const inFlight = { sessionId: ctx.sessionId, callId: ctx.callId, signal: ctx.signal };
     this.#calls.push(inFlight);
     try {
@@ -225,7 +219,7 @@ export class McpConnection {
       )) as CallToolResult;
       return mapCallResult(result);
     } catch (error) {
-      return { status: 'ERROR', error: this.#callError(tool, error, ctx.signal) };
+      return { status: 'ERROR', error: callErrorText(this.#server, tool, error, ctx.signal, this.#crash) };
     } finally {
       this.#calls.splice(this.#calls.indexOf(inFlight), 1);
     }
@@ -253,24 +247,7 @@ export class McpConnection {
 
   /** The executor's deadline for a call of `tool`: a backstop above its idle timeout. */
   callDeadlineMs(tool: string): number {
-    return maxTotalMs(this.#timeoutOf(tool)) + 5000;
-  }
-
-  /** The tool's own timeout (`toolTimeouts`), else the server's. */
-  #timeoutOf(tool: string): number {
-    return Object.hasOwn(this.#server.toolTimeouts, tool) ? this.#server.toolTimeouts[tool]! : this.#server.timeoutMs;
-  }
-
-  #callError(tool: string, error: unknown, signal: AbortSignal): string {
-    if (signal.aborted) return `${tool} was cancelled; the server was told (notifications/cancelled)`;
-    if (this.#crash) return `MCP server "${this.name}" ${this.#crash}`;
-    if (error instanceof mcpSdk().SdkError && error.code === mcpSdk().SdkErrorCode.RequestTimeout) {
-      const own = Object.hasOwn(this.#server.toolTimeouts, tool);
-      const setting = own ? `toolTimeouts.${tool}` : `timeoutMs (or toolTimeouts.${tool} for this tool alone)`;
-      return `MCP server "${this.name}" did not answer ${tool} within ${formatSeconds(this.#timeoutOf(tool))} without progress; the call was cancelled (${setting} in its settings sets the bound)`;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return `MCP server "${this.name}": ${message}`;
+    return maxTotalMs(toolTimeoutMs(this.#server, tool)) + 5000;
   }
 
   #set(status: Status, detail?: string): void {
@@ -289,7 +266,7 @@ export class McpConnection {
     this.#transport = transport;
     this.#recorder.watch(transport);
     const client = new Client(CLIENT_INFO, {
-      capabilities: this.#capabilities(),
+      capabilities: clientCapabilities(this.#server, this.#deps.interactions),
       versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } },
       listChanged: {
         tools: {
@@ -301,7 +278,18 @@ export class McpConnection {
         resources: { autoRefresh: false, onChanged: () => void this.resourcesVersion++ },
       },
     });
-    this.#handleRequests(client);
+    handleServerRequests(client, {
+      server: this.#server,
+      interactions: this.#deps.interactions,
+      log: this.log,
+      askContext: (signal) => this.#askContext(signal),
+      takeSampling: () => {
+        if (this.#samplingLeft <= 0) return false;
+        this.#samplingLeft--;
+        return true;
+      },
+      maxSamplingPerCall: this.#deps.maxSamplingPerCall ?? 5,
+    });
     const timeoutMs = this.#deps.startTimeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -326,7 +314,7 @@ export class McpConnection {
     } catch (error) {
       clearTimeout(timer);
       if (error instanceof UnauthorizedError && this.#oauth && !afterSignIn && !this.#stopping) return this.#signIn(transport);
-      if (/Issuer mismatch/i.test(String(error)) && !this.#legacyIssuer && (await this.#isLegacyAuthServer())) {
+      if (/Issuer mismatch/i.test(String(error)) && !this.#legacyIssuer && this.#server.kind !== 'stdio' && (await isLegacyAuthServer(this.#server, this.#deps.fetch))) {
         this.#legacyIssuer = true;
         this.log.add('tooldesk: a 2025-03-26 server (no protected-resource metadata) whose metadata names another issuer: accepted for this server');
         await transport.close().catch(() => {});
@@ -337,7 +325,7 @@ export class McpConnection {
         return this.#fail('could not start: the server asks for sign-in (OAuth), which is not set up here; give it a token with "headers", or use the `tooldesk` commands');
       }
       // How the process ended says more than the SDK's "connection closed", unless we ended it.
-      const exit = await this.#exitText(transport);
+      const exit = await exitText(transport);
       await transport.close().catch(() => {});
       const reason = exit ?? (error instanceof Error ? error.message : String(error));
       return this.#fail(`could not start: ${reason}`);
@@ -367,20 +355,6 @@ export class McpConnection {
     return launcherHint(server);
   }
 
-
-  /** The 2025-03-26 auth layout: no protected-resource metadata, the AS found from the server's root. */
-  async #isLegacyAuthServer(): Promise<boolean> {
-    if (this.#server.kind === 'stdio') return false;
-    const doFetch = this.#deps.fetch ?? fetch;
-    const url = new URL(this.#server.url);
-    const paths = [`/.well-known/oauth-protected-resource${url.pathname.replace(/\/$/, '')}`, '/.well-known/oauth-protected-resource'];
-    for (const path of paths) {
-      const response = await doFetch(new URL(path, url.origin), { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
-      if (!response || response.ok) return false;
-    }
-    return true;
-  }
-
   #fail(reason: string): { error: string } {
     const tail = this.log.tail(5);
     const hint = this.#launcherHint();
@@ -397,97 +371,16 @@ export class McpConnection {
       if ('transport' in made) this.#writable = made.writable;
       return made;
     }
-    const headers = await resolveSecretRefs(server.headers, deps.resolveSecrets);
-    if ('error' in headers) return { error: `could not connect: ${headers.error}` };
-    this.#redacted = headers.secrets;
-    this.log.redact(headers.secrets);
-    const url = new URL(server.url);
-    const oauth = server.oauth;
-    const oauthSecrets = await resolveSecretRefs(
-      { secret: oauth?.clientSecret ?? '', key: oauth?.privateKey ?? '', idpSecret: oauth?.idp?.clientSecret ?? '', idToken: oauth?.idp?.idToken ?? '' },
-      deps.resolveSecrets,
-    );
-    if ('error' in oauthSecrets) return { error: `could not connect: ${oauthSecrets.error}` };
-    const grants = oauthSecrets.values;
-    this.log.redact([...this.#redacted, ...oauthSecrets.secrets]);
-    let authProvider: MachineGrantProvider | McpOAuthFlow['provider'] | undefined = machineGrantProvider(oauth, grants);
-    if (!authProvider) {
-      this.#oauth ??= await deps.oauth?.(server.name, server.url, oauth ? { client_id: oauth.clientId, ...(grants.secret ? { client_secret: grants.secret } : {}) } : undefined);
-      authProvider = this.#oauth?.provider;
-    }
-    const options = {
-      requestInit: { headers: headers.values },
-      ...(this.#legacyIssuer ? { skipIssuerMetadataValidation: true } : {}),
-      ...(authProvider ? { authProvider } : {}),
-      fetch: cappedFetch(deps.fetch ?? fetch, deps.maxMessageBytes ?? 64 * 1024 * 1024),
-    };
-    const { SSEClientTransport, StreamableHTTPClientTransport } = mcpSdk();
-    return { transport: server.kind === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options) };
-  }
-
-  #capabilities(): ClientCapabilities {
-    const interactions = this.#deps.interactions;
-    return {
-      // Declared only when the user gave the server folders (server-roots.ts).
-      ...(serverRoots(this.#server).length > 0 ? { roots: {} } : {}),
-      ...(interactions?.elicit ? { elicitation: { form: {}, url: {} } } : {}),
-      ...(interactions?.sample ? { sampling: {} } : {}),
-    };
-  }
-
-  #handleRequests(client: Client): void {
-    const name = this.name;
-    const interactions = this.#deps.interactions;
-    if (serverRoots(this.#server).length > 0) client.setRequestHandler('roots/list', async () => rootsList(this.#server));
-    client.setNotificationHandler('notifications/message', (n) => {
-      const { level, logger, data } = n.params;
-      this.log.add(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}`, 'log');
-    });
-    if (interactions?.elicit) {
-      const elicit = interactions.elicit;
-      client.setRequestHandler('elicitation/create', async (request, ctx) => {
-        const params = request.params;
-        const secret = params.mode !== 'url' ? asksForSecret(params.requestedSchema) : undefined;
-        if (secret) {
-          this.log.add(`tooldesk: refused a form elicitation asking for "${secret}": secrets are only asked for in URL mode`);
-          return { action: 'decline' };
-        }
-        const { call, signal } = this.#askContext(ctx.mcpReq.signal);
-        return elicit({ server: name, params, ...(call ? { call } : {}) }, signal);
-      });
-    }
-    if (interactions?.sample) {
-      const sample = interactions.sample;
-      client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
-        if (this.#samplingLeft <= 0) {
-          this.log.add('tooldesk: refused a sampling request: too many in one tool call');
-          throw new Error(`Tooldesk allows ${this.#deps.maxSamplingPerCall ?? 5} sampling requests per tool call; this one was refused`);
-        }
-        this.#samplingLeft--;
-        const { call, signal } = this.#askContext(ctx.mcpReq.signal);
-        return sample({ server: name, params: request.params, ...(call ? { call } : {}) }, signal);
-      });
-    }
+    const made = await remoteServerTransport(server, deps, this.log, { oauth: this.#oauth, legacyIssuer: this.#legacyIssuer });
+    if ('transport' in made) this.#oauth = made.oauth;
+    return made;
   }
 
   #setTools(tools: McpTool[], reload: boolean): void {
-    const bounded = boundTools(tools, {
-      maxTools: this.#deps.maxTools ?? 1000,
-      maxSchemaBytes: this.#deps.maxSchemaBytes ?? 256 * 1024,
-    });
-    this.#tools = bounded.tools;
-    if (this.#deps.stateDir) rememberTools(knownToolsFile(this.#deps.stateDir, this.name), bounded.tools);
-    const problems = [...bounded.problems];
-    if (this.#deps.stateDir && this.#wanted) {
-      for (const tool of changedDescriptions(descriptionSnapshotFile(this.#deps.stateDir, this.name), bounded.tools)) {
-        problems.push(`tool "${tool}": its description or schema changed since you enabled "${this.name}"; read it in the Tools panel, then enable the server again (tooldesk mcp enable ${this.name}) to accept it`);
-      }
-    }
-    for (const tool of Object.keys(this.#server.toolTimeouts)) {
-      if (!bounded.tools.some((t) => t.name === tool)) problems.push(`"toolTimeouts" names "${tool}", which the server does not list (its tools: ${bounded.tools.slice(0, 20).map((t) => t.name).join(', ') || 'none'})`);
-    }
-    this.#diagnostics = problems.map((message) => ({ severity: 'warning', file: serverFile(this.name), message, code: 'mcp-tools' }));
-    if (reload) this.log.add(`tooldesk: tool list changed (${bounded.tools.length} tools)`);
+    const checked = checkListedTools(tools, this.#server, this.#deps, this.#wanted);
+    this.#tools = checked.tools;
+    this.#diagnostics = checked.diagnostics;
+    if (reload) this.log.add(`tooldesk: tool list changed (${checked.tools.length} tools)`);
     this.#changed();
   }
 
@@ -496,14 +389,6 @@ export class McpConnection {
     if (this.#sandboxed === false) return this.#server.sandbox === 'off' ? 'sandbox off (settings)' : 'not sandboxed: no sandbox is available here';
     if (this.#sandboxed) return `sandboxed: network allowed, home read-only${this.#writable.length ? `, writes to ${this.#writable.join(', ')}` : ''}`;
     return undefined;
-  }
-
-  async #exitText(transport: Transport): Promise<string | undefined> {
-    if (!(transport instanceof ManagedStdioTransport) || !transport.child) return undefined;
-    // A process that closed its stdout is about to exit: give it a moment to report how.
-    const exit = transport.exit ?? (await Promise.race([transport.child.exited, new Promise<undefined>((r) => setTimeout(r, 200))]));
-    if (!exit) return undefined;
-    return exit.signal ? `the process was killed (${exit.signal})` : `the process exited with code ${exit.code}`;
   }
 
   #closed(client: Client): void {
@@ -529,18 +414,4 @@ export class McpConnection {
       this.#restartTimer.unref?.();
     }
   }
-}
-
-/** The file a server's log is kept in (the name made safe for a file name, hashed when changed). */
-export function serverLogFile(dir: string, name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_');
-  return join(dir, `${safe === name ? name : `${safe}-${stableHash(name).slice(0, 6)}`}.log`);
-}
-
-function maxTotalMs(timeoutMs: number): number {
-  return Math.max(timeoutMs * 10, 10 * 60_000);
-}
-
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }

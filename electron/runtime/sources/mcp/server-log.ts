@@ -2,8 +2,9 @@
 // bounded in lines and bytes so a server that floods cannot grow the app's memory. With a file,
 // the bounded log is also written there (debounced), so `tooldesk mcp logs` can read it.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { McpLogLine } from '../../../../shared/tool-inspection.ts';
+import { stableHash } from '../../tools/model-name.ts';
 
 export type LogSource = Exclude<McpLogLine['source'], 'progress'>;
 
@@ -96,4 +97,10 @@ export class ServerLog {
   tail(count = 10): string {
     return this.lines().slice(-count).join('\n');
   }
+}
+
+/** The file a server's log is kept in (the name made safe for a file name, hashed when changed). */
+export function serverLogFile(dir: string, name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return join(dir, `${safe === name ? name : `${safe}-${stableHash(name).slice(0, 6)}`}.log`);
 }

@@ -151,3 +151,11 @@ function requestIdOf(head: string, tail: string): string | number | undefined {
   if (!match) return undefined;
   return match[1]!.startsWith('"') ? (JSON.parse(match[1]!) as string) : Number(match[1]);
 }
+
+/** How a server's process ended, once it has (waiting briefly: a closed stdout means it is exiting). */
+export async function exitText(transport: Transport): Promise<string | undefined> {
+  if (!(transport instanceof ManagedStdioTransport) || !transport.child) return undefined;
+  const exit = transport.exit ?? (await Promise.race([transport.child.exited, new Promise<undefined>((r) => setTimeout(r, 200))]));
+  if (!exit) return undefined;
+  return exit.signal ? `the process was killed (${exit.signal})` : `the process exited with code ${exit.code}`;
+}
