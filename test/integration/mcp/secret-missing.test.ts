@@ -48,6 +48,12 @@ describe('"secret missing" after mcp import --skip-secrets', () => {
     const json = JSON.parse((await runCli(home, ['mcp', 'list', '--json'], '', env)).stdout);
     expect(json.servers.find((s: { name: string }) => s.name === 'github').secretMissing).toEqual([TOKEN]);
 
+    // Switching it on says what it still misses.
+    const enabled = await runCli(home, ['mcp', 'enable', 'github'], '', env);
+    expect(enabled.code).toBe(0);
+    expect(enabled.stderr).toContain(`"github" is marked "secret missing": ${TOKEN} is not stored yet; set it with \`tooldesk secrets set ${TOKEN}\``);
+    expect((await runCli(home, ['mcp', 'disable', 'github'], '', env)).code).toBe(0);
+
     const stored = await runCli(home, ['secrets', 'set', TOKEN], 'ghp_new456\n', env);
     expect(stored.code, stored.stderr).toBe(0);
     expect(settingsOf(home).mcpServers.github.secretMissing).toBeUndefined();
