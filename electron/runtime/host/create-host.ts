@@ -89,11 +89,12 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
   });
   const tools = createToolService(parts.tools, store, authoring);
   // Storing a secret (its field, a provider's key, an import) clears the "secret missing" mark
-  // of the servers waiting for it.
+  // of the servers waiting for it — in the keychain only: a value held for this run is missing
+  // again at the next start.
   const hostSecrets: SecretService = {
     async set(name, value) {
       await secrets.set(name, value);
-      secretStored(store, name);
+      if ((await secrets.kind()) === 'keyring') secretStored(store, name);
     },
     delete: (name) => secrets.delete(name),
     exists: (name) => secrets.exists(name),
