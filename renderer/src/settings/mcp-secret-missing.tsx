@@ -1,14 +1,23 @@
 // A server row's "secret missing" mark (imported with `--skip-secrets`): each secret it waits
 // for, with the command that sets it and a field to enter it here. Storing one clears it from
 // the mark (the row updates from the settings change).
-import { For, createSignal } from 'solid-js';
+import { For, Show, createResource, createSignal } from 'solid-js';
 import type { McpServerView } from '../../../shared/mcp.ts';
 import { useApp } from '../store/app-context.tsx';
 
 export function McpSecretMissing(props: { server: McpServerView }) {
+  const app = useApp();
+  // Without a keychain a value entered here lasts until the app stops, and the mark stays.
+  const [info] = createResource(() => app.api.appInfo().catch(() => null));
+  const noKeyring = () => !!info() && info()!.secrets.backend !== 'keyring';
   return (
     <div class="stack mcp-secret-missing" data-testid="mcp-secret-missing">
       <For each={props.server.secretMissing ?? []}>{(secret) => <MissingSecret server={props.server.name} secret={secret} />}</For>
+      <Show when={noKeyring()}>
+        <p class="small muted" data-testid="mcp-secret-missing-no-keyring">
+          <span class="badge warn">no keyring</span> A value entered here is kept only until Tooldesk stops, so the server stays marked until a keychain can hold it.
+        </p>
+      </Show>
     </div>
   );
 }
