@@ -136,7 +136,7 @@ describe('Settings → MCP servers: install in one step', () => {
     const view = page.getByTestId('mcp-bundle');
     await view.waitFor({ timeout: 30_000 });
     await expect(page.getByTestId('settings-panel').isVisible()).resolves.toBe(true);
-    await expect(view.getByTestId('mcp-bundle-platform').textContent()).resolves.toBe(`This bundle is for win32: the bundle is for win32, not this machine (${process.platform}): it cannot be installed here.`);
+    await expect(view.getByTestId('mcp-bundle-platform').textContent()).resolves.toBe(`It cannot be installed here: the bundle is for win32, not this machine (${process.platform}).`);
     await expect(view.getByTestId('mcp-bundle-install').isDisabled()).resolves.toBe(true);
     // The composer did not take it as an attachment.
     await expect(page.getByTestId('attachment-chip').count()).resolves.toBe(0);

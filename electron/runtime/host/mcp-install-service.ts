@@ -108,7 +108,7 @@ export function createMcpInstallService(parts: McpInstallParts): McpInstallServi
           ...field,
           ...(typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean' ? { default: given } : {}),
         })),
-        ...(problem ? { platformProblem: `${problem}: it cannot be installed here` } : {}),
+        ...(problem ? { platformProblem: problem } : {}),
         ...(installed ? { updates: m.name } : {}),
       };
     },

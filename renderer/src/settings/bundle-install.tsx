@@ -120,7 +120,7 @@ export function BundleInstall(props: { bundle: McpBundleView; onInstalled: (rows
         when={!b().platformProblem}
         fallback={
           <p class="error-text small" role="alert" data-testid="mcp-bundle-platform">
-            This bundle is for {b().platforms?.join(', ')}: {b().platformProblem}.
+            It cannot be installed here: {b().platformProblem}.
           </p>
         }
       >
