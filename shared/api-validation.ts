@@ -127,6 +127,11 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   readResourceFromApp: obj({ ...sessionId, callId: id, uri: str(8192, 1) }),
   updateModelContextFromApp: obj({ ...sessionId, callId: id, text: str(64 * 1024) }),
   listAudit: obj({ tool: name, decision: oneOf(['allowed', 'denied', 'rejected']), since: str(64), limit: num({ integer: true, min: 1, max: 5000 }) }, ['tool', 'decision', 'since', 'limit']),
+  openMcpBundle: obj({ fileName: str(API_LIMITS.maxNameChars, 1), data: str(API_LIMITS.maxMessageBytes, 1) }),
+  installMcpBundle: obj({ id, name, values: record(str(65_536), 200) }, ['name']),
+  discardMcpBundle: obj({ id }),
+  searchMcpRegistry: obj({ text: str(API_LIMITS.maxNameChars) }),
+  installMcpRegistryServer: obj({ name, localName: name, values: record(str(65_536), 200) }, ['localName']),
   testToolRules: obj({ tool: name, args: record(json()), rules: list(json(), 1000), toolSet: name }, ['rules', 'toolSet']),
 };
 

@@ -12,6 +12,7 @@ import type { NewToolFormat } from './new-tool-formats.ts';
 import type { GroupValvesView, ValveKind } from './tool-valves.ts';
 import { APPS_API_METHODS, type AppsApiMethods } from './mcp-apps.ts';
 import { PERMISSION_API_METHODS, type PermissionApiMethods } from './api-permissions.ts';
+import { MCP_INSTALL_API_METHODS, type McpInstallApiMethods } from './mcp-install.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Payloads that only the API uses (the rest come from chat.ts, tools.ts, variables.ts, settings.ts)
@@ -158,7 +159,7 @@ export interface AppInfo {
 type Empty = Record<string, never>;
 
 /** Every method: its request and its response. Responses are JSON values (null, never undefined). */
-export interface ApiMethods extends AppsApiMethods, PermissionApiMethods {
+export interface ApiMethods extends AppsApiMethods, PermissionApiMethods, McpInstallApiMethods {
   // sessions
   listSessions: { request: Empty; response: SessionInfo[] };
   /** Stored at once; the app creates a session when its first message is sent (an empty one is not listed). */
@@ -347,6 +348,7 @@ export const API_METHODS = [
   'appInfo',
   ...APPS_API_METHODS,
   ...PERMISSION_API_METHODS,
+  ...MCP_INSTALL_API_METHODS,
 ] as const satisfies readonly ApiMethodName[];
 
 // Compile-time check that API_METHODS lists every method exactly (a missing one fails here).

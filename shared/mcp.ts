@@ -29,6 +29,8 @@ export interface McpServerView {
   argFolders?: { folders: string[]; writable: boolean };
   /** A write the sandbox refused: "Allow writing to FOLDER for this server". */
   writeRefusal?: { path: string; folder: string };
+  /** Keychain secrets it refers to that were never stored (imported with `--skip-secrets`): set each to clear the mark. */
+  secretMissing?: string[];
 }
 
 export interface McpImportCandidate {

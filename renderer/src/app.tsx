@@ -12,6 +12,7 @@ import { StartupWarnings } from './ui/startup-warnings.tsx';
 import { focusFirstWaitingCard, isJumpToApprovalKey } from './approvals/focus-if-idle.ts';
 import { watchTyping } from './approvals/typing-watch.ts';
 import { closeTopLayer, openLayer } from './ui/layers.ts';
+import { listenForBundleDrops } from './settings/bundle-drop.ts';
 import './ui/theme.css';
 import './ui/layout.css';
 
@@ -110,14 +111,18 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     if (sessionsOpen()) onCleanup(openLayer(() => setSessionsOpen(false)));
   });
   let stopTypingWatch: (() => void) | undefined;
+  let stopBundleDrops: (() => void) | undefined;
   onMount(() => {
     stopTypingWatch = watchTyping(document);
+    // A .mcpb dropped on the window opens in Settings → MCP servers.
+    stopBundleDrops = listenForBundleDrops(window, () => setPanel('settings'));
     document.addEventListener('keydown', onJumpKey, true);
     document.addEventListener('keydown', onKeyDown);
     void props.store.init();
   });
   onCleanup(() => {
     stopTypingWatch?.();
+    stopBundleDrops?.();
     document.removeEventListener('keydown', onJumpKey, true);
     document.removeEventListener('keydown', onKeyDown);
     props.store.dispose();

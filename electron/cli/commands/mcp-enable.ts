@@ -1,7 +1,7 @@
 // `tooldesk mcp enable|disable NAME`: switches the server's tool group (a running app starts or
 // stops the server when it sees the change).
 import { rmSync } from 'node:fs';
-import { descriptionSnapshotFile, mcpStateDir } from '../../runtime/host/mcp-client.ts';
+import { descriptionSnapshotFile, mcpStateDir, missingSecretsOf } from '../../runtime/host/mcp-client.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
 import { parseArgs } from '../parse-args.ts';
@@ -34,6 +34,8 @@ function switchCommand(enable: boolean): Command {
         // Enabling is reviewing: the tool descriptions seen next become the ones to compare with.
         if (enable) rmSync(descriptionSnapshotFile(mcpStateDir(home), server), { force: true });
         io.stdout.write(`${enable ? 'enabled' : 'disabled'} MCP server "${server}"\n`);
+        // Switched on all the same (the user may store the secret next); it cannot start without it.
+        if (enable) for (const secret of missingSecretsOf(entry)) io.stderr.write(`tooldesk mcp enable: "${server}" is marked "secret missing": ${secret} is not stored yet; set it with \`tooldesk secrets set ${secret}\`\n`);
         return 0;
       } finally {
         settings.close();

@@ -4,7 +4,7 @@
 // servers are still imported and each secret is named with the command that sets it).
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { answerQuestions, isTrustedProjectFolder, knownConfigFiles, planImport, type ConfigLocation, type ImportedServer } from '../../runtime/host/mcp-client.ts';
+import { answerQuestions, isTrustedProjectFolder, knownConfigFiles, markSecretsMissing, planImport, type ConfigLocation, type ImportedServer } from '../../runtime/host/mcp-client.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, options, parseArgs } from '../parse-args.ts';
@@ -69,8 +69,8 @@ export const mcpImportCommand: Command = {
         chosen.push(server);
       }
       if (chosen.length === 0) return 1;
-      await keepSecrets(io, chosen, flag(args, 'skip-secrets'));
-      writeServers(settings, { ...servers, ...Object.fromEntries(chosen.map((s) => [s.name, s.entry])) });
+      const missing = await keepSecrets(io, chosen, flag(args, 'skip-secrets'));
+      writeServers(settings, { ...servers, ...Object.fromEntries(chosen.map((s) => [s.name, markSecretsMissing(s.entry, missing.get(s.name) ?? [])])) });
       io.stdout.write(`imported ${chosen.length} server${chosen.length === 1 ? '' : 's'} (switched off until you enable them: tooldesk mcp enable NAME)\n`);
       return 0;
     } finally {
@@ -117,22 +117,35 @@ async function refusedSecrets(server: ImportedServer, allowed: Set<string>, appr
   return refused;
 }
 
-/** Stores the servers' secrets; whatever cannot be stored is named with the command that sets it. */
-async function keepSecrets(io: CliIO, servers: ImportedServer[], skip: boolean): Promise<void> {
+/**
+ * Stores the servers' secrets; whatever cannot be stored is named with the command that sets it.
+ * Returns, by server, the secrets to record as "secret missing": with --skip-secrets, those not
+ * stored, and the VS Code inputs left unanswered.
+ */
+async function keepSecrets(io: CliIO, servers: ImportedServer[], skip: boolean): Promise<Map<string, string[]>> {
+  const missing = new Map<string, string[]>();
+  const mark = (server: string, name: string) => missing.set(server, [...(missing.get(server) ?? []), name]);
   const unset = servers.flatMap((s) => s.questions.filter((q) => s.references.includes(q.secret) && !s.secrets.some((x) => x.name === q.secret)).map((q) => ({ server: s.name, name: q.secret })));
-  for (const u of unset) io.stderr.write(`secret ${u.name} was not answered: set it with \`tooldesk secrets set ${u.name}\` before enabling ${u.server}\n`);
+  for (const u of unset) {
+    io.stderr.write(`secret ${u.name} was not answered: set it with \`tooldesk secrets set ${u.name}\` before enabling ${u.server}\n`);
+    if (skip) mark(u.server, u.name);
+  }
   for (const s of servers) {
     const left = (s.entry.args as unknown[] | undefined)?.filter((a) => typeof a === 'string' && a.includes('${input:')) ?? [];
     if (left.length) io.stderr.write(`${s.name}'s arguments still hold ${left.join(' ')} (not answered): set them with \`tooldesk config set mcpServers.${s.name}.args '[…]'\` before enabling it\n`);
   }
   const wanted = servers.flatMap((s) => s.secrets.map((secret) => ({ server: s.name, ...secret })));
   if (skip) {
-    for (const w of wanted) io.stderr.write(`secret ${w.name} not stored (--skip-secrets): ${w.server} is marked "secret missing" until \`tooldesk secrets set ${w.name}\`\n`);
-    return;
+    for (const w of wanted) {
+      io.stderr.write(`secret ${w.name} not stored (--skip-secrets): ${w.server} is marked "secret missing" until \`tooldesk secrets set ${w.name}\`\n`);
+      mark(w.server, w.name);
+    }
+    return missing;
   }
   const { failed } = await storeSecretsKeeping(io, wanted);
   for (const f of failed) {
     const server = wanted.find((w) => w.name === f.name)!.server;
     io.stderr.write(`secret ${f.name} could not be stored (${f.why}); it was held for this run only: set it again with \`tooldesk secrets set ${f.name}\` before enabling ${server}\n`);
   }
+  return missing;
 }

@@ -1,6 +1,6 @@
 // `tooldesk mcp list`: the configured servers, their group switch and, with --status, their state
 // after a start (ready with N tools, or failed with the reason and stderr tail).
-import { parseMcpServers, type McpServer, type McpServerStateInfo } from '../../runtime/host/mcp-client.ts';
+import { missingSecretsOf, parseMcpServers, type McpServer, type McpServerStateInfo } from '../../runtime/host/mcp-client.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { openInBrowser } from '../serve/open-browser.ts';
 import { UsageError, type Command } from '../command.ts';
@@ -31,15 +31,19 @@ export const mcpListCommand: Command = {
     } finally {
       await runtime.close();
     }
-    const rows = servers.map((server) => ({ ...describe(server), group: current.groupDefaults[server.name] === true ? 'on' : 'off', ...(states.length ? { state: states.find((s) => s.name === server.name) } : {}) }));
+    const rows = servers.map((server) => {
+      const missing = missingSecretsOf(current.mcpServers[server.name] as unknown as Record<string, unknown> | undefined);
+      return { ...describe(server), group: current.groupDefaults[server.name] === true ? 'on' : 'off', ...(missing.length ? { secretMissing: missing } : {}), ...(states.length ? { state: states.find((s) => s.name === server.name) } : {}) };
+    });
     if (flag(args, 'json')) {
       io.stdout.write(`${JSON.stringify({ servers: rows, diagnostics }, null, 2)}\n`);
       return 0;
     }
     if (rows.length === 0 && diagnostics.length === 0) io.stdout.write('No MCP servers. Add one with `tooldesk mcp add` or `tooldesk mcp import`.\n');
     for (const row of rows) {
-      const flags = [row.group === 'on' ? 'enabled' : 'disabled', row.trust ? 'trusted' : '', row.sandbox ? `sandbox ${row.sandbox}` : ''].filter(Boolean).join(', ');
+      const flags = [row.group === 'on' ? 'enabled' : 'disabled', row.secretMissing ? 'secret missing' : '', row.trust ? 'trusted' : '', row.sandbox ? `sandbox ${row.sandbox}` : ''].filter(Boolean).join(', ');
       io.stdout.write(`${row.name}  (${flags}) — ${row.transport}: ${row.target}\n`);
+      for (const secret of row.secretMissing ?? []) io.stdout.write(`  secret missing: ${secret} — set it with \`tooldesk secrets set ${secret}\`, then \`tooldesk mcp enable ${row.name}\`\n`);
       if (row.state) io.stdout.write(`  ${stateText(row.state).replace(/\n/g, '\n    ')}\n`);
     }
     for (const d of diagnostics) io.stderr.write(`${d.file}: ${d.severity}: ${d.message}\n`);

@@ -2,7 +2,7 @@
 // from stdin, never from argv (argv is visible to other users in `ps`).
 import { InvalidSecretNameError, KeyringUnavailableError } from '../../runtime/store/secret-store.ts';
 import { openCliSecrets, readAll } from '../cli-settings.ts';
-import { UsageError, type Command } from '../command.ts';
+import { UsageError, type CliIO, type Command } from '../command.ts';
 import { parseArgs } from '../parse-args.ts';
 
 export const secretsCommand: Command = {
@@ -38,6 +38,7 @@ export const secretsCommand: Command = {
           }
           await store.set(name, value);
           io.stderr.write(`stored ${name} in the keychain\n`);
+          await clearSecretMissingMark(io, name);
           return 0;
         }
         case 'delete':
@@ -76,3 +77,14 @@ export const secretsCommand: Command = {
     }
   },
 };
+
+/** A server marked "secret missing" for NAME (`mcp import --skip-secrets`) is not any more. */
+async function clearSecretMissingMark(io: CliIO, name: string): Promise<void> {
+  const [{ openCliRuntime }, { secretStored }] = await Promise.all([import('../cli-runtime.ts'), import('../../runtime/host/mcp-client.ts')]);
+  const { settings } = await openCliRuntime(io, { tools: false });
+  try {
+    secretStored(settings, name);
+  } finally {
+    settings.close();
+  }
+}

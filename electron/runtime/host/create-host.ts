@@ -12,13 +12,15 @@ import type { ToolRoot } from '../sources/discovery/tool-roots.ts';
 import { createAuthoringService } from './authoring-service.ts';
 import { createEventHub } from './event-hub.ts';
 import { createHandlers } from './handlers.ts';
-import type { HostServices, ProviderService } from './services.ts';
+import type { HostServices, ProviderService, SecretService } from './services.ts';
+import { secretStored } from '../sources/mcp/secret-missing.ts';
 import { createProviderService } from './provider-service.ts';
 import { createSessionService } from './session-service.ts';
 import { createSettingsService } from './settings-service.ts';
 import { createToolService, type ToolCatalogPort } from './tool-service.ts';
 import type { ApiHost } from './types.ts';
 import { createMcpService } from './mcp-service.ts';
+import { createMcpInstallService } from './mcp-install-service.ts';
 import type { McpManager } from '../sources/mcp/index.ts';
 import { homedir } from 'node:os';
 import { createValvesService } from './valves-service.ts';
@@ -86,15 +88,28 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
     changed: (paths) => parts.tools.reloadPaths(paths),
   });
   const tools = createToolService(parts.tools, store, authoring);
-  const mcp = createMcpService({ settings: store, secrets, ...(parts.tools.mcp ? { manager: parts.tools.mcp } : {}) });
+  // Storing a secret (its field, a provider's key, an import) clears the "secret missing" mark
+  // of the servers waiting for it — in the keychain only: a value held for this run is missing
+  // again at the next start.
+  const hostSecrets: SecretService = {
+    async set(name, value) {
+      await secrets.set(name, value);
+      if ((await secrets.kind()) === 'keyring') secretStored(store, name);
+    },
+    delete: (name) => secrets.delete(name),
+    exists: (name) => secrets.exists(name),
+    get: (name) => secrets.get(name),
+  };
+  const mcp = createMcpService({ settings: store, secrets: hostSecrets, ...(parts.tools.mcp ? { manager: parts.tools.mcp } : {}) });
   const services: HostServices = {
     sessions: createSessionService(parts.sessions),
     tools,
     settings: createSettingsService(store),
     providers: options.providers ?? createProviderService(),
-    secrets,
+    secrets: hostSecrets,
     mcp,
-    valves: createValvesService(parts.home, () => parts.tools.source.groups(), secrets),
+    mcpInstall: createMcpInstallService({ home: parts.home, settings: store, secrets: hostSecrets, secretBackend: () => secrets.kind(), list: () => mcp.list() }),
+    valves: createValvesService(parts.home, () => parts.tools.source.groups(), hostSecrets),
     apps: createAppService({
       home: parts.home,
       ...(parts.tools.mcp ? { mcp: parts.tools.mcp } : {}),
@@ -128,6 +143,7 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
       hub.dispose();
       tools.close();
       mcp.close();
+      services.mcpInstall?.close();
       services.apps?.close();
     },
   };

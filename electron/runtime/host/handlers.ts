@@ -224,6 +224,24 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     testToolRules: async (request) => testRules(settings.get(), request),
     listAudit: async ({ limit = 200, ...query }) => (services.auditDir ? readAudit(services.auditDir, query).slice(-limit) : []),
     ...appHandlers(services),
+    ...mcpInstallHandlers(services),
+  };
+}
+
+function mcpInstallHandlers(services: HostServices): Pick<ApiHandlers, 'openMcpBundle' | 'installMcpBundle' | 'discardMcpBundle' | 'searchMcpRegistry' | 'installMcpRegistryServer'> {
+  const install = () => {
+    if (!services.mcpInstall) throw apiError('UnavailableError', 'installing MCP servers is not available in this process');
+    return services.mcpInstall;
+  };
+  return {
+    openMcpBundle: ({ fileName, data }) => install().openBundle(fileName, data),
+    installMcpBundle: ({ id, name, values }) => install().installBundle(id, values, name),
+    discardMcpBundle: async ({ id }) => {
+      install().discardBundle(id);
+      return null;
+    },
+    searchMcpRegistry: ({ text }) => install().searchRegistry(text),
+    installMcpRegistryServer: ({ name, localName, values }) => install().installFromRegistry(name, values, localName),
   };
 }
 

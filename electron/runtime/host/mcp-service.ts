@@ -16,6 +16,7 @@ import { sandboxSummary } from '../sources/mcp/sandbox-summary.ts';
 import { entryAllowingWrite } from '../sources/mcp/allow-write.ts';
 import { argFolders, writableFolders } from '../sources/mcp/launchers.ts';
 import { serverRoots } from '../sources/mcp/server-roots.ts';
+import { missingSecretsOf } from '../sources/mcp/secret-missing.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { McpService, SecretService } from './services.ts';
 
@@ -63,6 +64,7 @@ export function createMcpService(parts: McpServiceParts): McpService {
         restarts: state?.restarts ?? 0,
         ...folderView(server),
         ...(state?.writeRefusal ? { writeRefusal: state.writeRefusal } : {}),
+        ...secretMissingView(entries()[server.name]),
       };
     });
     // Broken entries stay visible (and removable) with what is wrong.
@@ -223,6 +225,11 @@ function folderView(server: McpServer): Pick<McpServerView, 'roots' | 'writable'
   const { folders } = writableFolders(server);
   const named = argFolders(server.args);
   return { roots, writable: server.sandbox === 'off' ? [] : folders, ...(named.length || !server.writeArgFolders ? { argFolders: { folders: named, writable: server.writeArgFolders } } : {}) };
+}
+
+function secretMissingView(entry: Record<string, unknown> | undefined): Pick<McpServerView, 'secretMissing'> {
+  const missing = missingSecretsOf(entry);
+  return missing.length ? { secretMissing: missing } : {};
 }
 
 function targetOf(server: McpServer): string {

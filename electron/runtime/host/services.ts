@@ -117,6 +117,7 @@ export interface McpService {
 
 export type { ValvesService } from './valves-service.ts';
 import type { ValvesService } from './valves-service.ts';
+import type { McpInstallService } from './mcp-install-service.ts';
 
 export interface SecretService {
   set(name: string, value: string): Promise<void>;
@@ -133,6 +134,8 @@ export interface HostServices {
   secrets: SecretService;
   /** Settings → MCP servers; absent: the methods say MCP is not available here. */
   mcp?: McpService;
+  /** "Install bundle…" and "Browse servers" (Settings → MCP servers); absent: not available here. */
+  mcpInstall?: McpInstallService;
   /** Open WebUI Valves (Settings → Tool groups); absent: not available here. */
   valves?: ValvesService;
   /** MCP Apps in tool-call blocks; absent: the methods say apps are not available here. */

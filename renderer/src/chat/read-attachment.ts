@@ -27,7 +27,8 @@ export function kindOf(file: { name: string; type: string }): PendingAttachment[
 
 const formatSize = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`);
 
-function toBase64(buffer: ArrayBuffer): string {
+/** Bytes as base64, in chunks (a spread of a whole large file would overflow the stack). */
+export function toBase64(buffer: ArrayBuffer): string {
   const bytes = new Uint8Array(buffer);
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

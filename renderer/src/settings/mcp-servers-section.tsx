@@ -1,17 +1,25 @@
-import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
+import { For, Show, createEffect, createSignal, onCleanup, onMount } from 'solid-js';
 import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
+import type { McpBundleView } from '../../../shared/mcp-install.ts';
+import { BrowseServers } from './browse-servers.tsx';
+import { BundleInstall, BundlePicker, openBundleFile } from './bundle-install.tsx';
+import { droppedBundle, takeDroppedBundle } from './bundle-drop.ts';
+import { McpSecretMissing } from './mcp-secret-missing.tsx';
 import { useApp } from '../store/app-context.tsx';
 import { McpServerFolders } from './mcp-server-folders.tsx';
 import { splitCommandLine } from './split-command-line.ts';
 import { Switch } from './switch.tsx';
 import { confirmDialog } from '../ui/dialog.tsx';
 
-/** Settings → MCP servers: each server with its live state, its switch, Restart, add, remove, import. */
+/** Settings → MCP servers: each server with its live state, its switch, Restart, add, remove, import, install. */
 export function McpServersSection() {
   const app = useApp();
   const [servers, setServers] = createSignal<McpServerView[]>([]);
   const [adding, setAdding] = createSignal(false);
   const [preview, setPreview] = createSignal<McpImportPreview | null>(null);
+  const [bundle, setBundle] = createSignal<McpBundleView | null>(null);
+  const [bundleProblem, setBundleProblem] = createSignal<string | null>(null);
+  const [browsing, setBrowsing] = createSignal(false);
 
   const show = (rows: McpServerView[] | null | undefined) => {
     if (rows) setServers(rows);
@@ -35,6 +43,38 @@ export function McpServersSection() {
   const remove = async (name: string) => {
     if (!(await confirmDialog({ title: `Remove the MCP server "${name}"?`, confirmLabel: 'Remove', danger: true }))) return;
     show(await app.guard(() => app.api.removeMcpServer({ name })));
+  };
+  const openBundle = async (file: File) => {
+    setBundleProblem(null);
+    const previous = bundle();
+    if (previous) void app.api.discardMcpBundle({ id: previous.id }).catch(() => {});
+    setBundle(null);
+    const opened = await openBundleFile(app.api, file);
+    if ('problem' in opened) setBundleProblem(opened.problem);
+    else setBundle(opened);
+  };
+  const cancelBundle = () => {
+    const open = bundle();
+    setBundle(null);
+    if (open) void app.guard(() => app.api.discardMcpBundle({ id: open.id }));
+  };
+  // Closing Settings with a bundle open is a Cancel.
+  onCleanup(() => {
+    const open = bundle();
+    if (open) void app.api.discardMcpBundle({ id: open.id }).catch(() => {});
+  });
+  // A bundle dropped on the window (bundle-drop.ts) opens here.
+  createEffect(() => {
+    if (!droppedBundle()) return;
+    const file = takeDroppedBundle();
+    if (file) void openBundle(file);
+  });
+  const installed = (rows: McpServerView[]) => {
+    show(rows);
+    setBundle(null);
+    setBrowsing(false);
+    // The new server's group is switched on: the Tools list follows.
+    void app.guard(() => app.api.listTools()).then((tools) => tools && app.apply({ type: 'tools.changed', tools }));
   };
   const lookForImports = async () => setPreview((await app.guard(() => app.api.previewMcpImport())) ?? null);
   const importAll = async (request: { names: string[]; answers?: Record<string, string>; allowSecrets?: string[] }) => {
@@ -63,14 +103,30 @@ export function McpServersSection() {
           )}
         </For>
       </ul>
-      <div class="row">
+      <div class="row mcp-actions">
         <button type="button" onClick={() => setAdding(!adding())} aria-expanded={adding()} data-testid="mcp-add-open">
           Add server…
         </button>
         <button type="button" onClick={() => void lookForImports()} data-testid="mcp-import-open">
           Import…
         </button>
+        <BundlePicker onFile={(file) => void openBundle(file)} />
+        <button type="button" onClick={() => setBrowsing(!browsing())} aria-expanded={browsing()} data-testid="mcp-browse-open">
+          Browse servers…
+        </button>
       </div>
+      <p class="muted small">Or drop a .mcpb bundle anywhere on the window.</p>
+      <Show when={bundleProblem()}>
+        <p class="error-text small" role="alert" data-testid="mcp-bundle-problem">
+          {bundleProblem()}
+        </p>
+      </Show>
+      <Show when={bundle()} keyed>
+        {(b) => <BundleInstall bundle={b} onInstalled={installed} onCancel={cancelBundle} />}
+      </Show>
+      <Show when={browsing()}>
+        <BrowseServers onInstalled={installed} onClose={() => setBrowsing(false)} />
+      </Show>
       <Show when={adding()}>
         <AddServerForm
           onAdded={(rows) => {
@@ -87,6 +143,7 @@ export function McpServersSection() {
 
 function stateText(server: McpServerView): string {
   if (server.problem) return `invalid entry: ${server.problem}`;
+  if (server.secretMissing?.length && !server.enabled) return 'secret missing';
   switch (server.status) {
     case 'ready':
       return `ready with ${server.tools} tool${server.tools === 1 ? '' : 's'}`;
@@ -139,6 +196,9 @@ function ServerRow(props: {
         <p class="muted small" data-testid="mcp-sandbox">
           {s().sandbox}
         </p>
+      </Show>
+      <Show when={s().secretMissing?.length}>
+        <McpSecretMissing server={s()} />
       </Show>
       <Show when={!s().problem}>
         <McpServerFolders server={s()} onAllowWrite={props.onAllowWrite} onArgFoldersWritable={props.onArgFoldersWritable} />

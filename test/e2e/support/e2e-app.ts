@@ -23,12 +23,12 @@ export interface E2EApp {
 }
 
 export async function startE2EApp(
-  options: { fake?: FakeOpenAIOptions; provider?: boolean; settings?: Partial<Settings>; port?: 'remembered' } = {},
+  options: { fake?: FakeOpenAIOptions; provider?: boolean; settings?: Partial<Settings>; port?: 'remembered'; env?: NodeJS.ProcessEnv } = {},
 ): Promise<E2EApp> {
   await ensureRendererBuilt();
   const fake = await startFakeOpenAI({ script: e2eScript, ...options.fake });
   const home = makeHome({ ...(options.provider === false ? {} : { providerUrl: fake.url }), ...(options.settings ? { settings: options.settings } : {}) });
-  const [server, browser] = await Promise.all([startAppServer({ home, ...(options.port ? { port: options.port } : {}) }), launchBrowser()]);
+  const [server, browser] = await Promise.all([startAppServer({ home, ...(options.port ? { port: options.port } : {}), ...(options.env ? { env: options.env } : {}) }), launchBrowser()]);
   const page = await browser.newPage();
   await openApp(page, server.url);
   const app: E2EApp = {
@@ -39,7 +39,7 @@ export async function startE2EApp(
     home,
     async restart() {
       await app.server.stop();
-      app.server = await startAppServer({ home });
+      app.server = await startAppServer({ home, ...(options.env ? { env: options.env } : {}) });
       await openApp(page, app.server.url);
     },
     async close() {

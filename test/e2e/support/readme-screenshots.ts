@@ -10,6 +10,7 @@ import { makeHome } from './e2e-home.ts';
 import { ensureRendererBuilt } from './renderer-build.ts';
 import { openPanel, send } from './chat-page.ts';
 import { EVERYTHING } from '../../support/mcp-servers.ts';
+import { startFixtureRegistry } from '../../support/fixture-registry.ts';
 
 const BASIC_APP = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js', import.meta.url));
 /** `node … readme-screenshots.ts NAME`: only NAME.png is written (the other scenes still run). */
@@ -124,6 +125,36 @@ try {
   await page.getByTestId('from-app').waitFor();
   await page.getByTestId('mcp-app').scrollIntoViewIfNeeded();
   await shot(page, 'mcp-app');
+
+  // Browse servers: a registry (a fixture here) searched, one server's details before Install.
+  const registry = await startFixtureRegistry([
+    {
+      name: 'io.github.acme/weather',
+      title: 'Acme Weather',
+      description: 'Forecasts and alerts for any city, from Acme’s weather service.',
+      version: '1.2.0',
+      packages: [{ registryType: 'npm', identifier: '@acme/weather-mcp', version: '1.2.0', environmentVariables: [{ name: 'WEATHER_API_KEY', description: 'Your Acme API key', isRequired: true, isSecret: true }, { name: 'WEATHER_UNITS', description: 'metric or imperial' }] }],
+    },
+    { name: 'com.example/weather-history', title: 'Weather History', description: 'Past observations', version: '0.3.1', remotes: [{ type: 'streamable-http', url: 'https://history.example.com/mcp', headers: [] }] },
+  ]);
+  try {
+    await openPanel(page, 'settings');
+    await mcp.getByTestId('mcp-browse-open').click();
+    const browse = mcp.getByTestId('mcp-browse');
+    await browse.getByTestId('mcp-browse-url').fill(registry.url);
+    await browse.getByTestId('mcp-browse-text').fill('weather');
+    await browse.getByTestId('mcp-browse-search').click();
+    await browse.locator('[data-name="io.github.acme/weather"]').click();
+    await browse.getByTestId('mcp-browse-details').waitFor();
+    // Scroll the panel only (scrollIntoView would shift the whole window too).
+    await page.locator('.panel-body').evaluate((el) => {
+      const view = document.querySelector('[data-testid="mcp-browse"]') as HTMLElement;
+      el.scrollTop += view.getBoundingClientRect().top - el.getBoundingClientRect().top - 8;
+    });
+    await shot(page, 'mcp-browse');
+  } finally {
+    await registry.close();
+  }
 } finally {
   await browser.close();
   await server.stop();

@@ -17,6 +17,7 @@ export { descriptionSnapshotFile } from './description-watch.ts';
 export { knownConfigFiles, planImport, answerQuestions, moveSecrets, type ConfigLocation, type ImportedServer } from './import-config.ts';
 export { keychainCredentialStore } from './oauth-flow.ts';
 export { formDefaults, type FormValue } from './form-defaults.ts';
+export { clearSecretMissing, markSecretsMissing, missingSecretsOf, secretStored } from './secret-missing.ts';
 export { parseMcpServers, parseMcpServer, switchedOffMessage, type McpServer } from './server-config.ts';
 export type { McpServerStateInfo, McpInteractions } from './types.ts';
 

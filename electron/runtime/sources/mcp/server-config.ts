@@ -58,7 +58,7 @@ export const switchedOffMessage = (name: string) =>
 /** Where a server's diagnostics point: the settings entry. */
 export const serverFile = (name: string) => `mcpServers.${name}`;
 
-const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'enabled', 'disabled', 'timeoutMs', 'timeout', 'toolTimeouts', 'sandbox', 'writable', 'trust', 'oauth', 'roots', 'writeArgFolders', 'bundle', 'registry']);
+const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'enabled', 'disabled', 'timeoutMs', 'timeout', 'toolTimeouts', 'sandbox', 'writable', 'trust', 'oauth', 'roots', 'writeArgFolders', 'bundle', 'registry', 'secretMissing']);
 /** A bound on any timeout (a day): a typo of a few zeros should not leave a call hanging for a month. */
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const isTimeout = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMEOUT_MS;
