@@ -132,6 +132,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   discardMcpBundle: obj({ id }),
   searchMcpRegistry: obj({ text: str(API_LIMITS.maxNameChars) }),
   installMcpRegistryServer: obj({ name, localName: name, values: record(str(65_536), 200) }, ['localName']),
+  openMcpRegistryBundle: obj({ name }),
   testToolRules: obj({ tool: name, args: record(json()), rules: list(json(), 1000), toolSet: name }, ['rules', 'toolSet']),
 };
 

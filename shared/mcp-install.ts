@@ -85,9 +85,14 @@ export interface McpInstallApiMethods {
    * headers (secret ones to the keychain). The server is switched on.
    */
   installMcpRegistryServer: { request: { name: string; localName?: string; values: Record<string, string> }; response: McpServerView[] };
+  /**
+   * A registry server whose package is an mcpb bundle: downloaded once (its fileSha256 checked)
+   * and opened like a picked bundle, for installMcpBundle / discardMcpBundle.
+   */
+  openMcpRegistryBundle: { request: { name: string }; response: McpBundleView };
 }
 
-export const MCP_INSTALL_API_METHODS = ['openMcpBundle', 'installMcpBundle', 'discardMcpBundle', 'searchMcpRegistry', 'installMcpRegistryServer'] as const satisfies readonly (keyof McpInstallApiMethods)[];
+export const MCP_INSTALL_API_METHODS = ['openMcpBundle', 'installMcpBundle', 'discardMcpBundle', 'searchMcpRegistry', 'installMcpRegistryServer', 'openMcpRegistryBundle'] as const satisfies readonly (keyof McpInstallApiMethods)[];
 
 /** The local name a registry server installs as by default: the last part of its name. */
 export const registryLocalName = (name: string): string => name.split('/').at(-1)!.replace(/[^A-Za-z0-9_.-]/g, '-');

@@ -4,7 +4,9 @@
 // the window; another platform's bundle refused; "Browse servers" on a fixture registry (details,
 // install with a secret header, offline from the cache); a server marked "secret missing" cleared
 // from its row. axe-core finds no serious or critical violation in these views.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -46,13 +48,24 @@ const notes = {
 const SECRET_SERVICE = `Tooldesk-e2e-install-${process.pid}`;
 let keyring: HeadlessKeyring | undefined;
 let registry: FixtureRegistry;
+/** Serves a packed bundle for the registry's mcpb package. */
+let files: Server | undefined;
 let app: E2EApp;
 let page: Page;
 
 beforeAll(async () => {
   keyring = startHeadlessKeyring();
   if (!keyring) throw new Error('dbus-daemon and gnome-keyring-daemon are needed for this test');
-  registry = await startFixtureRegistry([weather, notes]);
+  const bytes = readFileSync(packBundle(acmeManifest('1.1.0')));
+  files = createServer((req, res) => (req.url === '/acme-1.1.0.mcpb' ? res.end(bytes) : ((res.statusCode = 404), res.end())));
+  await new Promise<void>((resolve) => files!.listen(0, '127.0.0.1', resolve));
+  const bundled = {
+    name: 'io.github.acme/bundled',
+    description: 'Acme Weather as a bundle',
+    version: '1.1.0',
+    packages: [{ registryType: 'mcpb', identifier: `http://127.0.0.1:${(files.address() as { port: number }).port}/acme-1.1.0.mcpb`, fileSha256: createHash('sha256').update(bytes).digest('hex') }],
+  };
+  registry = await startFixtureRegistry([weather, notes, bundled]);
   app = await startE2EApp({
     env: { ...keyring.env, TOOLDESK_SECRET_SERVICE: SECRET_SERVICE },
     settings: { mcpServers: { gh: { command: 'node', args: ['gh.js'], env: { GITHUB_TOKEN: '${secret:mcp.gh.TOKEN}' }, secretMissing: ['mcp.gh.TOKEN'] } } as never },
@@ -63,6 +76,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await registry?.close().catch(() => {});
+  files?.close();
   keyring?.stop();
   removeScratch();
 });
@@ -194,6 +208,20 @@ describe('Settings → MCP servers: install in one step', () => {
     expect(entry).toMatchObject({ url: 'http://127.0.0.1:9/mcp', headers: { 'X-Api-Key': '${secret:mcp.notes.X-Api-Key}' }, registry: { name: 'com.example/notes', version: '0.4.0' } });
     expect(settingsText()).not.toContain('notes-secret-3');
     expect(await inKeychain('mcp.notes.X-Api-Key')).toBe(true);
+
+    // An mcpb package: downloaded, its SHA-256 checked, and opened like a picked bundle.
+    await section().getByTestId('mcp-browse-open').click();
+    await browse.getByTestId('mcp-browse-text').fill('bundled');
+    await browse.getByTestId('mcp-browse-search').click();
+    await browse.locator('[data-testid="mcp-browse-result"][data-name="io.github.acme/bundled"]').click();
+    await expect(details.getByTestId('mcp-browse-install').textContent()).resolves.toBe('Download and open bundle');
+    await details.getByTestId('mcp-browse-install').click();
+    const bundleView = section().getByTestId('mcp-bundle');
+    await bundleView.waitFor({ timeout: 30_000 });
+    await expect(bundleView.locator('#mcp-bundle-title').textContent()).resolves.toContain('Acme Weather 1.1.0');
+    await expect(bundleView.getByTestId('mcp-bundle-name').inputValue()).resolves.toBe('bundled');
+    await bundleView.getByTestId('mcp-bundle-cancel').click();
+    await bundleView.waitFor({ state: 'detached' });
 
     // The registry goes away: the same search answers from the cache and says how old it is.
     await registry.close();

@@ -228,7 +228,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
   };
 }
 
-function mcpInstallHandlers(services: HostServices): Pick<ApiHandlers, 'openMcpBundle' | 'installMcpBundle' | 'discardMcpBundle' | 'searchMcpRegistry' | 'installMcpRegistryServer'> {
+function mcpInstallHandlers(services: HostServices): Pick<ApiHandlers, 'openMcpBundle' | 'installMcpBundle' | 'discardMcpBundle' | 'searchMcpRegistry' | 'installMcpRegistryServer' | 'openMcpRegistryBundle'> {
   const install = () => {
     if (!services.mcpInstall) throw apiError('UnavailableError', 'installing MCP servers is not available in this process');
     return services.mcpInstall;
@@ -242,6 +242,7 @@ function mcpInstallHandlers(services: HostServices): Pick<ApiHandlers, 'openMcpB
     },
     searchMcpRegistry: ({ text }) => install().searchRegistry(text),
     installMcpRegistryServer: ({ name, localName, values }) => install().installFromRegistry(name, values, localName),
+    openMcpRegistryBundle: ({ name }) => install().openRegistryBundle(name),
   };
 }
 

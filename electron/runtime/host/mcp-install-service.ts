@@ -21,6 +21,7 @@ export interface McpInstallService {
   discardBundle(id: string): void;
   searchRegistry(text: string): Promise<McpRegistrySearch>;
   installFromRegistry(name: string, values: Record<string, string>, localName?: string): Promise<McpServerView[]>;
+  openRegistryBundle(name: string): Promise<McpBundleView>;
   close(): void;
 }
 
@@ -43,7 +44,8 @@ export const registryCacheDir = (home: string) => join(home, 'cache', 'mcp-regis
 
 export function createMcpInstallService(parts: McpInstallParts): McpInstallService {
   const { home, settings } = parts;
-  const staged = new Map<string, { bundle: OpenedBundle; fileName: string }>();
+  /** `from`: the registry server the bundle came from (its entry records it). */
+  const staged = new Map<string, { bundle: OpenedBundle; fileName: string; from?: { name: string; version: string } }>();
   const entries = (): Entries => (settings.get().mcpServers ?? {}) as unknown as Entries;
   const checkName = (name: string) => {
     if (!SERVER_NAME.test(name)) throw invalid(`"${name}" cannot be a server name: use letters, digits, "_", "-" or "." (up to 64), starting with a letter or digit`);
@@ -70,47 +72,52 @@ export function createMcpInstallService(parts: McpInstallParts): McpInstallServi
     rmSync(held.bundle.dir, { recursive: true, force: true });
   };
 
+  /** Unpacks `file` into a staging folder and describes it; `fileName` is how the user knows it. */
+  const stage = async (file: string, fileName: string, from?: { name: string; version: string }): Promise<McpBundleView> => {
+    const bundles = await import('../sources/mcp/mcpb-bundle.ts');
+    const opened = await bundles.openBundle(file, home);
+    // The library names the file it was given; the user knows it by its own name.
+    if ('error' in opened) throw invalid(opened.error.split(file).join(fileName));
+    const id = randomUUID();
+    staged.set(id, { bundle: opened, fileName, ...(from ? { from } : {}) });
+    const m = opened.manifest;
+    const problem = bundles.platformProblem(m);
+    const installed = (entries()[m.name]?.bundle as { name?: string } | undefined)?.name === m.name;
+    return {
+      id,
+      fileName,
+      name: from ? registryLocalName(from.name) : m.name,
+      version: m.version,
+      ...(m.displayName ? { displayName: m.displayName } : {}),
+      ...(m.description ? { description: m.description } : {}),
+      ...(m.author ? { author: m.author } : {}),
+      tools: m.tools,
+      prompts: m.prompts,
+      ...(m.platforms ? { platforms: m.platforms } : {}),
+      privacyPolicies: m.privacyPolicies,
+      signature: opened.signature,
+      userConfig: m.userConfig.map(({ multiple: _multiple, default: given, ...field }) => ({
+        ...field,
+        ...(typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean' ? { default: given } : {}),
+      })),
+      ...(problem ? { platformProblem: problem } : {}),
+      ...(installed ? { updates: m.name } : {}),
+    };
+  };
+
   return {
     async openBundle(fileName, data) {
-      const bundles = await import('../sources/mcp/mcpb-bundle.ts');
+      const { bundlesDir } = await import('../sources/mcp/mcpb-bundle.ts');
       if (!fileName.toLowerCase().endsWith('.mcpb')) throw invalid(`${basename(fileName)} is not an MCP bundle: choose a .mcpb file`);
-      const uploads = join(bundles.bundlesDir(home), '.uploads');
+      const uploads = join(bundlesDir(home), '.uploads');
       mkdirSync(uploads, { recursive: true });
       const file = join(uploads, `${randomUUID()}.mcpb`);
       writeFileSync(file, Buffer.from(data, 'base64'));
-      let opened: Awaited<ReturnType<typeof bundles.openBundle>>;
       try {
-        opened = await bundles.openBundle(file, home);
+        return await stage(file, basename(fileName));
       } finally {
         rmSync(file, { force: true });
       }
-      // The library names the temporary upload; the user knows the file by its own name.
-      if ('error' in opened) throw invalid(opened.error.split(file).join(basename(fileName)));
-      const id = randomUUID();
-      staged.set(id, { bundle: opened, fileName: basename(fileName) });
-      const m = opened.manifest;
-      const problem = bundles.platformProblem(m);
-      const installed = (entries()[m.name]?.bundle as { name?: string } | undefined)?.name === m.name;
-      return {
-        id,
-        fileName: basename(fileName),
-        name: m.name,
-        version: m.version,
-        ...(m.displayName ? { displayName: m.displayName } : {}),
-        ...(m.description ? { description: m.description } : {}),
-        ...(m.author ? { author: m.author } : {}),
-        tools: m.tools,
-        prompts: m.prompts,
-        ...(m.platforms ? { platforms: m.platforms } : {}),
-        privacyPolicies: m.privacyPolicies,
-        signature: opened.signature,
-        userConfig: m.userConfig.map(({ multiple: _multiple, default: given, ...field }) => ({
-          ...field,
-          ...(typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean' ? { default: given } : {}),
-        })),
-        ...(problem ? { platformProblem: problem } : {}),
-        ...(installed ? { updates: m.name } : {}),
-      };
     },
 
     async installBundle(id, values, requested) {
@@ -121,7 +128,7 @@ export function createMcpInstallService(parts: McpInstallParts): McpInstallServi
       const m = bundle.manifest;
       const problem = bundles.platformProblem(m);
       if (problem) throw invalid(`${problem}; not installed`);
-      const name = requested ?? m.name;
+      const name = requested ?? (held.from ? registryLocalName(held.from.name) : m.name);
       checkName(name);
       const existing = entries()[name];
       if (existing && (existing.bundle as { name?: string } | undefined)?.name !== m.name) throw invalid(`a server named "${name}" already exists: choose another name`);
@@ -143,7 +150,8 @@ export function createMcpInstallService(parts: McpInstallParts): McpInstallServi
         const backend = await parts.secretBackend();
         if (backend !== 'keyring') throw invalid('a sensitive setting is kept in the keychain only, and this machine has none (see Settings → Runtime); nothing was installed');
       }
-      const rows = await addSwitchedOn(name, plan.entry, plan.secrets, () => bundles.placeBundle(bundle, target));
+      const entry = held.from ? { ...plan.entry, registry: held.from } : plan.entry;
+      const rows = await addSwitchedOn(name, entry, plan.secrets, () => bundles.placeBundle(bundle, target));
       staged.delete(id);
       return rows;
     },
@@ -169,6 +177,20 @@ export function createMcpInstallService(parts: McpInstallParts): McpInstallServi
       if ('error' in plan) throw invalid(plan.error);
       if (plan.missing.length) throw invalid(`${found.value.name} needs ${plan.missing.join(', ')}: fill ${plan.missing.length === 1 ? 'it' : 'them'} in`);
       return addSwitchedOn(local, plan.entry, plan.secrets);
+    },
+
+    async openRegistryBundle(name) {
+      const { latestServer } = await import('../sources/mcp/registry-client.ts');
+      const { fetchRegistryBundle, registryBundleCache, registryBundlePackage } = await import('../sources/mcp/registry-bundle.ts');
+      const found = await latestServer(registryUrl(), name, registryCacheDir(home));
+      if ('error' in found) throw apiError('UnavailableError', found.error);
+      const server = found.value;
+      const pkg = registryBundlePackage(server);
+      if (!pkg) throw invalid(`${server.name} has no mcpb package to open: install it with Install`);
+      const fetched = await fetchRegistryBundle(server, pkg, registryBundleCache(home));
+      if ('error' in fetched) throw apiError('UnavailableError', fetched.error);
+      // The cached file stays: staging unpacks a copy of it.
+      return stage(fetched.file, basename(pkg.identifier.split('?')[0]!) || `${registryLocalName(server.name)}.mcpb`, { name: server.name, version: server.version });
     },
 
     close() {

@@ -4,7 +4,7 @@
 // values go to the keychain. Offline, the runtime answers from its cache and says how old it is.
 import { For, Show, createSignal } from 'solid-js';
 import type { McpServerView } from '../../../shared/mcp.ts';
-import { registryLocalName, type McpRegistrySearch, type McpRegistryServer } from '../../../shared/mcp-install.ts';
+import { registryLocalName, type McpBundleView, type McpRegistrySearch, type McpRegistryServer } from '../../../shared/mcp-install.ts';
 import { useApp } from '../store/app-context.tsx';
 
 const age = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} seconds` : ms < 7_200_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 3_600_000)} hours`);
@@ -17,7 +17,16 @@ function questions(server: McpRegistryServer): Array<{ name: string; description
   return (server.remotes[0]?.headers ?? []).map((h) => ({ name: h.name, ...(h.description ? { description: h.description } : {}), secret: h.isSecret, required: false, ...(h.value ? { value: h.value } : {}) }));
 }
 
-export function BrowseServers(props: { onInstalled: (rows: McpServerView[]) => void; onClose: () => void }) {
+/** Installed from its mcpb bundle (as the runtime chooses: no npm or PyPI package to start). */
+const bundleOnly = (server: McpRegistryServer) => !server.packages.some((p) => p.registryType === 'npm' || p.registryType === 'pypi') && server.packages.some((p) => p.registryType === 'mcpb');
+
+interface Installed {
+  onInstalled: (rows: McpServerView[]) => void;
+  /** A bundle downloaded and opened: Settings shows it like a picked one (its manifest and form). */
+  onBundle: (bundle: McpBundleView) => void;
+}
+
+export function BrowseServers(props: Installed & { onClose: () => void }) {
   const app = useApp();
   const [url, setUrl] = createSignal(app.state.settings?.mcpRegistry?.url ?? '');
   const [text, setText] = createSignal('');
@@ -100,13 +109,13 @@ export function BrowseServers(props: { onInstalled: (rows: McpServerView[]) => v
         )}
       </Show>
       <Show when={chosen()} keyed>
-        {(server) => <ServerDetails server={server} onInstalled={props.onInstalled} />}
+        {(server) => <ServerDetails server={server} onInstalled={props.onInstalled} onBundle={props.onBundle} />}
       </Show>
     </section>
   );
 }
 
-function ServerDetails(props: { server: McpRegistryServer; onInstalled: (rows: McpServerView[]) => void }) {
+function ServerDetails(props: Installed & { server: McpRegistryServer }) {
   const app = useApp();
   const s = () => props.server;
   const asked = questions(props.server);
@@ -122,6 +131,7 @@ function ServerDetails(props: { server: McpRegistryServer; onInstalled: (rows: M
     if (missing.length) return setProblem(`Fill in ${missing.map((q) => q.name).join(', ')} (required).`);
     setBusy(true);
     try {
+      if (bundleOnly(s())) return props.onBundle(await app.api.openMcpRegistryBundle({ name: s().name }));
       const given = Object.fromEntries(Object.entries(values()).filter(([, v]) => v.trim() !== ''));
       props.onInstalled(await app.api.installMcpRegistryServer({ name: s().name, values: given, ...(name().trim() ? { localName: name().trim() } : {}) }));
     } catch (error) {
@@ -163,10 +173,12 @@ function ServerDetails(props: { server: McpRegistryServer; onInstalled: (rows: M
           )}
         </For>
       </dl>
-      <label>
-        Server name
-        <input type="text" value={name()} onInput={(e) => setName(e.currentTarget.value)} data-testid="mcp-browse-name" />
-      </label>
+      <Show when={!bundleOnly(s())}>
+        <label>
+          Server name
+          <input type="text" value={name()} onInput={(e) => setName(e.currentTarget.value)} data-testid="mcp-browse-name" />
+        </label>
+      </Show>
       <For each={asked}>
         {(q) => {
           const id = `mcp-browse-var-${q.name}`.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -191,7 +203,7 @@ function ServerDetails(props: { server: McpRegistryServer; onInstalled: (rows: M
       </Show>
       <div class="row">
         <button type="submit" class="primary" disabled={busy()} data-testid="mcp-browse-install">
-          Install
+          {bundleOnly(s()) ? 'Download and open bundle' : 'Install'}
         </button>
       </div>
     </form>

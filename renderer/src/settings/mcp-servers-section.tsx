@@ -125,7 +125,14 @@ export function McpServersSection() {
         {(b) => <BundleInstall bundle={b} onInstalled={installed} onCancel={cancelBundle} />}
       </Show>
       <Show when={browsing()}>
-        <BrowseServers onInstalled={installed} onClose={() => setBrowsing(false)} />
+        <BrowseServers
+          onInstalled={installed}
+          onBundle={(opened) => {
+            setBrowsing(false);
+            setBundle(opened);
+          }}
+          onClose={() => setBrowsing(false)}
+        />
       </Show>
       <Show when={adding()}>
         <AddServerForm

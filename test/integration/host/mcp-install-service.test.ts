@@ -1,6 +1,8 @@
 // The host side of "Install bundle…" and "Browse servers" (issue #22): what the app refuses, and
 // that a refusal installs nothing. Bundles packed with the real mcpb CLI; a fixture registry.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,14 +16,24 @@ import { tempHomes } from '../../support/temp-homes.ts';
 const homes = tempHomes();
 let registry: FixtureRegistry;
 let bundleData = '';
+/** Serves the packed bundle at /acme.mcpb, for the registry's mcpb packages. */
+let files: Server;
 beforeAll(async () => {
+  const bytes = await readFile(packBundle(acmeManifest('1.0.0')));
+  bundleData = bytes.toString('base64');
+  files = createServer((req, res) => (req.url === '/acme.mcpb' ? res.end(bytes) : ((res.statusCode = 404), res.end())));
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+  const bundleUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}/acme.mcpb`;
+  const sha = createHash('sha256').update(bytes).digest('hex');
   registry = await startFixtureRegistry([
     { name: 'io.github.acme/weather', version: '1.2.0', packages: [{ registryType: 'npm', identifier: '@acme/weather-mcp', environmentVariables: [{ name: 'WEATHER_API_KEY', isRequired: true, isSecret: true }] }] },
+    { name: 'io.github.acme/bundled', version: '1.0.0', packages: [{ registryType: 'mcpb', identifier: bundleUrl, fileSha256: sha }] },
+    { name: 'io.github.acme/tampered', version: '1.0.0', packages: [{ registryType: 'mcpb', identifier: bundleUrl, fileSha256: 'ab'.repeat(32) }] },
   ]);
-  bundleData = (await readFile(packBundle(acmeManifest('1.0.0')))).toString('base64');
 }, 90_000);
 afterAll(async () => {
   await registry.close();
+  await new Promise<void>((resolve) => files.close(() => resolve()));
   homes.removeAll();
   removeScratch();
 });
@@ -94,4 +106,20 @@ describe('the install service', () => {
     await expect(install.installFromRegistry('io.github.acme/weather', { WEATHER_API_KEY: 'w' })).rejects.toThrow('a server named "weather" already exists');
     settings.close();
   }, 30_000);
+
+  it('registry: an mcpb package opens as a bundle after its SHA-256 is checked, and installs with its registry name', async () => {
+    const { home, settings, stored, install, workspace } = service();
+    settings.set('mcpRegistry', { url: registry.url });
+    await expect(install.openRegistryBundle('io.github.acme/tampered')).rejects.toThrow(/SHA-256 is [0-9a-f]{64}, but the registry says (ab){32}.*nothing was installed/);
+    expect(readdirSync(join(home, 'cache', 'mcpb'))).toEqual([]);
+    await expect(install.openRegistryBundle('io.github.acme/weather')).rejects.toThrow('has no mcpb package to open');
+    const opened = await install.openRegistryBundle('io.github.acme/bundled');
+    expect(opened).toMatchObject({ name: 'bundled', fileName: 'acme.mcpb', version: '1.0.0', tools: ['echo', 'get-env'] });
+    await install.installBundle(opened.id, { api_key: 'reg-secret', workspace });
+    expect(settings.get().mcpServers.bundled).toMatchObject({ registry: { name: 'io.github.acme/bundled', version: '1.0.0' } });
+    expect(stored.get('mcp.bundled.api_key')).toBe('reg-secret');
+    expect(settings.get().groupDefaults.bundled).toBe(true);
+    expect(existsSync(join(home, 'mcpb', 'bundled', 'manifest.json'))).toBe(true);
+    settings.close();
+  }, 60_000);
 });
