@@ -3,7 +3,7 @@
 // anything else goes to the agent loop with the chat's model. The session around it owns the
 // history, the file and the events (TurnHost).
 import type { AppModelContext } from '../apps/app-model-context.ts';
-import type { ChatMessage, ChatSettings, ErrorValue, StopReason, UserMessage } from '../../../shared/chat.ts';
+import type { ChatMessage, ChatSettings, ErrorValue, StopReason, TurnInterruption, UserMessage } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
@@ -14,6 +14,7 @@ import { assembleChatRequest, userMessageOf, type UserInput } from './chat-reque
 import type { ChatToolCalls } from './chat-tool-calls.ts';
 import type { SessionAttachments } from './session-attachments.ts';
 import { parseSlashCommand } from './slash-command.ts';
+import { askAgainNote, asLlmCall, callsWithoutResult } from './turn-interruption.ts';
 
 export interface TurnResult {
   stopReason: StopReason;
@@ -97,4 +98,17 @@ export async function runModelTurn(host: TurnHost, signal: AbortSignal, resolved
     },
     signal,
   );
+}
+
+/**
+ * Continue of an interrupted turn: every call it left without a result is asked again (a call
+ * that was running may have done part of its work, so none reruns silently), then the model goes on.
+ */
+export async function runContinuedTurn(host: TurnHost, interruption: TurnInterruption, signal: AbortSignal): Promise<TurnResult> {
+  const waiting = new Set(interruption.calls.filter((call) => call.waiting).map((call) => call.callId));
+  const left = callsWithoutResult(host.path());
+  const results = await Promise.all(left.map((call) => host.calls.run(asLlmCall(call), signal, { askAgain: askAgainNote(waiting.has(call.id)) })));
+  for (const message of results) host.append(message);
+  if (signal.aborted) return { stopReason: 'aborted' };
+  return runModelTurn(host, signal);
 }
