@@ -1,0 +1,38 @@
+import { Show } from 'solid-js';
+import type { TurnInterruption } from '../../../shared/chat.ts';
+import { useApp } from '../store/app-context.tsx';
+
+/** What the turn was doing when Tooldesk stopped, and what Continue does about it. */
+export function interruptionText(interruption: TurnInterruption): string {
+  const tools = [...new Set(interruption.calls.map((call) => call.toolName))].join(', ');
+  switch (interruption.during) {
+    case 'answer':
+      return 'Tooldesk stopped while the model was answering. Continue lets the model go on; Retry answers your message again.';
+    case 'approval':
+      return `Tooldesk stopped while ${tools} waited for your approval. Continue asks again.`;
+    case 'tool':
+      return `Tooldesk stopped while ${tools} was running, so it may have done part of its work. Continue asks before running it again.`;
+  }
+}
+
+/** The turn a restart cut off: "Interrupted", with Continue and Retry. */
+export function InterruptedNotice(props: { interruption: TurnInterruption; running: boolean }) {
+  const app = useApp();
+  return (
+    <div class="notice interrupted" role="group" aria-label="Interrupted turn" data-testid="turn-interrupted">
+      <strong>Interrupted</strong> <span>{interruptionText(props.interruption)}</span>
+      <div class="row interrupted-actions">
+        <button type="button" class="primary" disabled={props.running} onClick={() => void app.continueTurn()}>
+          Continue
+        </button>
+        <Show when={props.interruption.retryFrom}>
+          {(from) => (
+            <button type="button" disabled={props.running} onClick={() => void app.regenerate(from())}>
+              Retry
+            </button>
+          )}
+        </Show>
+      </div>
+    </div>
+  );
+}
