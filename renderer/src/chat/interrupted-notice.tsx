@@ -1,17 +1,18 @@
 import { Show } from 'solid-js';
 import type { TurnInterruption } from '../../../shared/chat.ts';
+import { interruptionCause } from '../../../shared/interruption-text.ts';
 import { useApp } from '../store/app-context.tsx';
 
 /** What the turn was doing when Tooldesk stopped, and what Continue does about it. */
 export function interruptionText(interruption: TurnInterruption): string {
-  const tools = [...new Set(interruption.calls.map((call) => call.toolName))].join(', ');
+  const cause = interruptionCause(interruption);
   switch (interruption.during) {
     case 'answer':
-      return 'Tooldesk stopped while the model was answering. Continue lets the model go on; Retry answers your message again.';
+      return `${cause}. Continue lets the model go on; Retry answers your message again.`;
     case 'approval':
-      return `Tooldesk stopped while ${tools} waited for your approval. Continue asks again.`;
+      return `${cause}. Continue asks again.`;
     case 'tool':
-      return `Tooldesk stopped while ${tools} was running, so it may have done part of its work. Continue asks before running it again.`;
+      return `${cause}. Continue asks before running it again.`;
   }
 }
 
