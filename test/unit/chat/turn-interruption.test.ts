@@ -51,12 +51,17 @@ function sendAndCut(home: string, session: ChatSession, text: string, cut: (even
   });
 }
 
-/** Opens the cut file as a restarted app would: a new manager over a copy of it (each call its own copy). */
-function reopen(cutHome: string, id: string, log: DemoLog): ChatSession {
+/** A new home holding a copy of the cut file. */
+function copyOf(cutHome: string, id: string): string {
   const home = tmpHome();
   mkdirSync(appPaths(home).sessionsDir, { recursive: true });
   copyFileSync(logOf(cutHome, id), logOf(home, id));
-  return managerIn(home, server!.url, log).open(id);
+  return home;
+}
+
+/** Opens the cut file as a restarted app would: a new manager over a copy of it (each call its own copy). */
+function reopen(cutHome: string, id: string, log: DemoLog): ChatSession {
+  return managerIn(copyOf(cutHome, id), server!.url, log).open(id);
 }
 
 async function finished(started: ReturnType<ChatSession['continueTurn']>) {
@@ -144,6 +149,21 @@ describe('a turn cut off by a restart', () => {
     expect(readFileSync(logOf(home, session.id), 'utf8')).toBe(before);
     const reopened = managerIn(home, server!.url, log).open(session.id);
     expect(reopened.interruption()).toMatchObject({ during: 'approval' });
+  });
+
+  it('deleting a message of an interrupted session ends the interruption, also after the next restart', async () => {
+    const { home, manager, log } = await setup([fakeTurn.toolCall('guarded', { what: 'z' })]);
+    const session = manager.create();
+    const cut = await sendAndCut(home, session, 'go', (event) => event.type === 'approval.requested');
+    manager.closeAll();
+    const home2 = copyOf(cut, session.id);
+    const reopened = managerIn(home2, server!.url, log).open(session.id);
+    expect(reopened.interruption()).toBeDefined();
+    expect(reopened.deleteMessage(reopened.messages().at(-1)!.id)).toBe(true);
+    expect(reopened.interruption()).toBeUndefined();
+    expect(reopened.continueTurn()).toMatchObject({ ok: false, error: { name: 'NotInterrupted' } });
+    const later = managerIn(home2, server!.url, log).open(session.id);
+    expect(later.interruption()).toBeUndefined();
   });
 
   it('a finished turn, or a file whose last turn has no start record (older files): nothing to continue', async () => {
