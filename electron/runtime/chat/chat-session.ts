@@ -322,16 +322,19 @@ export class ChatSession {
 
   /** Aborts what runs, rejects pending approvals, detaches listeners. `discard`: write nothing more. */
   close(options: { discard?: boolean } = {}): void {
-    // A turn cut by closing (the app quits) stays on disk as it was, so reopened it shows
-    // "Interrupted" and can go on, instead of ending in aborts recorded on the way out.
-    if (options.discard || this.#turns.running) this.#file.stopWriting();
+    if (options.discard) this.#file.stopWriting();
     if (this.#closed) return;
     this.#closed = true;
+    const cut = this.#turns.running;
     this.abort();
     this.tools.close();
     const closed = new Error('session closed');
     this.asks.approvals.rejectAll(closed);
     this.asks.mcp.rejectAll(closed);
+    // A turn cut by closing (the app quits) writes nothing after its dropped questions (recorded
+    // above, synchronously, and still unanswered): reopened, it shows "Interrupted" and can go on,
+    // instead of ending in the aborted results and the turn's end the abort would write next.
+    if (cut) this.#file.stopWriting();
     void this.executor.notifySession('shutdown');
     for (const dispose of this.#disposers.splice(0)) dispose();
     this.#events.dispose();

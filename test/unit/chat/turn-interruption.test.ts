@@ -137,7 +137,7 @@ describe('a turn cut off by a restart', () => {
     expect(reopened.messages().at(-1)).toMatchObject({ content: 'understood, not run' });
   });
 
-  it('quitting the app mid-turn (close) leaves the turn as it was: reopened, it is Interrupted, nothing recorded as aborted', async () => {
+  it('quitting the app mid-turn (close) records the question as dropped and nothing after: reopened, it is Interrupted', async () => {
     const { home, manager, log } = await setup([fakeTurn.toolCall('guarded', { what: 'y' })]);
     const session = manager.create();
     const waiting = new Promise<void>((resolve) => session.onEvent((event) => event.type === 'approval.requested' && resolve()));
@@ -145,10 +145,11 @@ describe('a turn cut off by a restart', () => {
     await waiting;
     const before = readFileSync(logOf(home, session.id), 'utf8');
     manager.closeAll();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(readFileSync(logOf(home, session.id), 'utf8')).toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const added = readFileSync(logOf(home, session.id), 'utf8').slice(before.length).trim().split('\n').map((line) => JSON.parse(line));
+    expect(added).toEqual([expect.objectContaining({ t: 'approval', decision: null })]);
     const reopened = managerIn(home, server!.url, log).open(session.id);
-    expect(reopened.interruption()).toMatchObject({ during: 'approval' });
+    expect(reopened.interruption()).toMatchObject({ during: 'approval', calls: [{ toolName: 'guarded', waiting: true }] });
   });
 
   it('deleting a message of an interrupted session ends the interruption, also after the next restart', async () => {
