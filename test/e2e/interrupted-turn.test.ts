@@ -59,6 +59,20 @@ describe('a turn interrupted by a restart', () => {
     await interrupted().waitFor({ state: 'detached' });
   });
 
+  it('cut while a call waited for approval: the card is back after the restart; approved, the turn finishes', async () => {
+    await newChat(page);
+    await send(page, 'call script_echo {"text": "still here"}');
+    const card = page.getByTestId('execution-approval');
+    await card.waitFor();
+    await app.restart();
+    await card.waitFor();
+    await expect(card.textContent()).resolves.toContain('Asked again: Tooldesk stopped while this call waited for your answer.');
+    expect(await interrupted().count()).toBe(0);
+    await card.getByRole('button', { name: 'Approve once' }).click();
+    await page.getByTestId('assistant-message').filter({ hasText: `${FINAL_PREFIX} echo: still here` }).waitFor();
+    await waitForStatus(lastCall(page), 'done');
+  });
+
   it('cut while a tool ran: Continue by keyboard asks before running it again', async () => {
     await newChat(page);
     await send(page, 'call script_slow {"seconds": 60}');
