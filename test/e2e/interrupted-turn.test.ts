@@ -81,6 +81,7 @@ describe('a turn interrupted by a restart', () => {
     await interrupted().waitFor();
     await expect(interrupted().textContent()).resolves.toContain('script_slow was running, so it may have done part of its work');
     await waitForStatus(lastCall(page), 'interrupted');
+    await screenshot(page, 'e2e-interrupted-tool');
 
     await tabBackTo('Continue');
     await page.keyboard.press('Enter');
