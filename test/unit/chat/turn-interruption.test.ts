@@ -178,6 +178,12 @@ describe('a turn cut off by a restart', () => {
     expect(again.interruption()).toBeUndefined();
     expect(again.continueTurn()).toMatchObject({ ok: false, error: { name: 'NotInterrupted' } });
 
+    // A file from before turn records opens as it always did.
+    const legacy = tmpHome();
+    mkdirSync(appPaths(legacy).sessionsDir, { recursive: true });
+    copyFileSync(new URL('../../fixtures/sessions/legacy-v1.jsonl', import.meta.url), logOf(legacy, 'legacy-1'));
+    expect(managerIn(legacy, server!.url, log).open('legacy-1').interruption()).toBeUndefined();
+
     const user: ChatMessage = { id: 'u1', role: 'user', content: 'q', createdAt: 1 };
     const asking: ChatMessage = { id: 'a1', role: 'assistant', content: '', createdAt: 2, toolCalls: [{ id: 'c1', name: 'echo', args: {} }, { id: 'c2', name: 'echo', args: {} }] };
     const result = { id: 't1', role: 'tool', callId: 'c1', toolName: 'echo', content: '', createdAt: 3, result: { status: 'SUCCESS', finalText: '' } } as ChatMessage;
