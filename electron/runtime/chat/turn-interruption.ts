@@ -6,6 +6,7 @@
 import type { ChatMessage, ChatToolCall, TurnInterruption } from '../../../shared/chat.ts';
 import type { LlmToolCall } from '../llm/types.ts';
 import type { SessionState } from './session-file.ts';
+import { parseSlashCommand, type SlashCommand } from './slash-command.ts';
 
 /** The calls of the path's last step that have no result yet (none when the path ends otherwise). */
 export function callsWithoutResult(path: readonly ChatMessage[]): ChatToolCall[] {
@@ -19,11 +20,22 @@ export function callsWithoutResult(path: readonly ChatMessage[]): ChatToolCall[]
   return [];
 }
 
+/** The `/tool {json}` the path ends with: a call run by hand that was cut off before its result (its user message is all there is). */
+export function cutSlashCommand(path: readonly ChatMessage[]): (SlashCommand & { ok: true }) | null {
+  const last = path.at(-1);
+  if (last?.role !== 'user' || last.prompt !== undefined) return null;
+  const slash = parseSlashCommand(last.typedContent ?? last.content);
+  return slash?.ok ? slash : null;
+}
+
 /** The interruption a replayed file shows, or undefined when its last turn ended (or it has no turn records: older files). */
 export function interruptionOf(state: Pick<SessionState, 'openTurn' | 'unansweredAsks'>, path: readonly ChatMessage[]): TurnInterruption | undefined {
   if (!state.openTurn) return undefined;
   const waitingCalls = new Set(state.unansweredAsks.values());
   const calls = callsWithoutResult(path).map((call) => ({ callId: call.id, toolName: call.name, waiting: waitingCalls.has(call.id) }));
+  // A hand-run call's id was never written (only its result would have been): '' and the turn's one ask.
+  const slash = calls.length === 0 ? cutSlashCommand(path) : null;
+  if (slash) calls.push({ callId: '', toolName: slash.name, waiting: state.unansweredAsks.size > 0 });
   const retryFrom = path.findLast((m) => m.role === 'user')?.id;
   const during = calls.length === 0 ? 'answer' : calls.every((call) => call.waiting) ? 'approval' : 'tool';
   return { turnId: state.openTurn.turnId, during, calls, ...(retryFrom ? { retryFrom } : {}) };

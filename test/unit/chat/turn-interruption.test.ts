@@ -137,6 +137,37 @@ describe('a turn cut off by a restart', () => {
     expect(reopened.messages().at(-1)).toMatchObject({ content: 'understood, not run' });
   });
 
+  it('a /tool run by hand and cut off: Continue asks before running it again, never sends it to the model', async () => {
+    const { home, manager, log } = await setup([]);
+    const session = manager.create();
+    const cutRunning = await sendAndCut(home, session, '/slow {"ms": 5000}', (event) => event.type === 'tool.progress');
+    manager.closeAll();
+    const running = reopen(cutRunning, session.id, log);
+    expect(running.interruption()).toMatchObject({ during: 'tool', calls: [{ toolName: 'slow', waiting: false }] });
+    const notes: string[] = [];
+    recordEvents(running, (request) => {
+      notes.push((request as { note?: string }).note ?? '');
+      return { decision: 'reject' };
+    });
+    expect(await finished(running.continueTurn())).toMatchObject({ stopReason: 'error', error: { name: 'EXECUTION_REJECTED' } });
+    expect(notes).toEqual([expect.stringMatching(/may have done part of its work/)]);
+    expect(log.calls).toEqual(['slow']);
+    expect(roles(running.messages())).toEqual(['user', 'tool']);
+
+    const secondHome = tmpHome();
+    const secondManager = managerIn(secondHome, server!.url, log);
+    const other = secondManager.create();
+    const cutWaiting = await sendAndCut(secondHome, other, '/guarded {"what": "by hand"}', (event) => event.type === 'approval.requested');
+    secondManager.closeAll();
+    const waiting = reopen(cutWaiting, other.id, log);
+    expect(waiting.interruption()).toMatchObject({ during: 'approval', calls: [{ toolName: 'guarded', waiting: true }] });
+    recordEvents(waiting, () => ({ decision: 'once' }));
+    expect((await finished(waiting.continueTurn())).stopReason).toBe('stop');
+    expect(log.calls).toEqual(['slow', 'guarded']);
+    expect(waiting.messages().at(-1)).toMatchObject({ role: 'tool', content: 'guarded ran by hand' });
+    expect(server!.chatRequests()).toHaveLength(0);
+  });
+
   it('quitting the app mid-turn (close) records the question as dropped and nothing after: reopened, it is Interrupted', async () => {
     const { home, manager, log } = await setup([fakeTurn.toolCall('guarded', { what: 'y' })]);
     const session = manager.create();
