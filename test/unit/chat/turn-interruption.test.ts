@@ -4,6 +4,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEvent, ChatMessage } from '../../../shared/chat.ts';
+import type { ApprovalDecision } from '../../../shared/tools.ts';
 import type { ChatSession } from '../../../electron/runtime/chat/chat-session.ts';
 import type { SessionManager } from '../../../electron/runtime/chat/session-manager.ts';
 import { callsWithoutResult, interruptionOf } from '../../../electron/runtime/chat/turn-interruption.ts';
@@ -71,6 +72,16 @@ async function finished(started: ReturnType<ChatSession['continueTurn']>) {
 
 const roles = (messages: ChatMessage[]) => messages.map((m) => m.role);
 
+/** Answers every approval of `session` with `decision`; returns the notes the cards carried. */
+function answerNoting(session: ChatSession, decision: ApprovalDecision): string[] {
+  const notes: string[] = [];
+  recordEvents(session, (request) => {
+    notes.push((request as { note?: string }).note ?? '');
+    return decision;
+  });
+  return notes;
+}
+
 describe('a turn cut off by a restart', () => {
   it('cut while the model was answering: Interrupted; Continue and Retry both get an answer', async () => {
     const { home, manager, log } = await setup([fakeTurn.text('a long answer that streams slowly', { deltaChars: 2, delayMs: 40 }), fakeTurn.text('continued answer'), fakeTurn.text('retried answer')]);
@@ -103,11 +114,7 @@ describe('a turn cut off by a restart', () => {
     const reopened = reopen(cut, session.id, log);
     expect(reopened.interruption()).toMatchObject({ during: 'approval', calls: [{ toolName: 'guarded', waiting: true }] });
     expect(roles(reopened.messages())).toEqual(['user', 'assistant']);
-    const asked: string[] = [];
-    recordEvents(reopened, (request) => {
-      asked.push((request as { note?: string }).note ?? '');
-      return { decision: 'once' };
-    });
+    const asked = answerNoting(reopened, { decision: 'once' });
     expect((await finished(reopened.continueTurn())).stopReason).toBe('stop');
     expect(asked).toEqual(['Asked again: Tooldesk stopped while this call waited for your answer.']);
     expect(log.calls).toEqual(['guarded']);
@@ -124,11 +131,7 @@ describe('a turn cut off by a restart', () => {
 
     const reopened = reopen(cut, session.id, log);
     expect(reopened.interruption()).toMatchObject({ during: 'tool', calls: [{ toolName: 'slow', waiting: false }] });
-    const asked: string[] = [];
-    recordEvents(reopened, (request) => {
-      asked.push((request as { note?: string }).note ?? '');
-      return { decision: 'reject' };
-    });
+    const asked = answerNoting(reopened, { decision: 'reject' });
     expect((await finished(reopened.continueTurn())).stopReason).toBe('stop');
     expect(asked).toEqual([expect.stringMatching(/running, so it may have done part of its work/)]);
     expect(log.calls).toEqual(['slow']);
@@ -144,11 +147,7 @@ describe('a turn cut off by a restart', () => {
     manager.closeAll();
     const running = reopen(cutRunning, session.id, log);
     expect(running.interruption()).toMatchObject({ during: 'tool', calls: [{ toolName: 'slow', waiting: false }] });
-    const notes: string[] = [];
-    recordEvents(running, (request) => {
-      notes.push((request as { note?: string }).note ?? '');
-      return { decision: 'reject' };
-    });
+    const notes = answerNoting(running, { decision: 'reject' });
     expect(await finished(running.continueTurn())).toMatchObject({ stopReason: 'error', error: { name: 'EXECUTION_REJECTED' } });
     expect(notes).toEqual([expect.stringMatching(/may have done part of its work/)]);
     expect(log.calls).toEqual(['slow']);
