@@ -67,6 +67,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   sendMessage: obj({ ...sessionId, text, messageId: str(64, 1), attachments: list(attachment, 20) }, ['messageId', 'attachments']),
   editMessage: obj({ ...sessionId, messageId: id, text }),
   regenerate: obj({ ...sessionId, messageId: id }),
+  continueTurn: obj(sessionId),
   switchBranch: obj({ ...sessionId, messageId: id }),
   deleteMessage: obj({ ...sessionId, messageId: id }),
   setChatSettings: obj({ ...sessionId, chat: chatSettings }),

@@ -1,7 +1,7 @@
 // The API contract (DESIGN.md "one source of truth"): every method as request → Promise<response>
 // and one tagged union of events. Handlers, the IPC binding, the preload, the WebSocket server and
 // the renderer client are all derived from this file; no side redeclares a payload.
-import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo } from './chat.ts';
+import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, TurnInterruption } from './chat.ts';
 import type { SandboxStatus } from './sandbox.ts';
 import type { ProviderConfig, Settings, WellKnownRoot } from './settings.ts';
 import type { ApprovalDecision, ApprovalRequest, Diagnostic, ToolExecuteResult, ToolGroupInfo } from './tools.ts';
@@ -33,6 +33,8 @@ export interface SessionSnapshot {
   chat?: ChatSettings;
   /** What MCP servers are asking the user right now (cards). */
   pendingMcpInteractions?: McpInteractionRequest[];
+  /** The turn a restart cut off (shown "Interrupted" with Continue and Retry). */
+  interrupted?: TurnInterruption;
 }
 
 export interface SessionSearchHit {
@@ -181,6 +183,8 @@ export interface ApiMethods extends AppsApiMethods, PermissionApiMethods, McpIns
   editMessage: { request: { sessionId: string; messageId: string; text: string }; response: { turnId: string } };
   /** Answer again from the user message before `messageId` (Regenerate, Retry); the old answer stays as a branch. */
   regenerate: { request: { sessionId: string; messageId: string }; response: { turnId: string } };
+  /** Continue the turn a restart interrupted (snapshot `interrupted`): its calls are asked again, then the model goes on. */
+  continueTurn: { request: { sessionId: string }; response: { turnId: string } };
   /** Show the branch holding `messageId` (its newest continuation). */
   switchBranch: { request: { sessionId: string; messageId: string }; response: null };
   deleteMessage: { request: { sessionId: string; messageId: string }; response: null };
@@ -299,6 +303,7 @@ export const API_METHODS = [
   'sendMessage',
   'editMessage',
   'regenerate',
+  'continueTurn',
   'switchBranch',
   'deleteMessage',
   'setChatSettings',

@@ -152,6 +152,21 @@ export interface ToolResultMessage extends MessageBase {
 
 export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage;
 
+/**
+ * A turn the app stopped in the middle of (a restart, a crash): the chat shows "Interrupted" with
+ * Continue (the calls it left are asked again, then the model goes on) and Retry (the model
+ * answers its user message again).
+ */
+export interface TurnInterruption {
+  turnId: string;
+  /** What it was doing: the model was answering, a call waited for approval, a call was running. */
+  during: 'answer' | 'approval' | 'tool';
+  /** The calls it left without a result; `waiting`: its approval was never answered (else it was running). */
+  calls: { callId: string; toolName: string; waiting: boolean }[];
+  /** The user message the turn answered (Retry answers it again). */
+  retryFrom?: string;
+}
+
 /** Everything a session emits. Every event names its session. */
 export type ChatEvent =
   /** A finished message was appended (replaces any streamed draft with the same id). */

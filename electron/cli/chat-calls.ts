@@ -1,16 +1,20 @@
 // `/calls` and `/again [N]` in `tooldesk chat --session ID`: the session's tool calls, numbered,
 // and "Run again" of one of them through the runtime's rerunToolCall (what the app's button
 // does): approval as usual, the new result recorded under the first so the model sees it next turn.
+// `/continue` goes on with the session's turn a restart interrupted (the app's Continue).
 import type { ChatMessage, ToolResultMessage } from '../../shared/chat.ts';
 
-export type CliChatCommand = { kind: 'calls' } | { kind: 'again'; n?: number } | { kind: 'error'; message: string };
+export type CliChatCommand = { kind: 'calls' } | { kind: 'again'; n?: number } | { kind: 'continue' } | { kind: 'error'; message: string };
 
 /** Null when the text is not one of these commands (then it is a message or a `/tool {json}`). */
 export function parseCliChatCommand(text: string): CliChatCommand | null {
-  const match = /^\/(calls|again)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const match = /^\/(calls|again|continue)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!match) return null;
   const rest = (match[2] ?? '').trim();
-  if (match[1] === 'calls') return rest ? { kind: 'error', message: `/calls takes no arguments (got "${rest}")` } : { kind: 'calls' };
+  if (match[1] === 'calls' || match[1] === 'continue') {
+    const kind = match[1];
+    return rest ? { kind: 'error', message: `/${kind} takes no arguments (got "${rest}")` } : { kind };
+  }
   if (!rest) return { kind: 'again' };
   if (!/^\d+$/.test(rest) || Number(rest) < 1) return { kind: 'error', message: `/again takes the number of a call that /calls lists, e.g. /again 2 (got "${rest}")` };
   return { kind: 'again', n: Number(rest) };

@@ -15,6 +15,7 @@ import { findToolSet } from '../../runtime/tools/rules/rule-book.ts';
 import { TerminalApprover } from '../terminal-approver.ts';
 import { humanPrinter } from '../chat-printer.ts';
 import { formatCalls, parseCliChatCommand, sessionCalls } from '../chat-calls.ts';
+import { interruptionCause } from '../../../shared/interruption-text.ts';
 
 interface ChatFlags {
   baseURL?: string;
@@ -103,7 +104,8 @@ export const chatCommand: Command = {
     '',
     'With --session ID, "/calls" lists the session\'s tool calls, numbered, and "/again [N]" runs the',
     'last one (or number N) again with the arguments it ran with, approval as usual; the model sees the',
-    'new result on its next turn.',
+    'new result on its next turn. "/continue" goes on with a turn Tooldesk was stopped in the middle',
+    'of (the calls it left are asked again first); a chat resumed with such a turn says so.',
     '',
     'Approvals are asked on the terminal: y(es once), s(ession), a(lways), e(dit arguments), n(o) —',
     '"n: reason" tells the model why. "e" opens $VISUAL/$EDITOR on the arguments when stdin is a',
@@ -152,7 +154,7 @@ export const chatCommand: Command = {
     };
     let session: ReturnType<SessionManager['open']> | undefined;
     try {
-      const keyName = parseSlashCommand(text) ? undefined : neededKeySecret(flags, settings.get());
+      const keyName = parseSlashCommand(text) && parseCliChatCommand(text)?.kind !== 'continue' ? undefined : neededKeySecret(flags, settings.get());
       if (keyName && !(await offerKeyForThisRun(keyName, secrets, approver, io))) return 1;
       const id = option(args, 'session');
       const local = parseCliChatCommand(text);
@@ -161,7 +163,8 @@ export const chatCommand: Command = {
         return 1;
       }
       if (local && !id) {
-        io.stderr.write(`tooldesk chat: /${local.kind} needs --session ID: the session whose tool calls to ${local.kind === 'calls' ? 'list' : 'run again'} (see \`tooldesk sessions list\`)\n`);
+        const what = local.kind === 'continue' ? 'interrupted turn to continue' : `tool calls to ${local.kind === 'calls' ? 'list' : 'run again'}`;
+        io.stderr.write(`tooldesk chat: /${local.kind} needs --session ID: the session whose ${what} (see \`tooldesk sessions list\`)\n`);
         return 1;
       }
       if (id && !manager.exists(id)) {
@@ -188,7 +191,11 @@ export const chatCommand: Command = {
       process.once('SIGINT', onSigint);
       // `tooldesk chat … | head`: the reader went away; stop the turn instead of crashing.
       io.stdout.on('error', onStdoutError);
-      if (local) {
+      const interrupted = current.interruption();
+      if (interrupted && local?.kind !== 'continue') {
+        io.stderr.write(`tooldesk chat: session ${current.id} was interrupted (${interruptionCause(interrupted)}); \`tooldesk chat --session ${current.id} /continue\` goes on from there.\n`);
+      }
+      if (local && local.kind !== 'continue') {
         const calls = sessionCalls(current.messages());
         if (local.kind === 'calls') {
           if (json) for (const [i, c] of calls.entries()) io.stdout.write(`${JSON.stringify({ n: i + 1, callId: c.callId, toolName: c.toolName, args: c.result.editedArgs ?? c.args ?? {}, status: c.result.status, ...(c.rerunOf ? { rerunOf: c.rerunOf } : {}) })}\n`);
@@ -209,7 +216,7 @@ export const chatCommand: Command = {
         }
         return result.status === 'SUCCESS' ? 0 : 1;
       }
-      const sent = current.send(text);
+      const sent = local?.kind === 'continue' ? current.continueTurn() : current.send(text);
       if (!sent.ok) {
         io.stderr.write(`tooldesk chat: ${sent.error.message}\n`);
         return 1;

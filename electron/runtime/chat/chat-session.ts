@@ -3,11 +3,12 @@
 // the agent loop of agent-loop.ts); what it asks the user is in session-asks.ts. Everything is
 // persisted to the session's JSONL file as it happens.
 import { randomUUID } from 'node:crypto';
-import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo } from '../../../shared/chat.ts';
+import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, TurnInterruption } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
-import { runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
+import { runContinuedTurn, runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
+import { interruptionOf } from './turn-interruption.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { ToolExecutor } from '../tools/tool-executor.ts';
 import type { ToolSession, ToolSessionFactory } from '../tools/tool-session.ts';
@@ -71,6 +72,8 @@ export class ChatSession {
   readonly #turns: TurnGate;
   #titled: boolean;
   #closed = false;
+  /** The turn a restart cut off, until a turn starts (Continue, Retry, a new message) or the path changes. */
+  #interruption: TurnInterruption | undefined;
 
   constructor(options: ChatSessionOptions) {
     this.#options = options;
@@ -80,13 +83,21 @@ export class ChatSession {
     this.#turns = new TurnGate({
       newId,
       closedReason: () => (this.#closed ? `Session ${this.id} is closed.` : undefined),
-      started: (turnId) => this.#emit({ type: 'session.turn', sessionId: this.id, turnId, state: 'started' }),
-      finished: ({ turnId, stopReason, error }) => this.#emit({ type: 'session.turn', sessionId: this.id, turnId, state: 'finished', stopReason, ...(error ? { error } : {}) }),
+      started: (turnId) => {
+        this.#interruption = undefined;
+        this.#recordTurn({ t: 'turn', at: Date.now(), turnId, state: 'started' });
+        this.#emit({ type: 'session.turn', sessionId: this.id, turnId, state: 'started' });
+      },
+      finished: ({ turnId, stopReason, error }) => {
+        this.#recordTurn({ t: 'turn', at: Date.now(), turnId, state: 'finished', stopReason });
+        this.#emit({ type: 'session.turn', sessionId: this.id, turnId, state: 'finished', stopReason, ...(error ? { error } : {}) });
+      },
     });
     const state = options.state;
     this.attachments = new SessionAttachments(options.file.dir, this.id);
     this.#tree = state?.tree ?? new MessageTree();
     this.#chat = state?.chat ?? {};
+    this.#interruption = state ? interruptionOf(state, this.#tree.path()) : undefined;
     this.#titled = this.#file.info.title !== DEFAULT_TITLE || this.#tree.all().some((m) => m.role === 'user');
     const limits = options.settings().limits;
     this.variables = new VariableSystem({ maxEntries: limits.variableMaxEntries, maxBytes: limits.variableMaxBytes });
@@ -149,6 +160,11 @@ export class ChatSession {
     return this.asks.approvals.pending();
   }
 
+  /** The turn a restart cut off (shown "Interrupted" with Continue and Retry), or undefined. */
+  interruption(): TurnInterruption | undefined {
+    return this.#interruption;
+  }
+
   get running(): boolean {
     return this.#turns.running;
   }
@@ -196,9 +212,20 @@ export class ChatSession {
     });
   }
 
+  /**
+   * Continue: goes on with the interrupted turn. The calls it left are asked again (none reruns
+   * without the user's yes), then the model answers from there.
+   */
+  continueTurn(): SendResult {
+    const interruption = this.#interruption;
+    if (!interruption) return { ok: false, error: errorValue('NotInterrupted', 'No turn of this session was interrupted; there is nothing to continue. Send a message instead.') };
+    return this.#turns.start((signal) => runContinuedTurn(this.#turnHost, interruption, signal));
+  }
+
   /** Shows another branch: the newest continuation of `messageId` (one of a message's alternatives). */
   switchBranch(messageId: string): boolean {
     if (this.#turns.running || !this.#tree.has(messageId)) return false;
+    this.#endInterruption();
     this.#moveHead(this.#tree.latestLeaf(messageId));
     return true;
   }
@@ -206,6 +233,7 @@ export class ChatSession {
   /** Deletes one message; what followed it continues from the message before. */
   deleteMessage(messageId: string): boolean {
     if (this.#turns.running || !this.#tree.has(messageId)) return false;
+    this.#endInterruption();
     this.#file.append({ t: 'delete', at: Date.now(), id: messageId });
     this.#tree.delete(messageId);
     this.#emitPath();
@@ -249,7 +277,7 @@ export class ChatSession {
   /** Runs a tool by hand (the API's runTool), recorded in the history like `/tool {json}`. */
   async runTool(name: string, args: Record<string, unknown>, rerunOf?: string, fromApp?: string): Promise<ToolExecuteResult> {
     const ran = await this.#turns.exclusive(async (signal) => {
-      const message = await this.#calls.run({ id: newId('call'), name, arguments: JSON.stringify(args) }, signal, rerunOf, fromApp);
+      const message = await this.#calls.run({ id: newId('call'), name, arguments: JSON.stringify(args) }, signal, { ...(rerunOf ? { rerunOf } : {}), ...(fromApp ? { fromApp } : {}) });
       this.#append(message);
       return message.result;
     });
@@ -297,11 +325,16 @@ export class ChatSession {
     if (options.discard) this.#file.stopWriting();
     if (this.#closed) return;
     this.#closed = true;
+    const cut = this.#turns.running;
     this.abort();
     this.tools.close();
     const closed = new Error('session closed');
     this.asks.approvals.rejectAll(closed);
     this.asks.mcp.rejectAll(closed);
+    // A turn cut by closing (the app quits) writes nothing after its dropped questions (recorded
+    // above, synchronously, and still unanswered): reopened, it shows "Interrupted" and can go on,
+    // instead of ending in the aborted results and the turn's end the abort would write next.
+    if (cut) this.#file.stopWriting();
     void this.executor.notifySession('shutdown');
     for (const dispose of this.#disposers.splice(0)) dispose();
     this.#events.dispose();
@@ -355,6 +388,22 @@ export class ChatSession {
 
   #emitPath(): void {
     this.#emit({ type: 'session.path', sessionId: this.id, messages: this.#tree.path(), branches: this.#tree.branches() });
+  }
+
+  /** A turn's start or end; losing one (a full disk) only loses "Interrupted" after a restart. */
+  #recordTurn(record: SessionRecord & { t: 'turn' }): void {
+    try {
+      this.#file.append(record);
+    } catch (error) {
+      this.#options.log?.(`Could not record the turn in ${this.#file.log}: ${(error as Error).message}`);
+    }
+  }
+
+  /** The path changes under an interrupted turn (a branch switch, a delete): it can no longer go on. */
+  #endInterruption(): void {
+    if (!this.#interruption) return;
+    this.#recordTurn({ t: 'turn', at: Date.now(), turnId: this.#interruption.turnId, state: 'finished', stopReason: 'aborted' });
+    this.#interruption = undefined;
   }
 
   #notice(level: 'info' | 'warning', message: string): void {

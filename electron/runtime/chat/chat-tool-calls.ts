@@ -49,8 +49,12 @@ export class ChatToolCalls {
     this.#approvalMemoryJson = JSON.stringify(ports.tools.executor.exportApprovalMemory());
   }
 
-  /** Runs one call with events; the tool message it returns is not yet appended. Never rejects. */
-  async run(call: LlmToolCall, signal: AbortSignal, rerunOf?: string, fromApp?: string): Promise<ToolResultMessage> {
+  /**
+   * Runs one call with events; the tool message it returns is not yet appended. Never rejects.
+   * `askAgain`: the user is asked first whatever the policy says, with this note (a call a restart cut off).
+   */
+  async run(call: LlmToolCall, signal: AbortSignal, options: { rerunOf?: string; fromApp?: string; askAgain?: string } = {}): Promise<ToolResultMessage> {
+    const { rerunOf, fromApp, askAgain } = options;
     const { tools, sessionId } = this.#ports;
     // Variables are named after the call id: keep them unique within the session.
     let callId = call.id;
@@ -74,6 +78,7 @@ export class ChatToolCalls {
         signal: AbortSignal.any([signal, controller.signal]),
         onUpdate: (update) => this.#ports.emit({ type: 'tool.progress', sessionId, callId: call.id, update }),
         ...(this.#ports.conversation ? { conversation: this.#ports.conversation } : {}),
+        ...(askAgain !== undefined ? { askAgain } : {}),
       })).finally(() => {
       if (this.#running.get(call.id) === controller) this.#running.delete(call.id);
     });

@@ -3,7 +3,7 @@
 // anything else goes to the agent loop with the chat's model. The session around it owns the
 // history, the file and the events (TurnHost).
 import type { AppModelContext } from '../apps/app-model-context.ts';
-import type { ChatMessage, ChatSettings, ErrorValue, StopReason, UserMessage } from '../../../shared/chat.ts';
+import type { ChatMessage, ChatSettings, ErrorValue, StopReason, TurnInterruption, UserMessage } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
@@ -13,7 +13,8 @@ import { runAgentLoop } from './agent-loop.ts';
 import { assembleChatRequest, userMessageOf, type UserInput } from './chat-request.ts';
 import type { ChatToolCalls } from './chat-tool-calls.ts';
 import type { SessionAttachments } from './session-attachments.ts';
-import { parseSlashCommand } from './slash-command.ts';
+import { parseSlashCommand, type SlashCommand } from './slash-command.ts';
+import { askAgainNote, asLlmCall, callsWithoutResult, cutSlashCommand } from './turn-interruption.ts';
 
 export interface TurnResult {
   stopReason: StopReason;
@@ -51,18 +52,21 @@ export async function runUserTurn(host: TurnHost, text: string, input: UserInput
   const slash = input.prompt !== undefined ? null : parseSlashCommand(text);
   const slashTool = slash && (host.tools.executor.getTool(slash.name) !== undefined || slash.name === FIND_TOOLS);
   // A slash command runs when the tool exists, or when there is no model to ask anyway.
-  if (slash && (slashTool || !resolution.ok)) {
-    const call: LlmToolCall = { id: host.newId('call'), name: slash.name, arguments: slash.ok ? JSON.stringify(slash.args) : '' };
-    if (!slash.ok) {
-      host.append(host.calls.message(call, {}, { status: 'ERROR', error: slash.error, finalText: slash.error }));
-      return { stopReason: 'error', error: errorValue('InvalidArguments', slash.error) };
-    }
-    const message = await host.calls.run(call, signal);
-    host.append(message);
-    if (signal.aborted) return { stopReason: 'aborted' };
-    return message.result.status === 'SUCCESS' ? { stopReason: 'stop' } : { stopReason: 'error', error: errorValue(message.result.status, message.result.error ?? message.content) };
-  }
+  if (slash && (slashTool || !resolution.ok)) return runSlashCall(host, slash, signal);
   return runModelTurn(host, signal, resolution);
+}
+
+/** A `/tool {json}` run by hand; `askAgain`: the user is asked first whatever the policy says (a call a restart cut off). */
+async function runSlashCall(host: TurnHost, slash: SlashCommand, signal: AbortSignal, askAgain?: string): Promise<TurnResult> {
+  const call: LlmToolCall = { id: host.newId('call'), name: slash.name, arguments: slash.ok ? JSON.stringify(slash.args) : '' };
+  if (!slash.ok) {
+    host.append(host.calls.message(call, {}, { status: 'ERROR', error: slash.error, finalText: slash.error }));
+    return { stopReason: 'error', error: errorValue('InvalidArguments', slash.error) };
+  }
+  const message = await host.calls.run(call, signal, askAgain === undefined ? {} : { askAgain });
+  host.append(message);
+  if (signal.aborted) return { stopReason: 'aborted' };
+  return message.result.status === 'SUCCESS' ? { stopReason: 'stop' } : { stopReason: 'error', error: errorValue(message.result.status, message.result.error ?? message.content) };
 }
 
 /** The model loop from the current head: answers, tool calls and their results until a final answer. */
@@ -97,4 +101,19 @@ export async function runModelTurn(host: TurnHost, signal: AbortSignal, resolved
     },
     signal,
   );
+}
+
+/**
+ * Continue of an interrupted turn: every call it left without a result is asked again (a call
+ * that was running may have done part of its work, so none reruns silently), then the model goes on.
+ */
+export async function runContinuedTurn(host: TurnHost, interruption: TurnInterruption, signal: AbortSignal): Promise<TurnResult> {
+  const waiting = new Set(interruption.calls.filter((call) => call.waiting).map((call) => call.callId));
+  const left = callsWithoutResult(host.path());
+  const slash = left.length === 0 ? cutSlashCommand(host.path()) : null;
+  if (slash && (host.tools.executor.getTool(slash.name) || slash.name === FIND_TOOLS)) return runSlashCall(host, slash, signal, askAgainNote(interruption.calls[0]?.waiting ?? false));
+  const results = await Promise.all(left.map((call) => host.calls.run(asLlmCall(call), signal, { askAgain: askAgainNote(waiting.has(call.id)) })));
+  for (const message of results) host.append(message);
+  if (signal.aborted) return { stopReason: 'aborted' };
+  return runModelTurn(host, signal);
 }

@@ -23,7 +23,15 @@ export interface SessionAsks {
 export function sessionAsks({ sessionId, canAsk, emit, record }: SessionAsksPorts): SessionAsks {
   const approvals = new PendingAsks<ApprovalRequest, ApprovalDecision>({
     canAsk,
-    requested: (request) => emit({ type: 'approval.requested', sessionId, request }),
+    requested: (request) => {
+      try {
+        // So a restart finds the question unanswered and asks it again (turn-interruption.ts).
+        record({ t: 'approval-asked', at: Date.now(), request });
+      } catch {
+        // A full disk: the card still shows; after a restart the call counts as running, asked again all the same.
+      }
+      emit({ type: 'approval.requested', sessionId, request });
+    },
     resolved: (request, decision) => {
       record({ t: 'approval', at: Date.now(), request, decision });
       emit({ type: 'approval.resolved', sessionId, requestId: request.id, decision });

@@ -29,6 +29,10 @@ export interface SessionState {
   warnings: string[];
   /** The chat's choice of tools (absent: the global switches). */
   toolSelection?: unknown;
+  /** The last turn, when the file has its start but not its end: it was cut off. */
+  openTurn?: { turnId: string; at: number };
+  /** Approvals asked and never answered, by request id: the call id each one asked about. */
+  unansweredAsks: Map<string, string>;
 }
 
 export const sessionPaths = (dir: string, id: string) => ({
@@ -51,7 +55,7 @@ export function readSessionFile(file: string, id: string): SessionState {
   const size = statSync(file).size;
   if (size > MAX_SESSION_LOG_BYTES) throw new Error(tooLarge(file, size));
   const text = readFileSync(file, 'utf8');
-  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], tree: new MessageTree(), chat: {}, variables: [], approvalMemory: undefined, warnings: [] };
+  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], tree: new MessageTree(), chat: {}, variables: [], approvalMemory: undefined, warnings: [], unansweredAsks: new Map() };
   const variables = new Map<string, Variable>();
   const lines = text.split('\n');
   const torn = !text.endsWith('\n') && lines.at(-1) !== '';
@@ -114,6 +118,17 @@ function apply(state: SessionState, variables: Map<string, Variable>, record: Se
       state.approvalMemory = record.data;
       break;
     case 'approval':
+      // null: dropped by an abort or a close, so the question was never answered.
+      if (record.decision !== null) state.unansweredAsks.delete(record.request.id);
+      break;
+    case 'approval-asked':
+      state.unansweredAsks.set(record.request.id, record.request.callId);
+      break;
+    case 'turn':
+      if (record.state === 'started') {
+        state.openTurn = { turnId: record.turnId, at: record.at };
+        state.unansweredAsks.clear();
+      } else if (state.openTurn?.turnId === record.turnId) state.openTurn = undefined;
       break;
     case 'tool-selection':
       state.toolSelection = record.selection;

@@ -1,6 +1,6 @@
 // The lines of a session's append-only JSONL file. Each line is one record; replaying them in
 // order rebuilds the session. Old records are never rewritten.
-import type { ChatMessage, ChatSettings } from '../../../shared/chat.ts';
+import type { ChatMessage, ChatSettings, StopReason } from '../../../shared/chat.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { ApprovalDecision, ApprovalRequest } from '../../../shared/tools.ts';
 import type { SerializedVariables, Variable } from '../../../shared/variables.ts';
@@ -31,10 +31,18 @@ export type SessionRecord =
   /** A message deleted by the user (its children continue from its parent). */
   | { t: 'delete'; at: number; id: string }
   /** The chat's own model and settings, whole (the last one wins). */
-  | { t: 'chat'; at: number; chat: ChatSettings };
+  | { t: 'chat'; at: number; chat: ChatSettings }
+  /**
+   * A turn began or ended. A started turn with no end when the file is read was cut off (the app
+   * was stopped or crashed): the session opens "Interrupted" (turn-interruption.ts).
+   */
+  | { t: 'turn'; at: number; turnId: string; state: 'started' }
+  | { t: 'turn'; at: number; turnId: string; state: 'finished'; stopReason: StopReason }
+  /** An approval was asked; its answer is the 'approval' record with the same request id. */
+  | { t: 'approval-asked'; at: number; request: ApprovalRequest };
 
 // Builds before branches skip the newer kinds with a warning and show every branch in a row.
-const KINDS = new Set(['session', 'message', 'title', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection', 'head', 'delete', 'chat']);
+const KINDS = new Set(['session', 'message', 'title', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection', 'head', 'delete', 'chat', 'turn', 'approval-asked']);
 
 /** A parsed line, or why it is not a record. */
 export function parseRecord(line: string): SessionRecord | string {

@@ -67,6 +67,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
     editMessage: ({ sessionId, messageId, text }) => sessions.edit(sessionId, messageId, text),
     regenerate: ({ sessionId, messageId }) => sessions.regenerate(sessionId, messageId),
+    continueTurn: ({ sessionId }) => sessions.continueTurn(sessionId),
     switchBranch: async ({ sessionId, messageId }) => {
       await sessions.switchBranch(sessionId, messageId);
       return null;

@@ -28,6 +28,8 @@ export interface SessionService {
   send(sessionId: string, text: string, options?: { messageId?: string; attachments?: AttachmentUpload[]; prompt?: string }): Promise<{ turnId: string }>;
   edit(sessionId: string, messageId: string, text: string): Promise<{ turnId: string }>;
   regenerate(sessionId: string, messageId: string): Promise<{ turnId: string }>;
+  /** Continues the turn a restart interrupted. */
+  continueTurn(sessionId: string): Promise<{ turnId: string }>;
   switchBranch(sessionId: string, messageId: string): Promise<void>;
   deleteMessage(sessionId: string, messageId: string): Promise<void>;
   setChatSettings(sessionId: string, chat: ChatSettings): Promise<ChatSettings>;

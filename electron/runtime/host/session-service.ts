@@ -3,6 +3,7 @@ import { apiError } from '../../../shared/api.ts';
 import type { SessionManager } from '../chat/session-manager.ts';
 import type { ChatSession, SendResult } from '../chat/chat-session.ts';
 import { exportSession } from '../chat/export-session.ts';
+import { sleep } from '../llm/retry-policy.ts';
 import { watchSessionsFolder } from '../chat/watch-sessions-folder.ts';
 import type { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionService, VariableAccess } from './services.ts';
@@ -27,6 +28,30 @@ function started(result: SendResult): { turnId: string } {
   return { turnId: result.turnId };
 }
 
+/**
+ * Continues a turn a restart cut off while a call waited for approval, so the card is back as it
+ * was; resolves once the question is asked again (or the turn ended), so the snapshot holds it.
+ */
+async function resumeWaiting(session: ChatSession): Promise<void> {
+  let dispose = () => {};
+  const asked = new Promise<void>((resolve) => {
+    dispose = session.onEvent((event) => {
+      if (event.type === 'approval.requested' || (event.type === 'session.turn' && event.state === 'finished')) resolve();
+    });
+  });
+  const result = session.continueTurn();
+  const waited = new AbortController();
+  if (result.ok) {
+    void result.done.catch(() => {});
+    await Promise.race([asked, result.done, sleep(RESUME_WAIT_MS, waited.signal)]);
+  }
+  waited.abort();
+  dispose();
+}
+
+/** How long opening waits for a resumed turn to ask again (a tool that validates slowly); the card comes as an event after. */
+const RESUME_WAIT_MS = 5000;
+
 export function createSessionService(manager: SessionManager): SessionService {
   const session = (id: string): ChatSession => {
     if (!manager.exists(id)) throw apiError('NotFoundError', `no session "${id}"`);
@@ -37,8 +62,20 @@ export function createSessionService(manager: SessionManager): SessionService {
     create: async (title, chat) => manager.create({ ...(title === undefined ? {} : { title }), ...(chat ? { chat } : {}) }).info,
     open: async (id) => {
       const s = session(id);
+      if (s.interruption()?.during === 'approval' && !s.running) await resumeWaiting(s);
       const asks = s.asks.mcp.pending();
-      return { session: s.info, messages: s.messages(), pendingApprovals: s.pendingApprovals(), running: s.running, toolSelection: s.toolSelection(), branches: s.branches(), chat: s.chatSettings(), ...(asks.length ? { pendingMcpInteractions: asks } : {}) };
+      const interrupted = s.interruption();
+      return {
+        session: s.info,
+        messages: s.messages(),
+        pendingApprovals: s.pendingApprovals(),
+        running: s.running,
+        toolSelection: s.toolSelection(),
+        branches: s.branches(),
+        chat: s.chatSettings(),
+        ...(asks.length ? { pendingMcpInteractions: asks } : {}),
+        ...(interrupted ? { interrupted } : {}),
+      };
     },
     rename: async (id, title) => {
       session(id);
@@ -65,6 +102,7 @@ export function createSessionService(manager: SessionManager): SessionService {
     },
     edit: async (id, messageId, text) => started(session(id).edit(messageId, text)),
     regenerate: async (id, messageId) => started(session(id).regenerate(messageId)),
+    continueTurn: async (id) => started(session(id).continueTurn()),
     switchBranch: async (id, messageId) => {
       if (!session(id).switchBranch(messageId)) throw apiError('NotFoundError', `cannot switch to "${messageId}" (no such message, or a turn is running)`);
     },

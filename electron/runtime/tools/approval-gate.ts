@@ -113,6 +113,11 @@ export class ApprovalGate {
     }
   }
 
+  /** Asks whatever the policy and the memory say (a call that may have run in part already). */
+  askAgain(subject: ApprovalSubject, signal: AbortSignal): Promise<GateOutcome> {
+    return this.ask(subject, 'ask-always', signal);
+  }
+
   private async ask(subject: ApprovalSubject, policy: ExecutionPolicy, signal: AbortSignal): Promise<GateOutcome> {
     const { toolName, args } = subject;
     const outcome = await requestApproval(this.approve, this.request('execution', subject, policy), signal);

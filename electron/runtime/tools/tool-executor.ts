@@ -77,6 +77,8 @@ export interface ExecuteOptions {
   onUpdate?: (update: ToolUpdate) => void;
   /** The chat the call belongs to (see ToolContext.conversation). */
   conversation?: ToolContext['conversation'];
+  /** Ask the user first whatever the policy, memory or an allow rule say (a call cut off by a restart), with this note; a deny still wins. */
+  askAgain?: string;
 }
 
 type Args = Record<string, unknown>;
@@ -315,9 +317,11 @@ export class ToolExecutor {
     const gate =
       decision.kind === 'deny'
         ? { allowed: false as const, reason: decision.reason, by: decision.by }
-        : decision.kind === 'allow'
-          ? { allowed: true as const, by: decision.by }
-          : await this.gate.execution(subject, decision.policy, signal);
+        : options.askAgain !== undefined
+          ? await this.gate.askAgain({ ...subject, note: options.askAgain }, signal)
+          : decision.kind === 'allow'
+            ? { allowed: true as const, by: decision.by }
+            : await this.gate.execution(subject, decision.policy, signal);
     decided.outcome = outcomeOf(decision, gate);
     const approved = performance.now();
     const timings = { queuedMs: asking - arrived, approvalMs: approved - asking, runningMs: 0, formattingMs: 0, resultApprovalMs: 0 };

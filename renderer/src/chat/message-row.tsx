@@ -9,6 +9,7 @@ import { CollapsibleText } from './collapsible-text.tsx';
 import { charCount } from '../approvals/fold-value.ts';
 import { AssistantMeta, MessageActions, MessageEdit } from './message-actions.tsx';
 import { AttachmentChips } from './attachment-chips.tsx';
+import { InterruptedNotice } from './interrupted-notice.tsx';
 
 /** One row of the chat. Reads only its own slice of the store, so other rows stay untouched. */
 export function MessageRow(props: { row: Row; chat: ChatState }) {
@@ -82,6 +83,9 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
         </Match>
         <Match when={props.row.kind === 'tool' && props.row}>
           {(row) => <CallBlock chat={props.chat} callId={row().callId} />}
+        </Match>
+        <Match when={props.row.kind === 'interrupted' && props.row}>
+          {(row) => <InterruptedNotice interruption={row().interruption} running={props.chat.running} />}
         </Match>
         <Match when={props.row.kind === 'notice' && props.row}>
           {(row) => (

@@ -20,6 +20,7 @@ const STATUS_TEXT: Record<ToolCallState['status'], string> = {
   error: 'error',
   rejected: 'rejected',
   cancelled: 'cancelled',
+  interrupted: 'interrupted',
 };
 const STATUS_TONE: Record<ToolCallState['status'], string> = {
   pending: '',
@@ -29,6 +30,7 @@ const STATUS_TONE: Record<ToolCallState['status'], string> = {
   error: 'err',
   rejected: 'err',
   cancelled: '',
+  interrupted: 'warn',
 };
 
 /** One tool call in the chat: header, status, streamed output, folded result, inline approvals. */

@@ -2,13 +2,14 @@
 // applyEvent / applySnapshot (pure, no I/O) inside Solid's produce(), so each change notifies
 // only the paths it touched: a streaming delta re-renders the streaming message alone.
 import type { ToolsState } from '../../../shared/api.ts';
-import type { Attachment, BranchInfo, ChatSettings, ErrorValue, SessionInfo, StepTiming, StopReason, TokenUsage } from '../../../shared/chat.ts';
+import type { Attachment, BranchInfo, ChatSettings, ErrorValue, SessionInfo, StepTiming, StopReason, TokenUsage, TurnInterruption } from '../../../shared/chat.ts';
 import type { McpInteractionRequest } from '../../../shared/mcp.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 
-export type ToolCallStatus = 'pending' | 'approval' | 'running' | 'done' | 'error' | 'rejected' | 'cancelled';
+/** `interrupted`: a restart cut its turn off before it ended (Continue asks for it again). */
+export type ToolCallStatus = 'pending' | 'approval' | 'running' | 'done' | 'error' | 'rejected' | 'cancelled' | 'interrupted';
 
 export interface ToolCallState {
   callId: string;
@@ -62,7 +63,9 @@ export type Row =
   /** A tool call no assistant message asked for (`/tool` commands, the Tools panel's Run). */
   | { kind: 'tool'; id: string; callId: string; createdAt: number }
   /** A turn that ended with an error the user should see; `retryFrom` is the message Retry answers again. */
-  | { kind: 'notice'; id: string; text: string; tone: 'error' | 'info'; createdAt: number; retryFrom?: string };
+  | { kind: 'notice'; id: string; text: string; tone: 'error' | 'info'; createdAt: number; retryFrom?: string }
+  /** The turn a restart cut off, last in the chat until a turn starts: "Interrupted" with Continue and Retry. */
+  | { kind: 'interrupted'; id: string; createdAt: number; interruption: TurnInterruption };
 
 export interface ChatState {
   sessionId: string;

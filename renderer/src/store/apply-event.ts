@@ -1,7 +1,7 @@
 // The one reducer: server events → renderer state. Pure (no I/O, time comes in as `now`);
 // called inside Solid's produce() in the app and on plain objects in tests.
 import type { ApiEvent, SessionSnapshot } from '../../../shared/api.ts';
-import type { AssistantMessage, BranchInfo, ChatMessage, ToolResultMessage } from '../../../shared/chat.ts';
+import type { AssistantMessage, BranchInfo, ChatMessage, ToolResultMessage, TurnInterruption } from '../../../shared/chat.ts';
 import type { ApprovalRequest, ToolExecuteStatus } from '../../../shared/tools.ts';
 import { emptyChat, type AppState, type ChatState, type Row, type ToolCallState, type ToolCallStatus } from './app-state.ts';
 
@@ -62,6 +62,7 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
     case 'session.turn':
       if (event.state === 'started') {
         chat.running = true;
+        endInterruption(chat);
       } else {
         chat.running = false;
         for (const row of chat.rows) if (row.kind === 'assistant' && row.streaming) row.streaming = false;
@@ -137,9 +138,30 @@ export function applySnapshot(snapshot: SessionSnapshot, state: AppState, now = 
   chat.running = snapshot.running;
   chat.toolSelection = snapshot.toolSelection ?? null;
   chat.mcpAsks = [...(snapshot.pendingMcpInteractions ?? [])];
+  if (snapshot.interrupted) markInterrupted(chat, snapshot.interrupted, now);
   state.chats[snapshot.session.id] = chat;
   const index = state.sessions.findIndex((s) => s.id === snapshot.session.id);
   if (index >= 0) state.sessions[index] = snapshot.session;
+}
+
+/** The turn a restart cut off: its calls say so, and the chat ends with "Interrupted" (Continue, Retry). */
+function markInterrupted(chat: ChatState, interruption: TurnInterruption, now: number): void {
+  for (const { callId } of interruption.calls) {
+    const call = chat.toolCalls[callId];
+    if (call && call.status === 'pending') call.status = 'interrupted';
+  }
+  pushRow(chat, { kind: 'interrupted', id: `interrupted:${interruption.turnId}`, createdAt: now, interruption });
+}
+
+/** A turn started (Continue, Retry, a new message): the interruption is over; its calls wait for what the turn does. */
+function endInterruption(chat: ChatState): void {
+  const row = chat.rows.find((r) => r.kind === 'interrupted');
+  if (row?.kind !== 'interrupted') return;
+  for (const { callId } of row.interruption.calls) {
+    const call = chat.toolCalls[callId];
+    if (call?.status === 'interrupted') call.status = 'pending';
+  }
+  removeRow(chat, row.id);
 }
 
 function setBranches(chat: ChatState, branches: Record<string, BranchInfo>): void {

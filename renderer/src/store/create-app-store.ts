@@ -47,6 +47,8 @@ export interface AppStore {
   edit(messageId: string, text: string): Promise<void>;
   /** Regenerate an answer, or Retry a failed turn (answers again from the user message before `messageId`). */
   regenerate(messageId: string): Promise<void>;
+  /** Continue the open chat's turn a restart interrupted (its calls are asked again, then the model goes on). */
+  continueTurn(): Promise<void>;
   switchBranch(messageId: string): Promise<void>;
   deleteMessage(messageId: string): Promise<void>;
   /** The open chat's model and settings (the draft's, before it is stored). */
@@ -256,6 +258,11 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
       const sessionId = state.activeSessionId;
       if (!sessionId) return;
       await guard(() => api.regenerate({ sessionId, messageId }));
+    },
+    async continueTurn() {
+      const sessionId = state.activeSessionId;
+      if (!sessionId) return;
+      await guard(() => api.continueTurn({ sessionId }));
     },
     async switchBranch(messageId) {
       const sessionId = state.activeSessionId;

@@ -47,6 +47,7 @@ function scriptedSessions() {
     },
     edit: async () => ({ turnId: 't2' }),
     regenerate: async () => ({ turnId: 't3' }),
+    continueTurn: async () => ({ turnId: 't4' }),
     switchBranch: async () => {},
     deleteMessage: async () => {},
     setChatSettings: async (_s, chat) => chat,

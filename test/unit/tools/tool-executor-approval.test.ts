@@ -256,3 +256,26 @@ describe('result approval', () => {
     expect(store.data.rm).toEqual({ resultApprovalPolicy: 'never' });
   });
 });
+
+describe('askAgain (a call a restart cut off)', () => {
+  it('asks with its note although the policy, the memory or an allow rule would run it; a deny still wins', async () => {
+    const { approve, requests } = scripted({ decision: 'session' }, { decision: 'once' }, { decision: 'once' });
+    const { executor, run } = setup({ executionPolicy: 'auto' }, { approve });
+    await executor.execute('rm', { path: '/a' }, { askAgain: 'it may have run in part' });
+    expect(requests.map((r) => r.note)).toEqual(['it may have run in part']);
+    // Remembered for the session now: a plain call runs, askAgain still asks.
+    await executor.execute('rm', { path: '/a' }, { askAgain: 'again' });
+    expect(requests.map((r) => r.note)).toEqual(['it may have run in part', 'again']);
+    expect(run).toHaveBeenCalledTimes(2);
+
+    const allowed = setup({ executionPolicy: 'ask-always' }, { approve, guard: { decide: () => ({ kind: 'allow', by: 'rule', detail: 'allow rule' }) } });
+    await allowed.executor.execute('rm', { path: '/b' }, { askAgain: 'allowed by a rule, asked all the same' });
+    expect(requests.at(-1)!.note).toBe('allowed by a rule, asked all the same');
+
+    const denied = setup({ executionPolicy: 'auto' }, { approve, guard: { decide: () => ({ kind: 'deny', reason: 'never', by: 'rule', detail: 'deny rule' }) } });
+    const result = await denied.executor.execute('rm', { path: '/c' }, { askAgain: 'x' });
+    expect(result.status).toBe('EXECUTION_REJECTED');
+    expect(requests).toHaveLength(3);
+    expect(denied.run).not.toHaveBeenCalled();
+  });
+});
