@@ -48,6 +48,7 @@ export class McpConnection {
   #status: Status = 'stopped';
   #detail: string | undefined;
   #sandboxed: boolean | undefined;
+  #secretScanNotes: string[] = [];
   #wanted = false;
   #stopping = false;
   #restarts = 0;
@@ -393,7 +394,10 @@ export class McpConnection {
     const server = this.#server;
     const deps = this.#deps;
     if (server.kind === 'stdio') {
-      const made = await stdioServerTransport(server, deps, this.log, (sandboxed) => (this.#sandboxed = sandboxed));
+      const made = await stdioServerTransport(server, deps, this.log, (sandboxed, notes) => {
+        this.#sandboxed = sandboxed;
+        this.#secretScanNotes = notes;
+      });
       if ('transport' in made) this.#writable = made.writable;
       return made;
     }
@@ -494,7 +498,7 @@ export class McpConnection {
   #sandboxNote(): string | undefined {
     if (this.#server.kind !== 'stdio') return undefined;
     if (this.#sandboxed === false) return this.#server.sandbox === 'off' ? 'sandbox off (settings)' : 'not sandboxed: no sandbox is available here';
-    if (this.#sandboxed) return `sandboxed: network allowed, home read-only${this.#writable.length ? `, writes to ${this.#writable.join(', ')}` : ''}`;
+    if (this.#sandboxed) return [`sandboxed: network allowed, home read-only${this.#writable.length ? `, writes to ${this.#writable.join(', ')}` : ''}`, ...this.#secretScanNotes].join('; ');
     return undefined;
   }
 
