@@ -59,6 +59,8 @@ export class McpConnection {
   #restartTimer: NodeJS.Timeout | undefined;
   /** Why the current connection ended, set before its pending calls are rejected. */
   #crash: string | undefined;
+  /** Where this start's output (then, once ready, its later output) begins in the log. */
+  #logMark = 0;
   #samplingLeft: number;
   #oauth: McpOAuthFlow | undefined;
   /** The folders a stdio server may write to, as started. */
@@ -282,6 +284,7 @@ export class McpConnection {
 
   async #start(afterSignIn = false): Promise<Client | { error: string }> {
     this.#crash = undefined;
+    this.#logMark = this.log.mark();
     this.#set('starting');
     const { Client, UnauthorizedError } = await loadMcpSdk();
     const built = await this.#transportFor();
@@ -319,6 +322,7 @@ export class McpConnection {
       this.#client = client;
       client.onclose = () => this.#closed(client);
       this.#readyAt = Date.now();
+      this.#logMark = this.log.mark();
       this.resourcesVersion++;
       this.#setTools(listed.tools, false);
       this.#set('ready', this.#sandboxNote());
@@ -383,9 +387,9 @@ export class McpConnection {
   }
 
   #fail(reason: string): { error: string } {
-    const tail = this.log.tail(5);
+    const output = this.log.excerpt(this.#logMark);
     const hint = this.#launcherHint();
-    const detail = [reason, tail, hint].filter(Boolean).join('\n');
+    const detail = [reason, output, hint].filter(Boolean).join('\n');
     this.#set('failed', detail);
     return { error: `MCP server "${this.name}" ${detail}` };
   }
@@ -515,7 +519,7 @@ export class McpConnection {
     const transport = this.#transport;
     const exit = transport instanceof ManagedStdioTransport ? transport.exit : undefined;
     this.#crash = exit ? `crashed (${exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`})` : 'closed the connection';
-    const tail = this.log.tail(5);
+    const output = this.log.excerpt(this.#logMark);
     this.#client = undefined;
     this.#transport = undefined;
     if (Date.now() - this.#readyAt > HEALTHY_MS) this.#crashes = 0;
@@ -523,7 +527,7 @@ export class McpConnection {
     const delay = delays[this.#crashes];
     this.#crashes++;
     this.log.add(`tooldesk: the server ${this.#crash}${delay !== undefined && this.#wanted ? `; restarting in ${delay} ms` : ''}`);
-    this.#set('failed', tail ? `${this.#crash}\n${tail}` : this.#crash);
+    this.#set('failed', output ? `${this.#crash}\n${output}` : this.#crash);
     if (this.#wanted && delay !== undefined) {
       this.#restartTimer = setTimeout(() => {
         this.#restartTimer = undefined;
