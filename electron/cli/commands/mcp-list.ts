@@ -2,6 +2,7 @@
 // after a start (ready with N tools, or failed with the reason and stderr tail).
 import { mcpCliOptions } from './mcp-store.ts';
 import { McpManager, mcpDeps, parseMcpServers, type McpServer, type McpServerStateInfo } from '../../runtime/host/mcp-client.ts';
+import { mcpOfferNote, mcpToolCountText, switchedOffTools } from '../../../shared/mcp-tool-count.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
@@ -22,12 +23,12 @@ export const mcpListCommand: Command = {
     const current = settings.get();
     settings.close();
     const { servers, diagnostics } = parseMcpServers(current.mcpServers);
-    let states: McpServerStateInfo[] = [];
+    let states: Array<McpServerStateInfo & { switchedOffTools: number }> = [];
     if (flag(args, 'status')) {
       const manager = new McpManager(mcpDeps(current, mcpCliOptions(io, home)));
       await manager.configure(current.mcpServers, current.groupDefaults);
       await manager.startAll();
-      states = manager.states();
+      states = manager.states().map((state) => ({ ...state, switchedOffTools: switchedOffTools(current.toolDefaults, state.name) }));
       await manager.close();
     }
     const rows = servers.map((server) => ({ ...describe(server), group: current.groupDefaults[server.name] === true ? 'on' : 'off', ...(states.length ? { state: states.find((s) => s.name === server.name) } : {}) }));
@@ -53,8 +54,11 @@ function describe(server: McpServer) {
   return { name: server.name, transport: server.kind, target: server.url, trust: server.trust, sandbox: undefined, enabled: server.enabled };
 }
 
-function stateText(state: McpServerStateInfo): string {
-  if (state.status === 'ready') return `ready with ${state.tools} tool${state.tools === 1 ? '' : 's'}${state.protocolVersion ? ` (protocol ${state.protocolVersion})` : ''}${state.detail ? `; ${state.detail}` : ''}`;
+function stateText(state: McpServerStateInfo & { switchedOffTools: number }): string {
+  if (state.status === 'ready') {
+    const note = mcpOfferNote(state.offered, 'cli');
+    return `ready with ${mcpToolCountText(state)}${state.protocolVersion ? ` (protocol ${state.protocolVersion})` : ''}${note ? `; ${note}` : ''}${state.detail ? `; ${state.detail}` : ''}`;
+  }
   if (state.status === 'failed') return `failed: ${state.detail ?? 'unknown reason'}`;
   return state.status;
 }

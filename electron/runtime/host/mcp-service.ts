@@ -18,6 +18,7 @@ import { argFolders, writableFolders } from '../sources/mcp/launchers.ts';
 import { serverRoots } from '../sources/mcp/server-roots.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { McpService, SecretService } from './services.ts';
+import { switchedOffTools } from '../../../shared/mcp-tool-count.ts';
 
 export type { McpService } from './services.ts';
 
@@ -57,6 +58,7 @@ export function createMcpService(parts: McpServiceParts): McpService {
         transport: server.kind,
         target: targetOf(server),
         tools: state?.tools ?? 0,
+        ...(state ? { appOnlyTools: state.appOnlyTools, switchedOffTools: switchedOffTools(current.toolDefaults, server.name), offered: state.offered } : {}),
         ...(state?.detail ? { detail: state.detail } : {}),
         sandbox: sandboxSummary(server, current.sandbox.mode, state?.sandboxed),
         trusted: server.trust,

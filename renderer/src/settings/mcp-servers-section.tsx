@@ -1,5 +1,6 @@
 import { For, Show, createSignal, onCleanup, onMount } from 'solid-js';
 import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
+import { mcpOfferNote, mcpToolCountText } from '../../../shared/mcp-tool-count.ts';
 import { useApp } from '../store/app-context.tsx';
 import { McpServerFolders } from './mcp-server-folders.tsx';
 import { splitCommandLine } from './split-command-line.ts';
@@ -89,7 +90,7 @@ function stateText(server: McpServerView): string {
   if (server.problem) return `invalid entry: ${server.problem}`;
   switch (server.status) {
     case 'ready':
-      return `ready with ${server.tools} tool${server.tools === 1 ? '' : 's'}`;
+      return `ready with ${mcpToolCountText(server)}`;
     case 'failed':
       return 'failed';
     case 'starting':
@@ -139,6 +140,13 @@ function ServerRow(props: {
         <p class="muted small" data-testid="mcp-sandbox">
           {s().sandbox}
         </p>
+      </Show>
+      <Show when={s().status === 'ready' && mcpOfferNote(s().offered, 'app')}>
+        {(note) => (
+          <p class="muted small" data-testid="mcp-offer-note">
+            {note()}
+          </p>
+        )}
       </Show>
       <Show when={!s().problem}>
         <McpServerFolders server={s()} onAllowWrite={props.onAllowWrite} onArgFoldersWritable={props.onArgFoldersWritable} />

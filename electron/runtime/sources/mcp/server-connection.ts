@@ -7,6 +7,7 @@ import type { Diagnostic } from '../../../../shared/tools.ts';
 import { stableHash } from '../../tools/model-name.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
 import { traceMcpCall } from '../../tools/call-trace.ts';
+import { toolUiMeta, visibleToModel } from '../../apps/app-visibility.ts';
 import { boundTools } from './bound-tools.ts';
 import { McpCallRecorder } from './call-recorder.ts';
 import { cappedFetch } from './capped-fetch.ts';
@@ -118,6 +119,8 @@ export class McpConnection {
       status: this.#status,
       transport: this.#server.kind,
       tools: this.#tools.length,
+      appOnlyTools: this.#tools.filter((t) => !visibleToModel(toolUiMeta(t._meta))).length,
+      offered: (['elicitation', 'sampling'] as const).filter((o) => o in this.#capabilities()),
       restarts: this.#restarts,
       ...(this.#detail ? { detail: this.#detail } : {}),
       ...(this.#sandboxed !== undefined ? { sandboxed: this.#sandboxed } : {}),
