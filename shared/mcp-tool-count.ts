@@ -35,7 +35,7 @@ export function mcpOfferNote(offered: McpClientOffer[] | undefined, reader: 'app
   if (reader === 'cli') {
     return missing.length ? `counted without ${missing.join(' or ')}, which the app offers: a server that lists tools for ${missing.length > 1 ? 'them' : 'it'} shows more there` : '';
   }
-  return given.length ? `Counted with ${given.join(' and ')} offered; \`tooldesk mcp list --status\` offers neither, so a server that lists tools for ${given.length > 1 ? 'them' : 'it'} shows fewer there.` : '';
+  return given.length ? `Counted with ${given.join(' and ')} offered; tooldesk mcp list --status offers neither, so a server that lists tools for ${given.length > 1 ? 'them' : 'it'} shows fewer there.` : '';
 }
 
 /** Tools of `server` switched off in Tools (their callable names start with `server__`). */

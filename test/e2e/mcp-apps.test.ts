@@ -34,7 +34,7 @@ beforeAll(async () => {
   for (const [name, text] of Object.entries(ready)) {
     const row = page.locator(`[data-testid="mcp-server"][data-server="${name}"]`);
     await row.getByTestId('mcp-state').filter({ hasText: text }).waitFor({ timeout: 30_000 });
-    await row.getByTestId('mcp-offer-note').filter({ hasText: /^Counted with elicitation and sampling offered; `tooldesk mcp list --status` offers neither/ }).waitFor();
+    await row.getByTestId('mcp-offer-note').filter({ hasText: /^Counted with elicitation and sampling offered; tooldesk mcp list --status offers neither/ }).waitFor();
   }
   await page.getByTestId('tab-settings').click();
 }, 60_000);

@@ -11,7 +11,7 @@ describe('mcpToolCountText', () => {
 
 describe('mcpOfferNote', () => {
   it('tells each reader what the other offers, and nothing when they offer the same', () => {
-    expect(mcpOfferNote(['elicitation', 'sampling'], 'app')).toMatch(/^Counted with elicitation and sampling offered; `tooldesk mcp list --status` offers neither/);
+    expect(mcpOfferNote(['elicitation', 'sampling'], 'app')).toMatch(/^Counted with elicitation and sampling offered; tooldesk mcp list --status offers neither/);
     expect(mcpOfferNote([], 'cli')).toBe('counted without elicitation or sampling, which the app offers: a server that lists tools for them shows more there');
     expect(mcpOfferNote(['elicitation'], 'cli')).toBe('counted without sampling, which the app offers: a server that lists tools for it shows more there');
     expect(mcpOfferNote(['elicitation', 'sampling'], 'cli')).toBe('');
