@@ -1,6 +1,8 @@
 // MCP servers as the app shows them (Settings → MCP servers): one row per configured server
 // with its state, and the preview of an import from other apps' configs.
 
+import type { McpClientOffer } from './mcp-tool-count.ts';
+
 export type McpServerStatus = 'disabled' | 'stopped' | 'starting' | 'ready' | 'failed';
 
 export interface McpServerView {
@@ -11,8 +13,11 @@ export interface McpServerView {
   transport: 'stdio' | 'http' | 'sse';
   /** The command line, or the URL. */
   target: string;
-  /** Tools listed by the server (when ready). */
+  /** Tools listed by the server (when ready), and why another view may count differently. */
   tools: number;
+  appOnlyTools?: number;
+  switchedOffTools?: number;
+  offered?: McpClientOffer[];
   /** Why it failed (with the stderr tail), or a note from the start. */
   detail?: string;
   /** What the sandbox lets the server do, written for the user. */

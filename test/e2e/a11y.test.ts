@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
-import { newChat, openPanel, send } from './support/chat-page.ts';
 import { seriousViolations } from './support/axe.ts';
+import { newChat, openPanel, send } from './support/chat-page.ts';
 
 let app: E2EApp;
 let page: Page;

@@ -29,9 +29,12 @@ beforeAll(async () => {
   ({ page } = app);
   // Both servers ready before the first message (they start when their group is on).
   await openPanel(page, 'settings');
-  for (const name of ['basic', 'fx']) {
+  // fx has one tool only for apps: its row counts it apart (issue 25), and says what the app offers.
+  const ready = { basic: /^ready with \d+ tools?$/, fx: /^ready with \d+ tools \(1 only for apps\)$/ };
+  for (const [name, text] of Object.entries(ready)) {
     const row = page.locator(`[data-testid="mcp-server"][data-server="${name}"]`);
-    await row.getByTestId('mcp-state').filter({ hasText: /^ready with \d+ tools?$/ }).waitFor({ timeout: 30_000 });
+    await row.getByTestId('mcp-state').filter({ hasText: text }).waitFor({ timeout: 30_000 });
+    await row.getByTestId('mcp-offer-note').filter({ hasText: /^Counted with elicitation and sampling offered; tooldesk mcp list --status offers neither/ }).waitFor();
   }
   await page.getByTestId('tab-settings').click();
 }, 60_000);

@@ -1,6 +1,7 @@
 // `tooldesk mcp list`: the configured servers, their group switch and, with --status, their state
 // after a start (ready with N tools, or failed with the reason and stderr tail).
 import { missingSecretsOf, parseMcpServers, type McpServer, type McpServerStateInfo } from '../../runtime/host/mcp-client.ts';
+import { mcpOfferNote, mcpToolCountText, switchedOffTools } from '../../../shared/mcp-tool-count.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { openInBrowser } from '../serve/open-browser.ts';
 import { UsageError, type Command } from '../command.ts';
@@ -21,12 +22,12 @@ export const mcpListCommand: Command = {
     const runtime = await openCliRuntime(io, { tools: false });
     const current = runtime.settings.get();
     const { servers, diagnostics } = parseMcpServers(current.mcpServers);
-    let states: McpServerStateInfo[] = [];
+    let states: Array<McpServerStateInfo & { switchedOffTools: number }> = [];
     try {
       if (flag(args, 'status')) {
         const manager = await runtime.mcp({ openUrl: openInBrowser });
         await manager.startAll();
-        states = manager.states();
+        states = manager.states().map((state) => ({ ...state, switchedOffTools: switchedOffTools(current.toolDefaults, state.name) }));
       }
     } finally {
       await runtime.close();
@@ -58,8 +59,11 @@ function describe(server: McpServer) {
   return { name: server.name, transport: server.kind, target: server.url, trust: server.trust, sandbox: undefined, enabled: server.enabled };
 }
 
-function stateText(state: McpServerStateInfo): string {
-  if (state.status === 'ready') return `ready with ${state.tools} tool${state.tools === 1 ? '' : 's'}${state.protocolVersion ? ` (protocol ${state.protocolVersion})` : ''}${state.detail ? `; ${state.detail}` : ''}`;
+function stateText(state: McpServerStateInfo & { switchedOffTools: number }): string {
+  if (state.status === 'ready') {
+    const note = mcpOfferNote(state.offered, 'cli');
+    return `ready with ${mcpToolCountText(state)}${state.protocolVersion ? ` (protocol ${state.protocolVersion})` : ''}${note ? `; ${note}` : ''}${state.detail ? `; ${state.detail}` : ''}`;
+  }
   if (state.status === 'failed') return `failed: ${state.detail ?? 'unknown reason'}`;
   return state.status;
 }

@@ -19,6 +19,7 @@ import { serverRoots } from '../sources/mcp/server-roots.ts';
 import { missingSecretsOf } from '../sources/mcp/secret-missing.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { McpService, SecretService } from './services.ts';
+import { switchedOffTools } from '../../../shared/mcp-tool-count.ts';
 
 export type { McpService } from './services.ts';
 
@@ -58,6 +59,7 @@ export function createMcpService(parts: McpServiceParts): McpService {
         transport: server.kind,
         target: targetOf(server),
         tools: state?.tools ?? 0,
+        ...(state ? { appOnlyTools: state.appOnlyTools, switchedOffTools: switchedOffTools(current.toolDefaults, server.name), offered: state.offered } : {}),
         ...(state?.detail ? { detail: state.detail } : {}),
         sandbox: sandboxSummary(server, current.sandbox.mode, state?.sandboxed),
         trusted: server.trust,

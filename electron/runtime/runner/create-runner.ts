@@ -12,6 +12,7 @@ import { prepareSandboxedCommand, type PreparedCommand } from './sandbox.ts';
 import { missingSecretsMessage } from './secret-resolver.ts';
 import type { RunResult, RunSpec, Runner, RunnerOptions } from './types.ts';
 import { trackGroup, untrackGroup } from './live-groups.ts';
+import { toolWarnings } from './run-warnings.ts';
 
 export const DEFAULT_OUTPUT_CAP_BYTES = DEFAULT_LIMITS.outputCapBytes;
 const DEFAULT_KILL_GRACE_MS = 500;
@@ -122,7 +123,7 @@ async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: Ru
   const sandboxInfo = {
     sandboxed: prepared.sandboxed,
     ...(prepared.note ? { sandboxNote: prepared.note } : {}),
-    ...(prepared.warnings?.length ? { warnings: [...prepared.warnings] } : {}),
+    ...(toolWarnings(prepared).length ? { warnings: toolWarnings(prepared) } : {}),
   };
   if (prepared.refuse) return failedToStart(`refused to run unsandboxed: ${prepared.note ?? 'no sandbox available'}`, started, sandboxInfo);
 

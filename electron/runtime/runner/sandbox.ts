@@ -33,8 +33,13 @@ export interface PreparedCommand {
   watch?: { maxProcesses: number; pidsEventsFile?: string; userLimit?: { uid: number; tasks: number } };
   /** The runner calls this once the run is over (removes a per-run cgroup). */
   cleanup?: () => void;
-  /** Things the user should know that do not stop the run (a secret-file scan cut short). */
+  /** Things the user should know that do not stop the run (a folder that is missing or stays read-only). */
   warnings?: string[];
+  /**
+   * Where the search for secret files was cut short. Kept apart from `warnings`: a tool's result
+   * reports both, a long-lived server's sandbox note carries these (not the server's own log).
+   */
+  secretScanNotes?: string[];
 }
 
 /** Variables that hand a process the user's agents (ssh, gpg, keyring, session bus). */
@@ -173,6 +178,7 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
   const visible = (p: string) => bound.some((b) => isInside(p, b)) || !isInside(p, '/tmp');
   const hideDirs: string[] = [];
   const hideFiles: string[] = [];
+  const secretScanNotes: string[] = [];
   const hide = (p: string, dir: boolean) => {
     if (!visible(p) || [...hideDirs, ...hideFiles].includes(p)) return;
     (dir ? hideDirs : hideFiles).push(p);
@@ -182,7 +188,7 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
   for (const root of [...new Set(bound)]) {
     const scan = findSecretFiles(root);
     for (const f of scan.files) hide(f, false);
-    if (scan.incomplete) l.warnings.push(`Only part of ${root} was searched for secret files (.env, *.pem, *.key…); files deeper or beyond the first 20000 entries are not hidden.`);
+    if (scan.incomplete) secretScanNotes.push(`Only part of ${root} was searched for secret files (.env, *.pem, *.key…); files deeper or beyond the first 20000 entries are not hidden.`);
   }
   // The working folder is the home (the default): what the README promises for the working
   // folder holds there too, within a smaller bound (README, Security: the home scan).
@@ -215,7 +221,7 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
     hideFiles: files,
     unsetEnv: AGENT_ENV,
   });
-  return { command: bwrap, args: [...args, ...boundsPrefix, spec.command, ...spec.args], sandboxed: true, ...(l.warnings.length ? { warnings: l.warnings } : {}) };
+  return { command: bwrap, args: [...args, ...boundsPrefix, spec.command, ...spec.args], sandboxed: true, ...(l.warnings.length ? { warnings: l.warnings } : {}), ...(secretScanNotes.length ? { secretScanNotes } : {}) };
 }
 
 /** Outside the home: the user's session bus and keyring sockets, the docker socket, our own sessions. */

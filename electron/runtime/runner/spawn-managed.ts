@@ -43,6 +43,8 @@ export interface ManagedProcess {
   note?: string;
   /** Things the user should know that did not stop the start (from the sandbox). */
   warnings: string[];
+  /** Where the sandbox's search for secret files was cut short (see PreparedCommand). */
+  secretScanNotes: string[];
   /** Replaces the declared secrets' values in text that came from the process (its stdout). */
   redact: Redact;
   /** SIGTERM the group, a grace period, then SIGKILL; settles once the process has exited. */
@@ -179,6 +181,7 @@ async function start(spec: ManagedSpec, options: RunnerOptions): Promise<Managed
     sandboxed: prepared.sandboxed,
     ...(prepared.note ? { note: prepared.note } : {}),
     warnings: [...(prepared.warnings ?? [])],
+    secretScanNotes: [...(prepared.secretScanNotes ?? [])],
     redact,
     async kill() {
       if (!done) {

@@ -18,6 +18,15 @@ export function effectiveModel(chat: ChatSettings, settings: ReturnType<typeof u
   return active ? { providerId: active.id, model: active.model } : {};
 }
 
+/**
+ * The model a chat talks to, as the header shows it and the composer's notes name it. A new chat
+ * without a pick of its own starts with the model last picked in any chat (session-manager.ts).
+ */
+export function chatModel(chat: ChatSettings, settings: ReturnType<typeof useApp>['state']['settings'], isNew: boolean): { providerId?: string; model?: string } {
+  const lastPick = isNew && !chat.model ? settings?.lastChatModel : undefined;
+  return lastPick ?? effectiveModel(chat, settings);
+}
+
 function download(fileName: string, content: string, type: string) {
   const url = URL.createObjectURL(new Blob([content], { type }));
   const a = document.createElement('a');
@@ -34,10 +43,7 @@ export function ChatHeader(props: { chat?: ChatState; draftChat?: ChatSettings }
   const [settingsOpen, setSettingsOpen] = createSignal(false);
   const [exportOpen, setExportOpen] = createSignal(false);
   const own = () => props.chat?.chat ?? props.draftChat ?? {};
-  const current = () => {
-    const lastPick = !props.chat && !own().model ? app.state.settings?.lastChatModel : null;
-    return lastPick ?? effectiveModel(own(), app.state.settings);
-  };
+  const current = () => chatModel(own(), app.state.settings, !props.chat);
   const used = () => {
     const last = props.chat?.rows.findLast((r) => r.kind === 'assistant' && r.usage);
     return last?.kind === 'assistant' && last.usage ? last.usage.inputTokens + last.usage.outputTokens : 0;

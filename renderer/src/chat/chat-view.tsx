@@ -5,7 +5,7 @@ import type { ChatState } from '../store/app-state.ts';
 import { MessageRow } from './message-row.tsx';
 import { Composer, NEW_CHAT_DRAFT } from './composer.tsx';
 import { FirstRunNotice } from './first-run-notice.tsx';
-import { ChatHeader, effectiveModel } from './chat-header.tsx';
+import { ChatHeader, chatModel } from './chat-header.tsx';
 import { ToolSelectionPanel } from './tool-selection-panel.tsx';
 import { effectiveSelection, selectedTools } from './tool-selection.ts';
 import './chat.css';
@@ -15,7 +15,7 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
   const chat = () => (app.state.activeSessionId ? app.state.chats[app.state.activeSessionId] : undefined);
   const noProvider = () => app.state.settings !== null && (app.state.settings.providers.length === 0 || !app.state.settings.activeProviderId);
   const send = (text: string, attachments: Parameters<typeof app.send>[1]) => app.send(text, attachments);
-  const model = (c?: ChatState) => effectiveModel(c?.chat ?? app.state.draft?.chat ?? {}, app.state.settings).model;
+  const model = (c?: ChatState) => chatModel(c?.chat ?? app.state.draft?.chat ?? {}, app.state.settings, !c).model;
   const [choosing, setChoosing] = createSignal(false);
   /** The open chat's choice of tools, or the new chat's (kept until its session is stored). */
   const selection = () => (chat() ? chat()!.toolSelection : (app.state.draft?.toolSelection ?? null));

@@ -12,6 +12,7 @@ import { admitUploads, readAttachments, type PendingAttachment } from './read-at
 import { promptUsage, slashQuery, suggestPrompts, suggestToolSets, suggestTools } from './slash-suggestions.ts';
 import { ResourcePicker, type ResourceSource } from './resource-picker.tsx';
 import { Icon } from '../ui/icons.tsx';
+import { createFittingPlaceholder } from '../ui/fitting-placeholder.ts';
 
 type Suggestion = { kind: 'tool'; tool: ToolInfo; command: string } | { kind: 'prompt'; prompt: McpPromptInfo; command: string } | { kind: 'toolset'; command: string };
 
@@ -195,6 +196,7 @@ export function Composer(props: {
     setProblems(refused);
     return refused.length === 0;
   };
+  const { placeholder, attach: attachPlaceholder } = createFittingPlaceholder(['Message — or /tool_name {json} to run a tool', 'Message, or /tool {json}', 'Message']);
   const imageNote = () =>
     files().some((f) => f.kind === 'image') && props.model && !acceptsImages(props.model)
       ? `${props.model} is not known to accept images: they are sent as they are, and the provider may refuse them. Pick a vision model in "Model" if it does.`
@@ -334,9 +336,10 @@ export function Composer(props: {
             ref={(el) => {
               area = el;
               props.ref?.(el);
+              attachPlaceholder(el);
             }}
             rows={1}
-            placeholder="Message — or /tool_name {json} to run a tool"
+            placeholder={placeholder()}
             aria-label="Message"
             data-testid="composer"
             data-focus-home

@@ -96,7 +96,9 @@ export function ToolSelectionPanel(props: {
                       <label class="row grow">
                         <input type="checkbox" aria-label={`Tool ${tool.name}`} checked={chosen().has(tool.name)} onChange={(e) => set([tool.name], e.currentTarget.checked)} />
                         <code>{tool.name}</code>
-                        <span class="muted small ellipsis">{tool.description.split('\n')[0]}</span>
+                        <span class="muted small tool-selection-desc" title={tool.description} data-testid="tool-selection-desc">
+                          {tool.description.split('\n')[0]}
+                        </span>
                       </label>
                       <button
                         type="button"

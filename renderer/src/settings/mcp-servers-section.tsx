@@ -5,6 +5,7 @@ import { BrowseServers } from './browse-servers.tsx';
 import { BundleInstall, BundlePicker, openBundleFile } from './bundle-install.tsx';
 import { droppedBundle, takeDroppedBundle } from './bundle-drop.ts';
 import { McpSecretMissing } from './mcp-secret-missing.tsx';
+import { mcpOfferNote, mcpToolCountText } from '../../../shared/mcp-tool-count.ts';
 import { useApp } from '../store/app-context.tsx';
 import { McpServerFolders } from './mcp-server-folders.tsx';
 import { splitCommandLine } from './split-command-line.ts';
@@ -153,7 +154,7 @@ function stateText(server: McpServerView): string {
   if (server.secretMissing?.length && !server.enabled) return 'secret missing';
   switch (server.status) {
     case 'ready':
-      return `ready with ${server.tools} tool${server.tools === 1 ? '' : 's'}`;
+      return `ready with ${mcpToolCountText(server)}`;
     case 'failed':
       return 'failed';
     case 'starting':
@@ -206,6 +207,13 @@ function ServerRow(props: {
       </Show>
       <Show when={s().secretMissing?.length}>
         <McpSecretMissing server={s()} />
+      </Show>
+      <Show when={s().status === 'ready' && mcpOfferNote(s().offered, 'app')}>
+        {(note) => (
+          <p class="muted small" data-testid="mcp-offer-note">
+            {note()}
+          </p>
+        )}
       </Show>
       <Show when={!s().problem}>
         <McpServerFolders server={s()} onAllowWrite={props.onAllowWrite} onArgFoldersWritable={props.onArgFoldersWritable} />

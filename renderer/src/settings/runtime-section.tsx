@@ -1,15 +1,9 @@
 import { For, Show, createResource } from 'solid-js';
-import type { Limits, SandboxMode, WellKnownRoot } from '../../../shared/settings.ts';
+import type { Limits, SandboxMode } from '../../../shared/settings.ts';
 import { useApp } from '../store/app-context.tsx';
 import { Switch } from './switch.tsx';
+import { toolFolderRows } from './tool-folder-rows.ts';
 import { useSettings } from './use-settings.ts';
-
-const WELL_KNOWN: { key: WellKnownRoot; label: string; path: string }[] = [
-  { key: 'agenvoyHome', label: 'Agenvoy script tools', path: '~/.config/agenvoy/tools/script' },
-  { key: 'agenvoyProject', label: 'Agenvoy project tools', path: '.config/agenvoy/tools/script' },
-  { key: 'ompHome', label: 'oh-my-pi tools', path: '~/.omp/agent/tools' },
-  { key: 'ompProject', label: 'oh-my-pi project tools', path: '.omp/tools' },
-];
 
 const LIMITS: { key: keyof Limits; label: string }[] = [
   { key: 'toolTimeoutMs', label: 'Tool timeout (ms)' },
@@ -42,16 +36,23 @@ export function RuntimeSection() {
           />
         </label>
         <div class="stack">
-          <For each={WELL_KNOWN}>
-            {(root) => (
-              <div class="row">
+          <For each={toolFolderRows(info()?.wellKnownFolders)}>
+            {(row) => (
+              <div class="row" data-testid="tool-folder" data-kinds={row.keys.join(' ')}>
                 <Switch
-                  checked={settings()?.wellKnownRoots[root.key] ?? false}
-                  label={`Scan ${root.label}`}
-                  onChange={(on) => void save({ wellKnownRoots: { ...settings()!.wellKnownRoots, [root.key]: on } })}
+                  checked={settings()?.wellKnownRoots[row.keys[0]!] ?? false}
+                  label={`Scan ${row.label}`}
+                  onChange={(on) => void save({ wellKnownRoots: { ...settings()!.wellKnownRoots, ...Object.fromEntries(row.keys.map((k) => [k, on])) } })}
                 />
-                <span>{root.label}</span>
-                <code class="muted small" title={root.path}>{info()?.wellKnownFolders?.[root.key] ?? root.path}</code>
+                <span>
+                  {row.label}
+                  <Show when={row.note}>
+                    <span class="muted small"> ({row.note})</span>
+                  </Show>
+                </span>
+                <code class="muted small" title={row.path}>
+                  {row.path}
+                </code>
               </div>
             )}
           </For>

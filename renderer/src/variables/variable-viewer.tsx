@@ -4,6 +4,7 @@ import { useApp } from '../store/app-context.tsx';
 import { copyText } from '../ui/copy-text.ts';
 import { formatSize, varRef } from '../ui/format.ts';
 import { prettyValue, variableTypeLabel } from './variable-labels.ts';
+import { BreakableName } from '../ui/breakable-name.tsx';
 
 const PAGE_CHARS = 20_000;
 
@@ -27,7 +28,9 @@ export function VariableViewer(props: { sessionId: string; name: string; onClose
   return (
     <div class="variable-viewer card stack" data-testid="variable-viewer" data-name={props.name}>
       <div class="row">
-        <strong class="grow mono small var-full-name">{props.name}</strong>
+        <strong class="grow mono small var-full-name" title={props.name}>
+          <BreakableName name={props.name} />
+        </strong>
         <button type="button" onClick={() => props.onClose()} aria-label="Close variable">
           <Icon name="close" />
         </button>

@@ -7,6 +7,7 @@ import { variableTypeLabel } from './variable-labels.ts';
 import { useNow } from '../ui/clock.ts';
 import './variables.css';
 import { Icon } from '../ui/icons.tsx';
+import { BreakableName } from '../ui/breakable-name.tsx';
 
 /** The session's variables: filter by type, search, open (paged), copy $VAR_REF, delete. */
 export function VariablesPanel(props: { focus: string | null; onFocusHandled: () => void }) {
@@ -74,7 +75,7 @@ export function VariablesPanel(props: { focus: string | null; onFocusHandled: ()
               <tr class={open() === v.name ? 'selected' : ''} data-testid="variable-row" data-name={v.name}>
                 <td>
                   <button type="button" class="link var-name mono" onClick={() => setOpen(v.name)} title={v.desc ? `${v.name}\n${v.desc}` : v.name}>
-                    {v.name}
+                    <BreakableName name={v.name} />
                   </button>
                 </td>
                 <td>

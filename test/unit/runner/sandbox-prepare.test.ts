@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareSandboxedCommand } from '../../../electron/runtime/runner/sandbox.ts';
+import { toolWarnings } from '../../../electron/runtime/runner/run-warnings.ts';
 import type { SandboxDetection } from '../../../electron/runtime/runner/sandbox-detect.ts';
 import type { RunSpec, SandboxSpec } from '../../../electron/runtime/runner/types.ts';
 import { tempHomes } from '../../support/temp-homes.ts';
@@ -20,6 +21,16 @@ function spec(box: Partial<SandboxSpec> | undefined, dir = tmp()): RunSpec {
 describe('prepareSandboxedCommand', () => {
   const homes = tempHomes();
   afterAll(() => homes.removeAll());
+
+  it('keeps a cut-short secret-file search apart from the warnings; a tool run reports both', () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'a', 'b', 'c', 'd', 'e', 'f', 'g'), { recursive: true });
+    const p = prepareSandboxedCommand(spec({ homeDir: tmp(), writableDirs: [join(dir, 'missing')] }, dir), bwrap, 'linux');
+    p.cleanup?.();
+    expect(p.secretScanNotes).toEqual([expect.stringMatching(/^Only part of .+ was searched for secret files/)]);
+    expect(p.warnings).toEqual([expect.stringMatching(/^The writable folder .+missing does not exist/)]);
+    expect(toolWarnings(p)).toEqual([...p.warnings!, ...p.secretScanNotes!]);
+  });
 
   it('wraps the command in bwrap, with prlimit bounds inside, when bubblewrap works', () => {
     const p = prepareSandboxedCommand(spec({ maxMemoryBytes: 1 << 30, maxProcesses: 64 }), bwrap, 'linux');

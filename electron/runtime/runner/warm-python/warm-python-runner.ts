@@ -7,6 +7,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { createRunner, runLaunched, type Launch, type LaunchedProcess } from '../create-runner.ts';
 import { nprocLimit } from '../resource-limits.ts';
+import { toolWarnings } from '../run-warnings.ts';
 import { detectSandbox } from '../sandbox-detect.ts';
 import { prepareSandboxedCommand, type PreparedCommand } from '../sandbox.ts';
 import type { PythonRunHint, RunResult, RunSpec, Runner, RunnerOptions, SandboxSpec } from '../types.ts';
@@ -198,7 +199,7 @@ async function acquire(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
 }
 
 function sandboxInfo(prepared: PreparedCommand): PoolEntry['sandbox'] {
-  return { sandboxed: prepared.sandboxed, ...(prepared.note ? { note: prepared.note } : {}), ...(prepared.warnings?.length ? { warnings: prepared.warnings } : {}) };
+  return { sandboxed: prepared.sandboxed, ...(prepared.note ? { note: prepared.note } : {}), ...(toolWarnings(prepared).length ? { warnings: toolWarnings(prepared) } : {}) };
 }
 
 function retire(entry: PoolEntry): void {

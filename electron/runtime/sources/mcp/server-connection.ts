@@ -7,6 +7,7 @@ import type { CallToolResult, Client, StreamableHTTPClientTransport, Tool as Mcp
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
 import { traceMcpCall } from '../../tools/call-trace.ts';
+import { toolUiMeta, visibleToModel } from '../../apps/app-visibility.ts';
 import { McpCallRecorder } from './call-recorder.ts';
 import { callErrorText, maxTotalMs, toolTimeoutMs } from './call-errors.ts';
 import { checkListedTools } from './listed-tools.ts';
@@ -44,6 +45,7 @@ export class McpConnection {
   #status: Status = 'stopped';
   #detail: string | undefined;
   #sandboxed: boolean | undefined;
+  #secretScanNotes: string[] = [];
   #wanted = false;
   #stopping = false;
   #restarts = 0;
@@ -54,6 +56,8 @@ export class McpConnection {
   #restartTimer: NodeJS.Timeout | undefined;
   /** Why the current connection ended, set before its pending calls are rejected. */
   #crash: string | undefined;
+  /** Where this start's output (then, once ready, its later output) begins in the log. */
+  #logMark = 0;
   #samplingLeft: number;
   #oauth: McpOAuthFlow | undefined;
   /** The folders a stdio server may write to, as started. */
@@ -109,6 +113,8 @@ export class McpConnection {
       status: this.#status,
       transport: this.#server.kind,
       tools: this.#tools.length,
+      appOnlyTools: this.#tools.filter((t) => !visibleToModel(toolUiMeta(t._meta))).length,
+      offered: (['elicitation', 'sampling'] as const).filter((o) => o in clientCapabilities(this.#server, this.#deps.interactions)),
       restarts: this.#restarts,
       ...(this.#detail ? { detail: this.#detail } : {}),
       ...(this.#sandboxed !== undefined ? { sandboxed: this.#sandboxed } : {}),
@@ -258,6 +264,7 @@ export class McpConnection {
 
   async #start(afterSignIn = false): Promise<Client | { error: string }> {
     this.#crash = undefined;
+    this.#logMark = this.log.mark();
     this.#set('starting');
     const { Client, UnauthorizedError } = await loadMcpSdk();
     const built = await this.#transportFor();
@@ -306,6 +313,7 @@ export class McpConnection {
       this.#client = client;
       client.onclose = () => this.#closed(client);
       this.#readyAt = Date.now();
+      this.#logMark = this.log.mark();
       this.resourcesVersion++;
       this.#setTools(listed.tools, false);
       this.#set('ready', this.#sandboxNote());
@@ -356,9 +364,9 @@ export class McpConnection {
   }
 
   #fail(reason: string): { error: string } {
-    const tail = this.log.tail(5);
+    const output = this.log.excerpt(this.#logMark);
     const hint = this.#launcherHint();
-    const detail = [reason, tail, hint].filter(Boolean).join('\n');
+    const detail = [reason, output, hint].filter(Boolean).join('\n');
     this.#set('failed', detail);
     return { error: `MCP server "${this.name}" ${detail}` };
   }
@@ -367,7 +375,10 @@ export class McpConnection {
     const server = this.#server;
     const deps = this.#deps;
     if (server.kind === 'stdio') {
-      const made = await stdioServerTransport(server, deps, this.log, (sandboxed) => (this.#sandboxed = sandboxed));
+      const made = await stdioServerTransport(server, deps, this.log, (sandboxed, notes) => {
+        this.#sandboxed = sandboxed;
+        this.#secretScanNotes = notes;
+      });
       if ('transport' in made) this.#writable = made.writable;
       return made;
     }
@@ -387,7 +398,7 @@ export class McpConnection {
   #sandboxNote(): string | undefined {
     if (this.#server.kind !== 'stdio') return undefined;
     if (this.#sandboxed === false) return this.#server.sandbox === 'off' ? 'sandbox off (settings)' : 'not sandboxed: no sandbox is available here';
-    if (this.#sandboxed) return `sandboxed: network allowed, home read-only${this.#writable.length ? `, writes to ${this.#writable.join(', ')}` : ''}`;
+    if (this.#sandboxed) return [`sandboxed: network allowed, home read-only${this.#writable.length ? `, writes to ${this.#writable.join(', ')}` : ''}`, ...this.#secretScanNotes].join('; ');
     return undefined;
   }
 
@@ -396,7 +407,7 @@ export class McpConnection {
     const transport = this.#transport;
     const exit = transport instanceof ManagedStdioTransport ? transport.exit : undefined;
     this.#crash = exit ? `crashed (${exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`})` : 'closed the connection';
-    const tail = this.log.tail(5);
+    const output = this.log.excerpt(this.#logMark);
     this.#client = undefined;
     this.#transport = undefined;
     if (Date.now() - this.#readyAt > HEALTHY_MS) this.#crashes = 0;
@@ -404,7 +415,7 @@ export class McpConnection {
     const delay = delays[this.#crashes];
     this.#crashes++;
     this.log.add(`tooldesk: the server ${this.#crash}${delay !== undefined && this.#wanted ? `; restarting in ${delay} ms` : ''}`);
-    this.#set('failed', tail ? `${this.#crash}\n${tail}` : this.#crash);
+    this.#set('failed', output ? `${this.#crash}\n${output}` : this.#crash);
     if (this.#wanted && delay !== undefined) {
       this.#restartTimer = setTimeout(() => {
         this.#restartTimer = undefined;

@@ -20,6 +20,8 @@ export class ServerLog {
   readonly #lines: string[] = [];
   #bytes = 0;
   #dropped = 0;
+  /** Lines ever added: a mark is a position in this count, valid while lines are dropped. */
+  #added = 0;
   #partial = '';
   readonly #maxLines: number;
   readonly #maxBytes: number;
@@ -65,6 +67,7 @@ export class ServerLog {
     let text = line.length > this.#maxLineChars ? `${line.slice(0, this.#maxLineChars)}… (${line.length - this.#maxLineChars} more characters)` : line;
     for (const secret of this.#secrets) text = text.split(secret).join('***');
     this.#lines.push(text);
+    this.#added++;
     for (const listener of this.#listeners) listener(text, source);
     this.#bytes += text.length;
     while (this.#lines.length > this.#maxLines || (this.#bytes > this.#maxBytes && this.#lines.length > 1)) {
@@ -93,9 +96,21 @@ export class ServerLog {
     return this.#partial ? [...out, this.#partial] : out;
   }
 
-  /** The last lines, for a message about a failure. */
-  tail(count = 10): string {
-    return this.lines().slice(-count).join('\n');
+  /** Where the log is now: `excerpt(mark)` shows what came after. */
+  mark(): number {
+    return this.#added;
+  }
+
+  /**
+   * What was logged after `mark`, for a message about a failure: its first and last lines with
+   * the middle elided, since the line that says what failed is often neither the first nor the
+   * last (a Node stack trace ends in frames, a Python one starts with "Traceback").
+   */
+  excerpt(mark: number, head = 6, tail = 6): string {
+    const kept = this.#added - mark;
+    const since = [...this.#lines.slice(Math.max(0, this.#lines.length - kept)), ...(this.#partial ? [this.#partial] : [])].filter((line) => line.trim() !== '');
+    if (since.length <= head + tail) return since.join('\n');
+    return [...since.slice(0, head), `… ${since.length - head - tail} more lines in the server's log`, ...since.slice(-tail)].join('\n');
   }
 }
 

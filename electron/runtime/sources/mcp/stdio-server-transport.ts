@@ -13,12 +13,15 @@ import type { McpClientDeps } from './types.ts';
 
 type StdioServer = Extract<McpServer, { kind: 'stdio' }>;
 
-/** Contract: `onSpawned` hears whether each start really ran sandboxed; never throws. */
+/**
+ * Contract: `onSpawned` hears whether each start really ran sandboxed, and where the sandbox's
+ * search for secret files stopped (the server's sandbox note says that, not its log); never throws.
+ */
 export async function stdioServerTransport(
   server: StdioServer,
   deps: McpClientDeps,
   log: ServerLog,
-  onSpawned: (sandboxed: boolean) => void,
+  onSpawned: (sandboxed: boolean, secretScanNotes: string[]) => void,
 ): Promise<{ transport: Transport; writable: string[] } | { error: string }> {
   const env = await resolveSecretRefs(server.env, deps.resolveSecrets);
   if ('error' in env) return { error: `could not start: ${env.error}` };
@@ -52,7 +55,7 @@ export async function stdioServerTransport(
         },
       });
       if (!('error' in child)) {
-        onSpawned(child.sandboxed);
+        onSpawned(child.sandboxed, child.secretScanNotes);
         for (const warning of child.warnings) log.add(`tooldesk: ${warning}`);
       }
       return child;

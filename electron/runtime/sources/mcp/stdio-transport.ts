@@ -7,7 +7,7 @@ import { mcpSdk } from './mcp-sdk.ts';
 import type { ManagedProcess } from '../../runner/spawn-managed.ts';
 
 /** What the transport needs of runner/spawn-managed.ts's ManagedProcess (tests pass fakes). */
-export type ManagedChild = Pick<ManagedProcess, 'pid' | 'stdin' | 'stdout' | 'onStderr' | 'stderrTail' | 'exited' | 'sandboxed' | 'note' | 'warnings' | 'kill'>;
+export type ManagedChild = Pick<ManagedProcess, 'pid' | 'stdin' | 'stdout' | 'onStderr' | 'stderrTail' | 'exited' | 'sandboxed' | 'note' | 'warnings' | 'secretScanNotes' | 'kill'>;
 
 export type StartChild = () => Promise<ManagedChild | { error: string }>;
 

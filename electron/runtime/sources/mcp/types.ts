@@ -5,6 +5,7 @@ import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestPara
 import type { McpOAuthFlow } from './oauth-flow.ts';
 import type { SandboxSpec, SecretResolver } from '../../runner/types.ts';
 import type { StartChild } from './stdio-transport.ts';
+import type { McpClientOffer } from '../../../../shared/mcp-tool-count.ts';
 
 /** The spec handed to runner/spawn-managed.ts for a stdio server. */
 export interface ServerSpawnSpec {
@@ -18,11 +19,17 @@ export interface ServerSpawnSpec {
 
 export type SpawnServer = (spec: ServerSpawnSpec) => ReturnType<StartChild>;
 
+export type { McpClientOffer };
+
 export interface McpServerStateInfo {
   name: string;
   status: 'disabled' | 'stopped' | 'starting' | 'ready' | 'failed';
   transport: 'stdio' | 'http' | 'sse';
   tools: number;
+  /** Of those, the ones only its apps may call (`_meta.ui.visibility` without "model"). */
+  appOnlyTools: number;
+  /** The capabilities that change which tools a server lists, as this client offers them. */
+  offered: McpClientOffer[];
   /** Why it failed (with the stderr tail), or what the sandbox did. */
   detail?: string;
   sandboxed?: boolean;
