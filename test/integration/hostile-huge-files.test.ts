@@ -74,8 +74,28 @@ describe('huge files', () => {
     writeFileSync(join(root, 'tl/script.py'), 'print(1)\n');
     const run = spawnSync('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, BIN, 'tools', 'check', '--root', root], { cwd: REPO, env: { PATH: process.env.PATH!, HOME: home, TOOLDESK_HOME: home }, encoding: 'utf8', timeout: 60_000 });
     const out = `${run.stdout}\n${run.stderr}`;
-    for (const rel of ['big.py', 'big.ts', 'tl/tool.json']) expect(out).toMatch(new RegExp(`${join(root, rel).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: error: Cannot (load|read|load module): larger than 8 MB`));
+    for (const rel of ['big.py', 'big.ts', 'tl/tool.json']) expect(out).toMatch(new RegExp(`${join(root, rel).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: error: Cannot (load|read|load module): 1024\\.0 MB, more than the 5\\.0 MB a tool source may be \\(settings: limits\\.toolSourceMaxBytes\\), so it was not read`));
     const rssKb = Number(/maxrss=(\d+)/.exec(run.stderr)?.[1]);
     expect(rssKb).toBeLessThan(300 * 1024);
   }, 90_000);
+
+  it('a 6 MB Python tool source gets a diagnostic naming its size, the limit and the setting; raising the setting loads it', () => {
+    const home = mkdtempSync(join(tmpdir(), 'td-source-limit-'));
+    const root = mkdtempSync(join(tmpdir(), 'td-source-limit-root-'));
+    const file = join(root, 'padded.py');
+    writeFileSync(file, `def padded() -> str:\n    \"\"\"A tool with a large comment below.\"\"\"\n    return "ok"\n\n${`${'# padding'.padEnd(63, ' x')}\n`.repeat((6 * 1024 * 1024 - 100) / 64)}`);
+    const env = { PATH: process.env.PATH!, HOME: home, TOOLDESK_HOME: home };
+    const check = () => spawnSync(process.execPath, [BIN, 'tools', 'check', '--root', root], { cwd: REPO, env, encoding: 'utf8', timeout: 60_000 });
+    const refused = check();
+    expect(refused.status).toBe(1);
+    expect(`${refused.stdout}${refused.stderr}`).toContain(`${file}: error: Cannot load: 6.0 MB, more than the 5.0 MB a tool source may be (settings: limits.toolSourceMaxBytes), so it was not read`);
+    expect(`${refused.stdout}${refused.stderr}`).toContain('tooldesk config set limits.toolSourceMaxBytes');
+    const set = spawnSync(process.execPath, [BIN, 'config', 'set', 'limits.toolSourceMaxBytes', String(8 * 1024 * 1024)], { cwd: REPO, env, encoding: 'utf8' });
+    expect(set.status, set.stderr).toBe(0);
+    const loaded = check();
+    expect(`${loaded.stdout}${loaded.stderr}`).not.toContain('a tool source may be');
+    expect(loaded.status, `${loaded.stdout}${loaded.stderr}`).toBe(0);
+    const list = spawnSync(process.execPath, [BIN, 'tools', 'list', '--root', root], { cwd: REPO, env, encoding: 'utf8', timeout: 60_000 });
+    expect(list.stdout).toContain('padded');
+  }, 120_000);
 });
