@@ -5,7 +5,7 @@
 // whole for a chat to continue.
 import { closeSync, openSync, statSync } from 'node:fs';
 import type { ChatMessage, SessionInfo } from '../../../shared/chat.ts';
-import type { Variable, VariableInfo } from '../../../shared/variables.ts';
+import { VARIABLE_TYPES, type Variable, type VariableInfo } from '../../../shared/variables.ts';
 import { jsonlLines, readLineAt } from './jsonl-lines.ts';
 import { MessageTree } from './message-tree.ts';
 import { parseRecord } from './session-records.ts';
@@ -38,9 +38,17 @@ export interface SessionOutline {
 
 const sizeText = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : bytes >= 1024 ** 2 ? `${Math.round(bytes / 1024 ** 2)} MB` : `${bytes} bytes`);
 
-function infoOf(variable: Variable): VariableSummary {
+/** A variable's summary, or undefined for one a restore skips (VariableSystem.restore's checks). */
+function summaryOf(variable: Variable): VariableSummary | undefined {
+  if (typeof variable?.name !== 'string' || typeof variable.value !== 'string' || !VARIABLE_TYPES.includes(variable.type)) return undefined;
   const { value, ...info } = variable;
-  return { info, bytes: Buffer.byteLength(value ?? '', 'utf8') };
+  return { info, bytes: Buffer.byteLength(value, 'utf8') };
+}
+
+function setVariable(variables: Map<string, VariableSummary>, variable: Variable): void {
+  const summary = summaryOf(variable);
+  variables.delete(variable?.name);
+  if (summary) variables.set(variable.name, summary);
 }
 
 /** Rules by name, then the others newest first, the oldest dropped past the bounds (as a restore does). */
@@ -90,15 +98,14 @@ export function outlineSession(file: string, id: string, bounds: { maxEntries: n
         tree.delete(record.id);
         break;
       case 'var':
-        variables.delete(record.variable.name);
-        variables.set(record.variable.name, infoOf(record.variable));
+        setVariable(variables, record.variable);
         break;
       case 'var-remove':
         variables.delete(record.name);
         break;
       case 'vars':
         variables.clear();
-        for (const v of record.data?.variables ?? []) variables.set(v.name, infoOf(v));
+        for (const v of record.data?.variables ?? []) setVariable(variables, v);
         break;
     }
   }
