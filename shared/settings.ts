@@ -47,6 +47,8 @@ export interface Limits {
    * ReadVar/ListVars, the chat's pinned tools and FindTools instead of every definition.
    */
   toolDefinitionBudgetChars: number;
+  /** A tool source (module, script, tool.json) larger than this gets a diagnostic and is not read, bytes. */
+  toolSourceMaxBytes: number;
 }
 
 /** Tooldesk's own per-server fields, beside the ones Claude Desktop / Cursor configs carry. */
@@ -158,6 +160,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxProcesses: 256,
   maxMemoryBytes: 2 * 1024 * 1024 * 1024,
   toolDefinitionBudgetChars: 24_000,
+  toolSourceMaxBytes: 5 * 1024 * 1024,
 };
 
 export function defaultSettings(): Settings {

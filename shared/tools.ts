@@ -151,6 +151,11 @@ export type ApprovalDecisionKind = 'once' | 'session' | 'always' | 'reject';
 export interface ApprovalDecision {
   decision: ApprovalDecisionKind;
   reason?: string;
+  /**
+   * A rejection nobody made: the question could not be asked (an MCP client without elicitation,
+   * a terminal whose input ended). `reason` says why; the model is not told the user refused.
+   */
+  unasked?: true;
   /** Remember a rejection for this session (rejections are otherwise asked again). */
   remember?: 'session';
   /**

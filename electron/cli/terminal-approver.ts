@@ -85,7 +85,7 @@ export class TerminalApprover {
       const answer = await this.#nextLine();
       if (answer === null) {
         this.output.write('\n');
-        return { decision: 'reject', reason: 'No answer (end of input).' };
+        return { decision: 'reject', reason: 'No answer came (the input ended).', unasked: true };
       }
       const line = answer.trim();
       if (editable && /^e(dit)?$/i.test(line)) {

@@ -15,8 +15,11 @@ Requests come as JSON lines on stdin; events go out as JSON lines on stdout:
 A spare (the call's supervisor) starts its own session, connects to SOCKET once per stream
 (stdin, stdout, stderr, the fd 3 result channel) and waits. The app meanwhile finds its pid,
 tracks its group and puts it in its own pids cgroup: joining a cgroup costs the kernel an RCU
-grace period (5-30 ms), which a spare pays before its call exists. The go brings the call; the
-supervisor then forks the tool process, which runs exactly what a cold run would run
+grace period (5-30 ms), which a spare pays before its call exists. The app then writes one byte
+on the fd 3 stream ("bounded"): only after it does the spare, alone in new user and PID
+namespaces, fork the call's init (pid 1 there), so the init is inside the cgroup too and its fork
+is paid before the call exists as well. The go brings the call to the init, which forks the tool
+process, which runs exactly what a cold run would run
 (run_tool.py's main for a module function, a script as __main__, code read as from stdin). The
 supervisor is a subreaper: whatever the tool starts stays below it, and when the tool ends it
 kills all of it, as the end of a cold run's sandbox would, and ends with the tool's own status.
@@ -303,7 +306,24 @@ def supervise(request, socket_path, wake, calls_in):
         os.dup2(fd, int(tag))
         os.close(fd)
     isolated = own_namespaces()
-    # Wait for the call. The pipe closing without one: the zygote ended or let this spare go.
+    # Nothing is forked before the app has bounded this process (see the top of this file).
+    if not os.read(3, 1):
+        os._exit(0)
+    if isolated:
+        status = run_in_namespace(calls_in)
+    else:
+        status = run_and_wait(read_call(calls_in), None)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def read_call(calls_in):
+    """Waits for the call. The pipe closing without one: the zygote ended or let this spare go."""
     pending = b''
     while b'\n' not in pending:
         data = os.read(calls_in, 1 << 16)
@@ -314,22 +334,13 @@ def supervise(request, socket_path, wake, calls_in):
     request = json.loads(pending.split(b'\n', 1)[0])
     if not request.get('channel'):
         os.close(3)  # a cold run without a result channel has no fd 3
-    if isolated:
-        status = run_in_namespace(request)
-    else:
-        status = run_and_wait(request, None)
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
-        os._exit(128 + sig)
-    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+    return request
 
 
-def run_in_namespace(request):
-    """The call's init (pid 1 of the spare's PID namespace, as bubblewrap's is for a cold run)
-    runs the tool as pid 2 and reports its status; when it ends the kernel ends the namespace."""
+def run_in_namespace(calls_in):
+    """The call's init (pid 1 of the spare's PID namespace, as bubblewrap's is for a cold run),
+    forked before its call: it waits for the call, runs the tool as pid 2 and reports its status;
+    when it ends the kernel ends the namespace."""
     status_r, status_w = (high_fd(fd) for fd in os.pipe())
     try:
         init = os.fork()
@@ -338,12 +349,13 @@ def run_in_namespace(request):
         os._exit(1)
     if init == 0:
         os.close(status_r)
-        status = run_and_wait(request, status_w)
+        status = run_and_wait(read_call(calls_in), status_w)
         # What the tool left behind ends with this process (the kernel ends a PID namespace
         # with its init); /proc here numbers processes as the sandbox does, not as we see them.
         os.write(status_w, str(status).encode())
         os._exit(0)
     os.close(status_w)
+    os.close(calls_in)
     close_streams()
     _, status = os.waitpid(init, 0)
     data = b''

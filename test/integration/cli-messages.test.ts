@@ -1,11 +1,12 @@
 // Issue 25 §10: the CLI's messages are written for people: a bad --base-url is refused before
 // anything starts (no retries, no stray session), an unreachable server is named once, and a
-// mistyped command or sub-command gets "did you mean".
+// mistyped command or sub-command gets "did you mean"; a call that did not run says why and what
+// to do (the result's own text is for a model).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { tmpHome } from '../support/chat-harness.ts';
-import { runCli } from '../support/run-cli.ts';
+import { runCli, weatherHome } from '../support/run-cli.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -50,5 +51,25 @@ describe('CLI messages for people', () => {
     const far = await runCli(home, ['tools', 'frobnicate']);
     expect(far.stderr).toContain('unknown sub-command "frobnicate".');
     expect(far.stderr).not.toContain('Did you mean');
+  });
+
+  it('`tools run` says why a call did not run and what to do, in words for the person, not the model', async () => {
+    const home = weatherHome();
+    const run = (input: string, ...more: string[]) => runCli(home, ['tools', 'run', 'compare', '--args', '{"cities": ["Paris", "Oslo"]}', ...more], input);
+    // stdin is a pipe that ends: nobody can answer.
+    const unanswered = await run('');
+    expect(unanswered.code).toBe(1);
+    expect(unanswered.stderr).toContain('Not run: compare needs approval and this terminal cannot ask (standard input is not a terminal, and it ended without an answer); pass --yes to approve it, or allow it for good with `tooldesk rules add allow compare`.');
+    expect(unanswered.stderr).not.toMatch(/did not allow|Do not retry/);
+    const refused = await run('n: not today\n');
+    expect(refused.stderr).toContain('Not run: you did not allow it ("not today").');
+    expect(refused.stderr).not.toMatch(/The user|Do not retry/);
+    const rule = await runCli(home, ['rules', 'add', 'deny', 'compare', '--reason', 'no comparisons here']);
+    expect(rule.code, rule.stderr).toBe(0);
+    const denied = await run('');
+    expect(denied.stderr).toContain('Not run: ');
+    expect(denied.stderr).toContain('no comparisons here');
+    expect(denied.stderr).toContain('`tooldesk rules test compare` shows which rule decides it.');
+    expect(denied.stderr).not.toMatch(/do not retry|Ask the user/i);
   });
 });

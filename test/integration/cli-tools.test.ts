@@ -88,7 +88,7 @@ describe('tooldesk tools', () => {
     expect(yes.stderr).toContain('Run compare {"cities":["Paris","Oslo"]}?');
     const no = cli(args, { input: 'n\n' });
     expect(no.code).toBe(1);
-    expect(no.stderr).toContain('EXECUTION_REJECTED');
+    expect(no.stderr).toContain('Not run: you did not allow it.');
     const auto = cli([...args, '--yes']);
     expect(auto.code).toBe(0);
     expect(auto.stderr).toContain('approved by --yes');

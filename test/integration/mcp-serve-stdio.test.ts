@@ -217,6 +217,10 @@ describe('mcp serve over stdio, other clients', () => {
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain('guarded_echo');
       expect(textOf(result)).toContain('tooldesk tools policy guarded_echo auto');
+      // Nobody was asked, so nobody refused: the text says so, and how the server's owner allows it.
+      expect(textOf(result)).toContain('guarded_echo was not run: it needs approval, and nobody could be asked. Approval could not be asked: the MCP client');
+      expect(textOf(result)).toContain('Whoever runs this Tooldesk server can allow it without asking: `tooldesk rules add allow guarded_echo`');
+      expect(textOf(result)).not.toContain('did not allow');
       expect(textOf(result)).toContain('Settings');
       const result2 = await client.callTool({ name: 'checked_upper', arguments: { text: 'x' } });
       expect(textOf(result2)).toContain('tooldesk tools policy checked_upper --result never');

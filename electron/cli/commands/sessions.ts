@@ -1,11 +1,12 @@
 // `tooldesk sessions list|show|search|export|delete|rename`: the chat sessions under TOOLDESK_HOME/sessions.
 import type { ChatMessage } from '../../../shared/chat.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
-import { UsageError, type Command } from '../command.ts';
+import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { exportSession } from '../../runtime/chat/export-session.ts';
+import { shownMessages, type SessionOutline } from '../../runtime/chat/session-outline.ts';
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
 
@@ -15,6 +16,26 @@ function showMessage(m: ChatMessage): string {
   const calls = (m.toolCalls ?? []).map((c) => `  calls ${c.name} ${c.rawArguments ?? JSON.stringify(c.args)}`);
   const error = m.error ? [`  error: ${m.error.message}`] : [];
   return [m.content, ...calls, ...error].filter(Boolean).join('\n');
+}
+
+/** Writes the session as it reads it, one message at a time: a 2 GiB file costs what its longest record does. */
+function showSession(outline: SessionOutline, json: boolean, io: CliIO): void {
+  const warn = (warning: string) => io.stderr.write(`tooldesk: warning: ${warning}\n`);
+  outline.warnings.forEach(warn);
+  const { info } = outline;
+  if (json) {
+    // The same document as one JSON.stringify of { session, messages, variables }, written in pieces.
+    io.stdout.write(`{"session":${JSON.stringify(info)},"messages":[`);
+    let first = true;
+    for (const message of shownMessages(outline, warn)) {
+      io.stdout.write(`${first ? '' : ','}${JSON.stringify(message)}`);
+      first = false;
+    }
+    io.stdout.write(`],"variables":${JSON.stringify(outline.variables)}}\n`);
+    return;
+  }
+  io.stdout.write(`# ${info.title}  (${info.id}, ${info.messageCount} messages, ${outline.variables.length} variables)\n\n`);
+  for (const message of shownMessages(outline, warn)) io.stdout.write(`${showMessage(message)}\n\n`);
 }
 
 export const sessionsCommand: Command = {
@@ -77,26 +98,21 @@ export const sessionsCommand: Command = {
             io.stdout.write(`${manager.rename(id, title).title}\n`);
             return 0;
           }
-          const session = manager.open(id);
-          for (const warning of manager.warnings.get(id) ?? []) io.stderr.write(`tooldesk: warning: ${warning}\n`);
-          if (action === 'export') {
-            const file = exportSession({ info: session.info, messages: session.messages(), allMessages: session.allMessages(), chat: session.chatSettings() }, format);
-            const out = option(args, 'out');
-            if (!out) {
-              io.stdout.write(file.content);
-              return 0;
-            }
-            const path = resolve(out);
-            writeFileSync(path, file.content);
-            io.stderr.write(`wrote ${path}\n`);
+          if (action === 'show') {
+            showSession(manager.outline(id), json, io);
             return 0;
           }
-          if (json) {
-            io.stdout.write(`${JSON.stringify({ session: session.info, messages: session.messages(), variables: session.variables.list().items })}\n`);
-          } else {
-            io.stdout.write(`# ${session.info.title}  (${id}, ${session.info.messageCount} messages, ${session.variables.size} variables)\n\n`);
-            for (const m of session.messages()) io.stdout.write(`${showMessage(m)}\n\n`);
+          const session = manager.open(id);
+          for (const warning of manager.warnings.get(id) ?? []) io.stderr.write(`tooldesk: warning: ${warning}\n`);
+          const file = exportSession({ info: session.info, messages: session.messages(), allMessages: session.allMessages(), chat: session.chatSettings() }, format);
+          const out = option(args, 'out');
+          if (!out) {
+            io.stdout.write(file.content);
+            return 0;
           }
+          const path = resolve(out);
+          writeFileSync(path, file.content);
+          io.stderr.write(`wrote ${path}\n`);
           return 0;
         }
         default:

@@ -1,5 +1,5 @@
 // `tooldesk tools run NAME --args JSON`: one call through the real ToolExecutor, approvals on the terminal.
-import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
+import { UNTRUSTED_FOLDER_CODE, type ApprovalDecision } from '../../../shared/tools.ts';
 import { closeNames } from '../../runtime/tools/close-names.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
@@ -55,11 +55,13 @@ export const toolsRunCommand: Command = {
     }
     let checkArgs: ((tool: string, args: Record<string, unknown>) => { ok: boolean; message?: string }) | undefined;
     const approver = new TerminalApprover(io.stdin, io.stderr, { env: io.env, checkArgs: (tool, args) => checkArgs?.(tool, args) ?? { ok: true } });
+    // How the run's approval ended, for a message written for the person at the terminal.
+    let answer: ApprovalDecision | undefined;
     const approve: ApprovalCallback = async (request) => {
       // No model reads the result here: it is printed for the user who ran the tool, so the
       // tool's result approval ("send it to the model?") has nothing to guard.
       if (request.type === 'result') return { decision: 'once' };
-      if (!flag(args, 'yes')) return approver.ask(request);
+      if (!flag(args, 'yes')) return (answer = await approver.ask(request));
       io.stderr.write(`${describeRequest(request)} — approved by --yes\n`);
       return { decision: 'once' };
     };
@@ -111,6 +113,7 @@ export const toolsRunCommand: Command = {
       if (result.app && !flag(args, 'json')) io.stderr.write(`tooldesk: note: ${name} also has an interactive app (${result.app.uri}); the Tooldesk app shows it in the chat, this prints its text.\n`);
       if (flag(args, 'json')) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else if (result.status === 'SUCCESS') io.stdout.write(`${result.finalText ?? ''}\n`);
+      else if (result.status === 'EXECUTION_REJECTED') io.stderr.write(`${notRunMessage(name, result.rejectReason ?? '', answer, Boolean((io.stdin as { isTTY?: boolean }).isTTY))}\n`);
       else io.stderr.write(`${result.status}: ${(result.finalText ?? result.error ?? result.rejectReason ?? '').replace(/^Error: /, '')}\n`);
       return result.status === 'SUCCESS' ? 0 : 1;
     } finally {
@@ -120,3 +123,17 @@ export const toolsRunCommand: Command = {
     }
   },
 };
+
+/**
+ * Why the call did not run, for the person who ran it (the result's finalText is for a model):
+ * nobody could answer, the user said no, or a rule or an earlier "no" decided without asking.
+ */
+export function notRunMessage(tool: string, reason: string, answer: ApprovalDecision | undefined, tty: boolean): string {
+  const allow = `pass --yes to approve it, or allow it for good with \`tooldesk rules add allow ${tool}\``;
+  if (answer?.unasked) {
+    const why = tty ? 'no answer came (the input ended)' : 'this terminal cannot ask (standard input is not a terminal, and it ended without an answer)';
+    return `Not run: ${tool} needs approval and ${why}; ${allow}.`;
+  }
+  if (answer) return `Not run: you did not allow it${answer.reason && answer.reason !== 'Rejected on the terminal.' ? ` ("${answer.reason}")` : ''}.`;
+  return `Not run: ${reason.replace(/\.$/, '')}. \`tooldesk rules test ${tool}\` shows which rule decides it.`;
+}

@@ -5,14 +5,20 @@
 // the one line they always were).
 import type { BranchInfo, ChatMessage } from '../../../shared/chat.ts';
 
-interface Node {
-  message: ChatMessage;
+/** What the tree needs of a message: a reader that only outlines a file stores ids and offsets. */
+export interface TreeMessage {
+  id: string;
+  parentId?: string | null;
+}
+
+interface Node<M> {
+  message: M;
   parentId: string | null;
   children: string[];
 }
 
-export class MessageTree {
-  readonly #nodes = new Map<string, Node>();
+export class MessageTree<M extends TreeMessage = ChatMessage> {
+  readonly #nodes = new Map<string, Node<M>>();
   readonly #roots: string[] = [];
   /** The last message appended (what a message without parentId continues). */
   #lastAdded: string | null = null;
@@ -30,7 +36,7 @@ export class MessageTree {
     return this.#nodes.has(id);
   }
 
-  get(id: string): ChatMessage | undefined {
+  get(id: string): M | undefined {
     return this.#nodes.get(id)?.message;
   }
 
@@ -42,7 +48,7 @@ export class MessageTree {
    * Adds a message under `message.parentId` (null: a root; undefined: after the last message
    * added) and makes it the head. A repeated id is ignored; an unknown parent makes it a root.
    */
-  add(message: ChatMessage): void {
+  add(message: M): void {
     if (this.#nodes.has(message.id)) return;
     let parentId = message.parentId === undefined ? this.#lastAdded : message.parentId;
     if (parentId !== null && !this.#nodes.has(parentId)) parentId = null;
@@ -84,8 +90,8 @@ export class MessageTree {
   }
 
   /** Root → head: what the chat shows and the model reads. */
-  path(): ChatMessage[] {
-    const out: ChatMessage[] = [];
+  path(): M[] {
+    const out: M[] = [];
     for (let id = this.#head; id !== null; id = this.#nodes.get(id)?.parentId ?? null) out.push(this.#nodes.get(id)!.message);
     return out.reverse();
   }
@@ -111,7 +117,7 @@ export class MessageTree {
   }
 
   /** Every message, in the order they were added (for export and search). */
-  all(): ChatMessage[] {
+  all(): M[] {
     return [...this.#nodes.values()].map((n) => n.message);
   }
 }

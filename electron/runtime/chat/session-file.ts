@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { ChatMessage, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
 import type { Variable } from '../../../shared/variables.ts';
 import { MessageTree } from './message-tree.ts';
+import { outlineSession } from './session-outline.ts';
+import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
 import { parseRecord, SESSION_FORMAT_VERSION, type SessionRecord } from './session-records.ts';
 import { isValidSessionId } from './session-id.ts';
 import { DEFAULT_TITLE } from './title-from-message.ts';
@@ -48,7 +50,7 @@ const HEAD_BYTES = 64 * 1024;
 const sizeText = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${Math.round(bytes / 1024 ** 2)} MB`);
 
 function tooLarge(file: string, size: number): string {
-  return `${file} is ${sizeText(size)}, more than the ${sizeText(MAX_SESSION_LOG_BYTES)} a session may be to open, so it was not read; export what you need from it with a text tool, or move it out of the sessions folder.`;
+  return `${file} is ${sizeText(size)}, more than the ${sizeText(MAX_SESSION_LOG_BYTES)} a session may be to open, so it was not opened; \`tooldesk sessions show\` reads it a message at a time, or move it out of the sessions folder.`;
 }
 
 export function readSessionFile(file: string, id: string): SessionState {
@@ -300,9 +302,9 @@ export function readSessionInfo(dir: string, id: string): SessionInfo | null {
   if (size > MAX_SESSION_LOG_BYTES) return infoFromHead(paths.log, id, size);
   // Rebuilt without repairing the file: a torn last line stays until the session is opened, so
   // opening it still reports the warning (listing or `exists` must not swallow it).
+  // Streamed: a summary costs what the longest record does, not the file.
   try {
-    const state = readSessionFile(paths.log, id);
-    const info: SessionInfo = { id, title: state.title, createdAt: state.createdAt, updatedAt: state.updatedAt, messageCount: state.tree.size };
+    const { info } = outlineSession(paths.log, id, { maxEntries: DEFAULT_LIMITS.variableMaxEntries, maxBytes: DEFAULT_LIMITS.variableMaxBytes });
     writeMetaFile(paths.meta, info);
     return info;
   } catch {

@@ -17,6 +17,7 @@ import { ChatSession } from './chat-session.ts';
 import { toolSessionFactory, type ToolSessionFactory, type ToolSource } from '../tools/tool-session.ts';
 import { readSessionFile, readSessionInfo, SessionFile, sessionPaths } from './session-file.ts';
 import { searchSession } from './search-sessions.ts';
+import { outlineSession, type SessionOutline } from './session-outline.ts';
 import { isValidSessionId, newSessionId } from './session-id.ts';
 import { DEFAULT_TITLE } from './title-from-message.ts';
 
@@ -100,6 +101,12 @@ export class SessionManager {
     const session = this.#attach(new ChatSession({ ...this.#sessionOptions(), file, state }));
     for (const message of state.warnings) this.#options.log?.(message);
     return session;
+  }
+
+  /** A session read for showing, in memory bounded whatever its size (session-outline.ts). */
+  outline(id: string): SessionOutline {
+    const { variableMaxEntries, variableMaxBytes } = this.#options.settings.get().limits;
+    return outlineSession(sessionPaths(this.dir, id).log, id, { maxEntries: variableMaxEntries, maxBytes: variableMaxBytes });
   }
 
   /** A chat's own model and settings; a picked model also becomes the one new chats start with. */

@@ -43,6 +43,7 @@ export function createSourceContext(settings: Settings, home: string, options: S
     allowHomeWrite: settings.sandbox.allowHomeWrite,
     maxProcesses: settings.limits.maxProcesses,
     maxMemoryBytes: settings.limits.maxMemoryBytes,
+    toolSourceMaxBytes: settings.limits.toolSourceMaxBytes,
     protect: protectedPathsFor(settings, home, options.roots),
     ...(options.interactions ? { interactions: options.interactions } : {}),
   };

@@ -36,6 +36,8 @@ export interface SourceContext {
   /** Sandbox bounds from settings.limits (process count, address space in bytes). */
   maxProcesses?: number;
   maxMemoryBytes?: number;
+  /** A tool source larger than this gets a diagnostic and is not read (settings.limits.toolSourceMaxBytes). */
+  toolSourceMaxBytes?: number;
   /**
    * What every tool's sandbox keeps read-only or hidden: this app's home, settings file and
    * sessions (the home it was started with, not the environment's), and every tool folder.

@@ -105,6 +105,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
         maxProcesses: count,
         maxMemoryBytes: count,
         toolDefinitionBudgetChars: count,
+        toolSourceMaxBytes: count,
       },
       additionalProperties: false,
     },

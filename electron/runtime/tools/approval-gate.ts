@@ -43,6 +43,9 @@ export interface ApprovalSubject {
  */
 export type GateOutcome = { allowed: true; args?: Args; by: DecisionSource } | { allowed: false; reason: string; by: DecisionSource };
 
+/** A rejection is the user's only when someone was asked. */
+const rejectedBy = (decision: ApprovalDecision | undefined): DecisionSource => (decision && !decision.unasked ? 'user-reject' : 'no-approver');
+
 const USER_DECISION: Partial<Record<ApprovalDecision['decision'], DecisionSource>> = { once: 'user-once', session: 'user-session', always: 'user-always' };
 
 export interface ApprovalGateOptions {
@@ -125,7 +128,7 @@ export class ApprovalGate {
       if (outcome.decision?.remember === 'session') {
         this.memory.remember('execution', toolName, args, { decision: 'rejected', reason: outcome.reason });
       }
-      return { allowed: false, reason: outcome.reason, by: outcome.decision ? 'user-reject' : 'no-approver' };
+      return { allowed: false, reason: outcome.reason, by: rejectedBy(outcome.decision) };
     }
     const by = USER_DECISION[outcome.decision.decision] ?? 'user-once';
     const edited = outcome.decision.args;
@@ -149,7 +152,7 @@ export class ApprovalGate {
     const request = this.request('result', subject, policy);
     request.result = result;
     const outcome = await requestApproval(this.approve, request, signal);
-    if (!outcome.approved) return { allowed: false, reason: outcome.reason, by: outcome.decision ? 'user-reject' : 'no-approver' };
+    if (!outcome.approved) return { allowed: false, reason: outcome.reason, by: rejectedBy(outcome.decision) };
     if (outcome.decision.decision === 'always') this.override(subject.toolName, { resultApprovalPolicy: 'never' }, true);
     if (outcome.decision.decision === 'session') this.override(subject.toolName, { resultApprovalPolicy: 'never' }, false);
     return { allowed: true, by: USER_DECISION[outcome.decision.decision] ?? 'user-once' };

@@ -121,10 +121,13 @@ export function deniedByRule(entry: RegisteredTool, reason: string, inspection: 
   return { toolName: entry.name, status: 'EXECUTION_REJECTED', rejectReason: reason, finalText, inspection };
 }
 
-/** The user said no on the approval card (or nobody could be asked). */
-export function notAllowed(entry: RegisteredTool, reason: string, inspection: ToolCallInspection): ToolExecuteResult {
+/** The user said no on the approval card, or (`unasked`) nobody could be asked: then `reason` says why. */
+export function notAllowed(entry: RegisteredTool, reason: string, inspection: ToolCallInspection, unasked = false): ToolExecuteResult {
   const theirs = reason.trim() ? ` Their reason: ${quotedReason(reason)}` : '';
-  const finalText = `The user did not allow running ${entry.modelName}.${theirs} Do not retry the same call unless the user asks for it.`;
+  const why = reason.trim() ? ` ${reason.trim().charAt(0).toUpperCase()}${reason.trim().slice(1)}` : '';
+  const finalText = unasked
+    ? `${entry.modelName} was not run: it needs approval, and nobody could be asked.${why} Do not retry the same call; tell the user it needs their approval.`
+    : `The user did not allow running ${entry.modelName}.${theirs} Do not retry the same call unless the user asks for it.`;
   return { toolName: entry.name, status: 'EXECUTION_REJECTED', rejectReason: reason, finalText, inspection };
 }
 

@@ -334,7 +334,7 @@ export class ToolExecutor {
       timings,
     });
     if (decision.kind === 'deny') return deniedByRule(entry, decision.reason, inspect(args));
-    if (!gate.allowed) return notAllowed(entry, gate.reason, inspect(args));
+    if (!gate.allowed) return notAllowed(entry, gate.reason, inspect(args), gate.by === 'no-approver');
     let editedNote = '';
     let editedArgs: Args | undefined;
     if (gate.args) {

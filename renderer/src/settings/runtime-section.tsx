@@ -14,6 +14,7 @@ const LIMITS: { key: keyof Limits; label: string }[] = [
   { key: 'variableMaxBytes', label: 'Variable storage per session (bytes)' },
   { key: 'maxProcesses', label: 'Processes in the sandbox' },
   { key: 'maxMemoryBytes', label: 'Memory per tool process (bytes)' },
+  { key: 'toolSourceMaxBytes', label: 'Largest tool source file read (bytes)' },
 ];
 
 /** Tool roots, the other projects' folders, sandbox mode, limits, Python path. */

@@ -28,7 +28,7 @@ describe('terminal approvals', () => {
       { decision: 'always' },
       { decision: 'reject', reason: 'too risky: it deletes files' },
       { decision: 'reject', reason: 'whatever this is' },
-      { decision: 'reject', reason: 'No answer (end of input).' },
+      { decision: 'reject', reason: 'No answer came (the input ended).', unasked: true },
     ]);
     expect(asked).toContain('? Run t1 {"path":"/tmp/x"}?');
     approver.close();

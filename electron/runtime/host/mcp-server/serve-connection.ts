@@ -278,8 +278,8 @@ export class McpServeConnection {
     const entry = this.#runs.get(request.callId);
     let decision: ApprovalDecision;
     let asked = false;
-    if (!entry) decision = { decision: 'reject', reason: 'No MCP call is waiting for this approval.' };
-    else if (!entry.canElicit) decision = { decision: 'reject', reason: refusalWithoutElicitation(request, entry.modelName, entry.clientName) };
+    if (!entry) decision = { decision: 'reject', reason: 'No MCP call is waiting for this approval.', unasked: true };
+    else if (!entry.canElicit) decision = { decision: 'reject', reason: refusalWithoutElicitation(request, entry.modelName, entry.clientName), unasked: true };
     else {
       asked = true;
       decision = await entry.run.ask(request, signal);
@@ -300,12 +300,12 @@ export class McpServeConnection {
 function refusalWithoutElicitation(request: ApprovalRequest, modelName: string, clientName: string): string {
   const setting =
     request.type === 'execution'
-      ? `\`tooldesk tools policy ${request.toolName} auto\` (or set its run policy to "auto" in Tooldesk's Settings → Tools)`
+      ? `\`tooldesk rules add allow ${request.toolName}\` or \`tooldesk tools policy ${request.toolName} auto\` (or Tooldesk's Settings → Rules / Tools)`
       : `\`tooldesk tools policy ${request.toolName} --result never\` (or set its result policy to "never" in Tooldesk's Settings → Tools)`;
   const what = request.type === 'execution' ? `${modelName} was not run` : `the result of ${modelName} was withheld`;
   return (
-    `${clientName} cannot show approval questions (it does not support MCP elicitation), and ${modelName}'s policy ` +
-    `"${request.policy}" asks the user, so ${what}. To allow it without asking, the user can run ${setting}.`
+    `approval could not be asked: ${clientName} cannot show approval questions (it does not support MCP elicitation), and ${modelName}'s policy ` +
+    `"${request.policy}" needs one, so ${what}; nobody refused it. Whoever runs this Tooldesk server can allow it without asking: ${setting}.`
   );
 }
 

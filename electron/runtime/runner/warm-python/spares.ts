@@ -10,10 +10,12 @@ import type { LaunchedProcess } from '../create-runner.ts';
 import { signalProcessGroup } from '../kill-process-group.ts';
 import { trackGroup, untrackGroup } from '../live-groups.ts';
 import { createPidsCgroup, type PidsCgroup } from '../pids-cgroup.ts';
-import { childWithInnerPid } from './host-pid.ts';
+import { childPids, childWithInnerPid } from './host-pid.ts';
 import type { Zygote, ZygoteRequest } from './zygote.ts';
 
 const CONNECT_TIMEOUT_MS = 5_000;
+/** Tells a spare it is bounded, so it may fork (zygote.py's docstring). */
+const BOUNDED = Buffer.from([1]);
 
 /** The spare ready (or on its way) on `zygote`, without taking it (tests and the benchmark). */
 export function readySpare(zygote: Zygote): Promise<Spare | { error: string }> | undefined {
@@ -113,6 +115,9 @@ async function forkSpare(zygote: Zygote, maxProcesses: number | undefined): Prom
   if (sockets.size !== 4) return abandon('the call process did not connect its streams');
   if (notJoined) return abandon(notJoined);
   trackGroup(hostPid);
+  // Bounded (in its cgroup, when there is one): the spare may now fork its call's init, which
+  // inherits the cgroup. One byte on the result stream, read before any tool code exists.
+  sockets.get('3')!.write(BOUNDED);
   // A spare waiting for its call does not keep the app alive (its call will, once it runs).
   for (const socket of sockets.values()) socket.unref();
   const spare: Spare = { id: forked.id, hostPid, sockets, cgroup, exit: forked.exit, used: false, ended: false };
@@ -135,7 +140,9 @@ export async function boundSpare(spare: Spare, maxProcesses: number): Promise<Pi
   if (spare.cgroup) return spare.cgroup.setMax(maxProcesses);
   const cgroup = createPidsCgroup(maxProcesses);
   if (!cgroup) return undefined;
-  const notJoined = await joinCgroup(cgroup, spare.hostPid);
+  // The spare's call init was forked already (after BOUNDED): it joins too, before its call.
+  let notJoined = await joinCgroup(cgroup, spare.hostPid);
+  for (const child of notJoined ? [] : childPids(spare.hostPid)) notJoined ??= await joinCgroup(cgroup, child);
   if (notJoined) {
     cgroup.dispose();
     return notJoined;

@@ -1,7 +1,7 @@
 // Smart loading shared by Python and PowerShell modules: a fresh `{stem}.tool.json` is used as is
 // (no process at all); every stale script is parsed in one batch, then its cache is written.
 import { statSync, type Stats } from 'node:fs';
-import { MAX_TOOL_FILE_BYTES } from '../files/read-text-file.ts';
+import { TOO_LARGE_HINT, tooLargeReason } from '../files/read-text-file.ts';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { CacheSpec, ModuleCacheFile } from './cache.ts';
 import { lookupModuleCache, saveModuleCache } from './cache.ts';
@@ -21,6 +21,8 @@ export interface ModuleCacheLoader<M> {
 export async function loadModuleCaches<M>(
   entries: SourceEntry[],
   loader: ModuleCacheLoader<M>,
+  /** settings.limits.toolSourceMaxBytes */
+  maxSourceBytes: number,
 ): Promise<{ caches: Map<string, ModuleCacheFile>; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const caches = new Map<string, ModuleCacheFile>();
@@ -34,8 +36,8 @@ export async function loadModuleCaches<M>(
       continue;
     }
     // A source no real tool reaches is not handed to the parser (a 1 GiB module cost 2.1 GB).
-    if (stats.size > MAX_TOOL_FILE_BYTES) {
-      diagnostics.push({ severity: 'error', file: entry.path, message: `Cannot load: larger than ${MAX_TOOL_FILE_BYTES / 1024 / 1024} MB, so it was not read`, hint: 'A tool source is a few KB; move data files out of the tools folder.', code: 'unreadable' });
+    if (stats.size > maxSourceBytes) {
+      diagnostics.push({ severity: 'error', file: entry.path, message: `Cannot load: ${tooLargeReason(stats.size, maxSourceBytes)}`, hint: TOO_LARGE_HINT, code: 'unreadable' });
       continue;
     }
     const lookup = await lookupModuleCache(entry.path, stats, loader.spec(entry.path));

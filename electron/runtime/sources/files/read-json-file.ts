@@ -1,5 +1,5 @@
 // Reads a JSON file and turns a syntax error into a Diagnostic with line and column.
-import { readTextFile, readTextFileSync } from './read-text-file.ts';
+import { readTextFile, readTextFileSync, ToolSourceTooLargeError } from './read-text-file.ts';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 
 export type JsonFileResult = { ok: true; value: unknown; text: string } | { ok: false; diagnostic: Diagnostic };
@@ -50,13 +50,14 @@ export function parseJsonText(text: string, file: string): JsonFileResult {
 
 const unreadable = (file: string, error: unknown): JsonFileResult => ({
   ok: false,
-  diagnostic: { severity: 'error', file, message: `Cannot read: ${(error as Error).message}`, hint: 'Make it a regular, readable text file.', code: 'unreadable' },
+  diagnostic: { severity: 'error', file, message: `Cannot read: ${(error as Error).message}`, hint: error instanceof ToolSourceTooLargeError ? error.hint : 'Make it a regular, readable text file.', code: 'unreadable' },
 });
 
-export async function readJsonFile(file: string): Promise<JsonFileResult> {
+/** `maxBytes`: the tool source size limit (settings.limits.toolSourceMaxBytes). */
+export async function readJsonFile(file: string, maxBytes?: number): Promise<JsonFileResult> {
   let text: string;
   try {
-    text = await readTextFile(file);
+    text = await readTextFile(file, maxBytes);
   } catch (error) {
     return unreadable(file, error);
   }

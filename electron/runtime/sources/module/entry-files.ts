@@ -10,7 +10,8 @@ export const MODULE_INDEX_FILES = ['index.ts', 'index.js', 'index.mjs'];
 const DECLARATIVE = new Set(['.md', '.json']);
 export const DECLARATIVE_MESSAGE = 'Declarative tool files (.md, .json) cannot be loaded as executable modules';
 
-export async function moduleEntryFiles(path: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+/** `maxBytes`: the tool source size limit (settings.limits.toolSourceMaxBytes). */
+export async function moduleEntryFiles(path: string, maxBytes?: number): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
   let isDirectory = false;
   try {
     isDirectory = statSync(path).isDirectory();
@@ -19,12 +20,12 @@ export async function moduleEntryFiles(path: string): Promise<{ files: string[];
   }
   if (!isDirectory) {
     if (DECLARATIVE.has(extname(path).toLowerCase())) return { files: [], diagnostics: [declarative(path)] };
-    return checkedCode([path], []);
+    return checkedCode([path], [], maxBytes);
   }
   const diagnostics: Diagnostic[] = [];
   const packageFile = join(path, 'package.json');
   if (existsSync(packageFile)) {
-    const read = await readJsonFile(packageFile);
+    const read = await readJsonFile(packageFile, maxBytes);
     if (!read.ok) diagnostics.push({ ...read.diagnostic, severity: 'warning', hint: 'package.json is ignored until it is valid JSON; the index file is loaded instead.' });
     else if (isPlainObject(read.value) && isPlainObject(read.value.pi) && read.value.pi.extensions !== undefined) {
       const listed = read.value.pi.extensions;
@@ -41,21 +42,21 @@ export async function moduleEntryFiles(path: string): Promise<{ files: string[];
           else if (!existsSync(file)) diagnostics.push({ severity: 'error', file: packageFile, message: `"pi.extensions" lists "${relative}", which does not exist`, code: 'module-missing-file' });
           else files.push(statSync(file).isDirectory() ? indexOf(file) ?? file : file);
         }
-        return checkedCode(files, diagnostics);
+        return checkedCode(files, diagnostics, maxBytes);
       }
     }
   }
   const index = indexOf(path);
   if (!index) diagnostics.push({ severity: 'error', file: path, message: 'Module tool folder has no index.ts, index.js or index.mjs', hint: 'Add index.ts exporting a default factory function, or list entry files in package.json "pi": {"extensions": […]}.', code: 'module-no-index' });
-  return checkedCode(index ? [index] : [], diagnostics);
+  return checkedCode(index ? [index] : [], diagnostics, maxBytes);
 }
 
 /** Code is loaded synchronously by jiti: a FIFO or device would block the whole app, so refuse it. */
-function checkedCode(files: string[], diagnostics: Diagnostic[]): { files: string[]; diagnostics: Diagnostic[] } {
+function checkedCode(files: string[], diagnostics: Diagnostic[], maxBytes: number | undefined): { files: string[]; diagnostics: Diagnostic[] } {
   const ok: string[] = [];
   for (const file of files) {
-    const reason = unreadableReason(file);
-    if (reason) diagnostics.push({ severity: 'error', file, message: `Cannot load module: ${reason}`, hint: 'Make it a regular, readable source file.', code: 'unreadable' });
+    const unreadable = unreadableReason(file, maxBytes);
+    if (unreadable) diagnostics.push({ severity: 'error', file, message: `Cannot load module: ${unreadable.reason}`, hint: unreadable.hint, code: 'unreadable' });
     else ok.push(file);
   }
   return { files: ok, diagnostics };

@@ -36,7 +36,7 @@ export interface ExecReply {
 
 /** App → host. */
 export type ToHost =
-  | { t: 'load'; id: number; loadId: number; entry: SourceEntry; workingDir: string; factoryTimeoutMs: number }
+  | { t: 'load'; id: number; loadId: number; entry: SourceEntry; workingDir: string; factoryTimeoutMs: number; maxSourceBytes?: number }
   | { t: 'execute'; id: number; loadId: number; key: string; args: Record<string, unknown>; callId: string; sessionId: string }
   | { t: 'session'; id: number; loadId: number; key: string; event: SessionEvent }
   | { t: 'cancel'; id: number }

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import type { BridgeName } from './shim/shim-bridges.ts';
-import { MAX_TOOL_FILE_BYTES, unreadableReason } from '../files/read-text-file.ts';
+import { DEFAULT_TOOL_SOURCE_MAX_BYTES, unreadableReason } from '../files/read-text-file.ts';
 
 /** pi-mono / earendil's pi call extension tools `execute(id, params, signal, onUpdate, ctx)`; oh-my-pi / xcsh keep the factory order. */
 export type ModuleHost = 'pi-mono' | 'oh-my-pi' | 'unknown';
@@ -24,7 +24,7 @@ export function importSpecifiers(source: string): string[] {
 }
 
 /** The sources of a module entry: the loose file, or the folder's files outside node_modules. */
-export function moduleSourceFiles(entryPath: string, isDirectory: boolean): string[] {
+export function moduleSourceFiles(entryPath: string, isDirectory: boolean, maxBytes = DEFAULT_TOOL_SOURCE_MAX_BYTES): string[] {
   if (!isDirectory) return [entryPath];
   const files: string[] = [];
   const walk = (dir: string) => {
@@ -45,7 +45,7 @@ export function moduleSourceFiles(entryPath: string, isDirectory: boolean): stri
         continue;
       }
       if (stat.isDirectory()) walk(path);
-      else if (stat.isFile() && stat.size <= MAX_TOOL_FILE_BYTES && SOURCE_EXTENSIONS.has(extname(name)) && !name.endsWith('.d.ts')) files.push(path);
+      else if (stat.isFile() && stat.size <= maxBytes && SOURCE_EXTENSIONS.has(extname(name)) && !name.endsWith('.d.ts')) files.push(path);
     }
   };
   walk(entryPath);
@@ -91,11 +91,11 @@ const TYPEBOX_SUBPATHS: Record<string, string> = {
   'typebox/system': '@sinclair/typebox/system',
 };
 
-export function planImports(files: string[], toolDir: string, bridges: Record<BridgeName, string>): ImportPlan {
+export function planImports(files: string[], toolDir: string, bridges: Record<BridgeName, string>, maxBytes = DEFAULT_TOOL_SOURCE_MAX_BYTES): ImportPlan {
   const specs = new Set<string>();
   let mentionsRegisterTool = false;
   for (const file of files) {
-    if (unreadableReason(file)) continue;
+    if (unreadableReason(file, maxBytes)) continue;
     let source: string;
     try {
       source = readFileSync(file, 'utf8');

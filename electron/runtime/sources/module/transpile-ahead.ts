@@ -21,7 +21,7 @@ let transform: ReturnType<typeof fastModuleTransform> | null | undefined;
  * Caches the transpiled sources of `entry` in `cacheDir`. Contract: never throws; a file that
  * cannot be read or transpiled is skipped (the host then reports its error as it loads it).
  */
-export function transpileAhead(cacheDir: string | null, entry: SourceEntry): void {
+export function transpileAhead(cacheDir: string | null, entry: SourceEntry, maxSourceBytes?: number): void {
   if (!cacheDir) return;
   let isDirectory = false;
   try {
@@ -29,7 +29,7 @@ export function transpileAhead(cacheDir: string | null, entry: SourceEntry): voi
   } catch {
     return;
   }
-  for (const file of moduleSourceFiles(entry.path, isDirectory)) {
+  for (const file of moduleSourceFiles(entry.path, isDirectory, maxSourceBytes)) {
     if (!TRANSPILED.has(extname(file))) continue;
     try {
       if (statSync(file).size > MAX_AHEAD_BYTES) continue;

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { Tool, ToolGroup } from '../../tools/types.ts';
 import type { CachedTool } from '../cached-modules/cache.ts';
 import { fileStem } from '../cached-modules/groups.ts';
-import { MAX_TOOL_FILE_BYTES } from '../files/read-text-file.ts';
+import { DEFAULT_TOOL_SOURCE_MAX_BYTES } from '../files/read-text-file.ts';
 import { mapLimit } from '../process/map-limit.ts';
 import { loadPythonModules } from '../python/index.ts';
 import type { LoadResult, SourceContext, SourceEntry, SourceLoader } from '../types.ts';
@@ -30,7 +30,7 @@ export const loadPythonFiles: SourceLoader = async (entries, ctx) => {
   const candidates: SourceEntry[] = [];
   const plain: SourceEntry[] = [];
   // Every .py file is read once to look for `class Tools` (a few ms for a thousand files).
-  const flags = await mapLimit(entries, 32, (entry) => isCandidate(entry.path));
+  const flags = await mapLimit(entries, 32, (entry) => isCandidate(entry.path, ctx.toolSourceMaxBytes ?? DEFAULT_TOOL_SOURCE_MAX_BYTES));
   entries.forEach((entry, i) => (flags[i] ? candidates : plain).push(entry));
   const parsed = await parseOpenWebUiFiles(candidates.map((e) => e.path), ctx);
   const modules: { entry: SourceEntry; module: OpenWebUiModule }[] = [];
@@ -46,10 +46,10 @@ export const loadPythonFiles: SourceLoader = async (entries, ctx) => {
   return { groups: [...python.groups, ...own.groups], diagnostics: [...python.diagnostics, ...diagnostics, ...own.diagnostics] };
 };
 
-async function isCandidate(path: string): Promise<boolean> {
+async function isCandidate(path: string, maxBytes: number): Promise<boolean> {
   try {
     const info = await stat(path);
-    if (!info.isFile() || info.size > MAX_TOOL_FILE_BYTES) return false;
+    if (!info.isFile() || info.size > maxBytes) return false;
     return hasToolsClassLine(await readFile(path));
   } catch {
     return false; // the Python loader says why it cannot be read

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { loadModuleCaches } from '../cached-modules/load-caches.ts';
+import { DEFAULT_TOOL_SOURCE_MAX_BYTES } from '../files/read-text-file.ts';
 import type { CacheSpec, CachedDiagnostic, ModuleCacheFile } from '../cached-modules/cache.ts';
 import { buildModuleGroups, fileStem } from '../cached-modules/groups.ts';
 import { POLICY_HINT, readPermission, timeoutOf } from '../cached-modules/permissions.ts';
@@ -27,7 +28,7 @@ export const loadPowerShellModules: SourceLoader = async (entries, ctx) => {
     spec: (path) => powershellCacheSpec(path, ctx),
     parse: async (paths) => ({ ok: true, modules: await parsePowerShellModules(paths, ctx) }),
     toCacheFile,
-  });
+  }, ctx.toolSourceMaxBytes ?? DEFAULT_TOOL_SOURCE_MAX_BYTES);
   return buildModuleGroups(entries, caches, (cached, entry, cache) => createPowerShellTool(cached, entry, cache.tooldesk?.secrets ?? [], ctx), diagnostics);
 };
 

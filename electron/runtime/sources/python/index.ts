@@ -4,6 +4,7 @@
 import type { Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { loadModuleCaches } from '../cached-modules/load-caches.ts';
+import { DEFAULT_TOOL_SOURCE_MAX_BYTES } from '../files/read-text-file.ts';
 import type { CacheSpec, CachedDiagnostic, CachedTool, ModuleCacheFile } from '../cached-modules/cache.ts';
 import { buildModuleGroups, fileStem as stem } from '../cached-modules/groups.ts';
 import { POLICY_HINT, readPermission, timeoutOf } from '../cached-modules/permissions.ts';
@@ -21,7 +22,7 @@ export const loadPythonModules: SourceLoader = async (entries, ctx) => {
     spec: (path) => pythonCacheSpec(path, ctx),
     parse: (paths) => parsePythonModules(paths, ctx),
     toCacheFile,
-  });
+  }, ctx.toolSourceMaxBytes ?? DEFAULT_TOOL_SOURCE_MAX_BYTES);
   return buildModuleGroups(entries, caches, (cached, entry, cache) => createPythonTool(cached, entry, cache.tooldesk?.secrets ?? [], ctx), diagnostics);
 };
 

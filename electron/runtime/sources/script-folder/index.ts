@@ -44,7 +44,7 @@ export const loadScriptFolders: SourceLoader = async (entries, ctx) => {
 export async function loadScriptFolder(entry: SourceEntry, ctx: SourceContext): Promise<{ tool: Tool | null; diagnostics: Diagnostic[] }> {
   const script = scriptFileOf(entry.path);
   if (!script) return { tool: null, diagnostics: [noScriptDiagnostic(entry.path)] };
-  const { manifest, diagnostics } = await readScriptManifest(entry.path);
+  const { manifest, diagnostics } = await readScriptManifest(entry.path, ctx.toolSourceMaxBytes);
   if (!manifest) return { tool: null, diagnostics };
   if (script.language === 'javascript' && existsSync(join(entry.path, 'script.py'))) {
     diagnostics.push({ severity: 'info', file: join(entry.path, 'script.py'), message: 'script.js and script.py both exist; script.js runs', hint: 'Delete the one you no longer use.', code: 'script-shadowed' });

@@ -31,9 +31,10 @@ export interface ManifestResult {
   diagnostics: Diagnostic[];
 }
 
-export async function readScriptManifest(folder: string): Promise<ManifestResult> {
+/** `maxBytes`: the tool source size limit (settings.limits.toolSourceMaxBytes). */
+export async function readScriptManifest(folder: string, maxBytes?: number): Promise<ManifestResult> {
   const file = join(folder, 'tool.json');
-  const read = await readJsonFile(file);
+  const read = await readJsonFile(file, maxBytes);
   if (!read.ok) return { manifest: null, diagnostics: [read.diagnostic] };
   return checkScriptManifest(read.value, file, basename(folder));
 }

@@ -32,10 +32,11 @@ export interface ThreeLayerDefinition {
   meta?: Record<string, unknown>;
 }
 
-export async function readThreeLayerDefinition(folder: string): Promise<{ definition: ThreeLayerDefinition | null; diagnostics: Diagnostic[] }> {
+/** `maxBytes`: the tool source size limit (settings.limits.toolSourceMaxBytes). */
+export async function readThreeLayerDefinition(folder: string, maxBytes?: number): Promise<{ definition: ThreeLayerDefinition | null; diagnostics: Diagnostic[] }> {
   const file = join(folder, 'definition.json');
   const diagnostics: Diagnostic[] = [];
-  const read = await readJsonFile(file);
+  const read = await readJsonFile(file, maxBytes);
   if (!read.ok) return { definition: null, diagnostics: [read.diagnostic] };
   if (!isPlainObject(read.value)) {
     return { definition: null, diagnostics: [{ severity: 'error', file, message: 'definition.json must be a JSON object', hint: 'Write {"id": "my_tool", "description": "…", "parameters": {…}}.', code: 'invalid-definition' }] };

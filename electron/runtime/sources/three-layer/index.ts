@@ -7,7 +7,7 @@ import type { RunResult } from '../../runner/types.ts';
 import { timedOutText } from '../../tools/timeout-message.ts';
 import type { Tool, ToolGroup } from '../../tools/types.ts';
 import { mapLimit } from '../process/map-limit.ts';
-import { readTextFile } from '../files/read-text-file.ts';
+import { readTextFile, ToolSourceTooLargeError } from '../files/read-text-file.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { runToolProcess, type ProcessReading } from '../process/run-tool-process.ts';
 import { formatReturnTemplate, readThreeLayerDefinition, THREE_LAYER_MAX_TIMEOUT_S, type ThreeLayerDefinition } from './definition.ts';
@@ -32,8 +32,8 @@ export const loadThreeLayerTools: SourceLoader = async (entries, ctx) => {
 };
 
 /** Reads and compiles a three-layer folder without running anything (loading and authoring share it). */
-export async function readThreeLayerFolder(dir: string): Promise<{ definition?: ThreeLayerDefinition; compiled?: CompiledExecution; diagnostics: Diagnostic[] }> {
-  const { definition, diagnostics } = await readThreeLayerDefinition(dir);
+export async function readThreeLayerFolder(dir: string, maxBytes?: number): Promise<{ definition?: ThreeLayerDefinition; compiled?: CompiledExecution; diagnostics: Diagnostic[] }> {
+  const { definition, diagnostics } = await readThreeLayerDefinition(dir, maxBytes);
   if (!definition) return { diagnostics };
   const executionFile = join(dir, 'execution.py');
   if (!existsSync(executionFile)) {
@@ -41,16 +41,17 @@ export async function readThreeLayerFolder(dir: string): Promise<{ definition?: 
   }
   let template: string;
   try {
-    template = await readTextFile(executionFile);
+    template = await readTextFile(executionFile, maxBytes);
   } catch (error) {
-    return { diagnostics: [...diagnostics, { severity: 'error', file: executionFile, message: `Cannot read: ${(error as Error).message}`, hint: 'Make it a regular, readable text file.', code: 'unreadable' }] };
+    const hint = error instanceof ToolSourceTooLargeError ? error.hint : 'Make it a regular, readable text file.';
+    return { diagnostics: [...diagnostics, { severity: 'error', file: executionFile, message: `Cannot read: ${(error as Error).message}`, hint, code: 'unreadable' }] };
   }
   const compiled = compileExecution(template, definition.parameters, executionFile);
   return { definition, compiled, diagnostics: [...diagnostics, ...compiled.diagnostics] };
 }
 
 export async function loadThreeLayerTool(entry: SourceEntry, ctx: SourceContext): Promise<{ tool: Tool | null; category?: string; diagnostics: Diagnostic[] }> {
-  const { definition, compiled, diagnostics } = await readThreeLayerFolder(entry.path);
+  const { definition, compiled, diagnostics } = await readThreeLayerFolder(entry.path, ctx.toolSourceMaxBytes);
   if (!definition || !compiled) return { tool: null, diagnostics };
   return { tool: createThreeLayerTool(definition, compiled, entry, ctx), category: definition.category, diagnostics };
 }

@@ -20,6 +20,8 @@ export interface LoadOptions {
   /** A writable folder for jiti's own cache (the fallback transform). */
   scratchDir: string;
   factoryTimeoutMs: number;
+  /** settings.limits.toolSourceMaxBytes */
+  maxSourceBytes?: number;
 }
 
 export interface LoadedTool {
@@ -28,11 +30,11 @@ export interface LoadedTool {
 }
 
 export async function loadModuleEntry(entry: SourceEntry, options: LoadOptions): Promise<{ tools: LoadedTool[]; diagnostics: Diagnostic[] }> {
-  const { files, diagnostics } = await moduleEntryFiles(entry.path);
+  const { files, diagnostics } = await moduleEntryFiles(entry.path, options.maxSourceBytes);
   const tools: LoadedTool[] = [];
   const folder = isDirectory(entry.path) ? entry.path : null;
   const toolDir = folder ?? join(entry.path, '..');
-  const plan = planImports(moduleSourceFiles(entry.path, folder !== null), toolDir, options.bridges);
+  const plan = planImports(moduleSourceFiles(entry.path, folder !== null, options.maxSourceBytes), toolDir, options.bridges, options.maxSourceBytes);
   for (const file of files) {
     const loaded = await loadModuleFile(file, entry, plan, options).catch((e: unknown) => ({
       // One module's surprise (a getter that throws, a schema we cannot read) must not cost the others.

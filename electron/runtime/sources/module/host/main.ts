@@ -101,6 +101,7 @@ async function handle(message: ToHost): Promise<void> {
         ...(transform ? { transform } : {}),
         scratchDir,
         factoryTimeoutMs: message.factoryTimeoutMs,
+        ...(message.maxSourceBytes ? { maxSourceBytes: message.maxSourceBytes } : {}),
       }).catch((error: unknown) => ({
         tools: [],
         diagnostics: [{ severity: 'error' as const, file: message.entry.path, message: `Cannot load module: ${describe(error)}`, code: 'module-load-failed' }],
