@@ -7,7 +7,7 @@ import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunResult } from '../../runner/types.ts';
-import type { Tool, ToolContext, ToolRunResult } from '../../tools/types.ts';
+import type { Tool, ToolContext, ToolConversation, ToolRunResult } from '../../tools/types.ts';
 import type { CachedTool } from '../cached-modules/cache.ts';
 import { moduleFailures, moduleToolFields, parseEnvelope, type ModuleEnvelope } from '../cached-modules/module-tool.ts';
 import { helperScript } from '../process/helper-scripts.ts';
@@ -15,6 +15,7 @@ import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { runToolProcess, stderrTail, type ProcessReading, type ResultBase } from '../process/run-tool-process.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
 import { startAskEndpoint } from './ask-server.ts';
+import { stageCallFiles, type OpenWebUiFile } from './call-files.ts';
 import { foldEvents, progressLine, type OpenWebUiEvent } from './events.ts';
 import { callValves, readValves } from './valves.ts';
 
@@ -42,6 +43,8 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
       const marker = `TOOLDESK-RESULT-${randomBytes(12).toString('hex')}`;
       const python = await resolvePythonCommand(ctx.pythonPath, ctx.runner);
       const runner = helperScript.openWebUiRunner();
+      const conversation = call.conversation?.();
+      const staged = await stageCallFiles(conversation?.files);
       const request = {
         file: entry.path,
         method: name,
@@ -50,7 +53,7 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
         valves: valves.valves,
         userValves: valves.userValves,
         secretEnv: valves.secretEnv,
-        ...injectedContext(group, call),
+        ...injectedContext(group, call, conversation, staged?.files ?? []),
       };
       const events = eventReader(marker, call);
       // Only a method that takes __event_call__ can ask, and only where someone can answer.
@@ -65,22 +68,27 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
           env: { ...ctx.env, PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
           resultChannel: true,
           onStdout: events.feed,
-          python: { kind: 'script', file: runner },
+          // The warm fork-server keeps one sandbox; a call with its own files folder starts cold.
+          ...(staged ? {} : { python: { kind: 'script' as const, file: runner } }),
         },
         ...reading(marker, fields.timeoutMessage),
         toolName: name,
         toolDir: dirname(entry.path),
+        ...(staged?.dir ? { readOnlyPaths: [staged.dir] } : {}),
         secrets: valves.secrets,
         timeoutMs: fields.timeoutMs ?? ctx.toolTimeoutMs,
-      }).finally(() => ask?.close());
+      }).finally(() => {
+        ask?.close();
+        return staged?.remove();
+      });
+      if (staged?.missing.length) result.warnings = [...(result.warnings ?? []), `Attached files not handed to the tool (no longer readable): ${staged.missing.join(', ')}`];
       return finish(result, ctx, call);
     },
   };
 }
 
 /** `__user__`, `__metadata__`, `__messages__`, `__files__`, `__model__` and `__id__` of a call. */
-function injectedContext(group: string, call: ToolContext) {
-  const conversation = call.conversation?.();
+function injectedContext(group: string, call: ToolContext, conversation: ToolConversation | undefined, files: OpenWebUiFile[]) {
   const id = 'local';
   let name = 'user';
   try {
@@ -90,9 +98,9 @@ function injectedContext(group: string, call: ToolContext) {
   }
   return {
     user: { id, name, email: '', role: 'admin' },
-    metadata: { chat_id: call.sessionId, session_id: call.sessionId, message_id: call.callId, user_id: id, tool_ids: [group], ...(conversation?.model ? { model: conversation.model } : {}) },
+    metadata: { chat_id: call.sessionId, session_id: call.sessionId, message_id: call.callId, user_id: id, tool_ids: [group], files, ...(conversation?.model ? { model: conversation.model } : {}) },
     messages: (conversation?.messages ?? []).slice(-MAX_INJECTED_MESSAGES),
-    files: conversation?.files ?? [],
+    files,
     model: conversation?.model ?? null,
     id: group,
   };
