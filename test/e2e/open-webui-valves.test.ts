@@ -1,6 +1,7 @@
 // Settings → Tool groups → Valves in Chromium against the real runtime: an Open WebUI toolkit
 // dropped into the tools folder shows its Valves and UserValves, a bad value is refused with the
-// field named, saved values reach the next call and stay out of the chat.
+// field named, saved values reach the next call and stay out of the chat; a notification event
+// is a toast.
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ let app: E2EApp;
 let page: Page;
 
 beforeAll(async () => {
-  app = await startE2EApp({ settings: { pythonPath: realPython(), groupDefaults: { script: true, owui_demo: true, owui_asks: true }, permissionOverrides: { greet: { executionPolicy: 'auto' }, ask_name: { executionPolicy: 'auto' }, confirm_delete: { executionPolicy: 'auto' } } } });
+  app = await startE2EApp({ settings: { pythonPath: realPython(), groupDefaults: { script: true, owui_demo: true, owui_asks: true }, permissionOverrides: { greet: { executionPolicy: 'auto' }, ask_name: { executionPolicy: 'auto' }, confirm_delete: { executionPolicy: 'auto' }, slow_count: { executionPolicy: 'auto' } } } });
   ({ page } = app);
   // Dropped in while the app runs: the watcher loads it.
   cpSync(join(repoRoot, 'test/fixtures/tools/open-webui-demo'), join(app.home, 'tools'), { recursive: true });
@@ -75,5 +76,15 @@ describe('Open WebUI valves in Settings', () => {
     await waitForStatus(lastCall(page), 'done');
     await lastCall(page).getByTestId('tool-result').locator('summary').click();
     await expect(lastCall(page).getByTestId('tool-result').textContent()).resolves.toContain('kept notes.txt (False)');
+  }, 120_000);
+
+  it('a notification event shows as a toast over the chat, and its close button takes it away', async () => {
+    await send(page, '/slow_count {"upto": 1}');
+    const toast = page.getByTestId('tool-toast');
+    await toast.waitFor({ timeout: 30_000 });
+    await expect(toast.textContent()).resolves.toBe('slow_count: counted');
+    expect(await toast.getAttribute('data-level')).toBe('info');
+    await toast.getByRole('button', { name: 'Dismiss' }).click();
+    await toast.waitFor({ state: 'detached' });
   }, 120_000);
 });

@@ -16,7 +16,7 @@ import { runToolProcess, stderrTail, type ProcessReading, type ResultBase } from
 import type { SourceContext, SourceEntry } from '../types.ts';
 import { startAskEndpoint } from './ask-server.ts';
 import { stageCallFiles, type OpenWebUiFile } from './call-files.ts';
-import { foldEvents, progressLine, type OpenWebUiEvent } from './events.ts';
+import { foldEvents, notificationOf, progressLine, type OpenWebUiEvent } from './events.ts';
 import { callValves, readValves } from './valves.ts';
 
 /** At most this many of the chat's messages reach `__messages__` (the newest ones). */
@@ -118,8 +118,10 @@ function eventReader(marker: string, call: ToolContext) {
       for (const line of lines) {
         if (!line.startsWith(prefix)) continue;
         try {
-          const line_ = progressLine(JSON.parse(line.slice(prefix.length)) as OpenWebUiEvent);
-          if (line_) call.onUpdate({ text: `${line_}\n` });
+          const event = JSON.parse(line.slice(prefix.length)) as OpenWebUiEvent;
+          const progress = progressLine(event);
+          const notification = notificationOf(event);
+          if (progress) call.onUpdate({ text: `${progress}\n`, ...(notification ? { notification } : {}) });
         } catch {
           // a torn line: the envelope still lists the event
         }
