@@ -93,6 +93,8 @@ describe('Open WebUI Tools files', () => {
     expect(result).toMatchObject({ status: 'SUCCESS', data: 'counted to 3' });
     expect(result.finalText).toContain('counted to 3\n\n(counted for you)\n\nSources:\n- Numbers (https://example.org/numbers)');
     expect(result.logs).toContain('Notifications:\n[info] counted');
+    // tools run prints the notification as a line of its own on stderr.
+    expect(counted.stderr).toContain('Notifications:\n[info] counted\n');
     expect(result.logs).not.toContain('event {');
 
     const context = JSON.parse((await run(h, 'context', {}, ['--json'])).stdout);
