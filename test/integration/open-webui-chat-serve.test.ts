@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tmpHome } from '../support/chat-harness.ts';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer } from '../support/fake-openai-server.ts';
-import { connectStdio, serveHome, textOf } from '../support/mcp-serve-harness.ts';
+import { connectStdio, serveHome, textOf, type ElicitAnswer } from '../support/mcp-serve-harness.ts';
 import { realPython } from '../support/real-python.ts';
 import { repoRoot, runCli } from '../support/run-cli.ts';
 
@@ -78,7 +78,7 @@ describe('Open WebUI tools over mcp serve', () => {
     cpSync(DEMO, serve.root, { recursive: true });
     writeFileSync(join(serve.home, 'settings.json'), JSON.stringify({ pythonPath: python, groupDefaults: { owui_asks: true }, permissionOverrides: { ask_name: { executionPolicy: 'auto' }, confirm_delete: { executionPolicy: 'auto' } } }));
     const asked: string[] = [];
-    const answers = [{ action: 'accept' as const, content: { value: 'Grace' } }, { action: 'accept' as const, content: {} }, { action: 'decline' as const }];
+    const answers: ElicitAnswer[] = [{ action: 'accept', content: { value: 'Grace' } }, { action: 'accept', content: {} }, { action: 'decline' }];
     const { client } = await connectStdio(serve, {
       elicit: (message) => {
         asked.push(message);
