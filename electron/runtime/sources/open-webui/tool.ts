@@ -16,6 +16,7 @@ import { runToolProcess, stderrTail, type ProcessReading, type ResultBase } from
 import type { SourceContext, SourceEntry } from '../types.ts';
 import { startAskEndpoint } from './ask-server.ts';
 import { stageCallFiles, type OpenWebUiFile } from './call-files.ts';
+import { htmlResponseApp } from './html-app.ts';
 import { foldEvents, notificationOf, progressLine, type OpenWebUiEvent } from './events.ts';
 import { callValves, readValves } from './valves.ts';
 
@@ -82,7 +83,7 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
         return staged?.remove();
       });
       if (staged?.missing.length) result.warnings = [...(result.warnings ?? []), `Attached files not handed to the tool (no longer readable): ${staged.missing.join(', ')}`];
-      return finish(result, ctx, call);
+      return finish(result, ctx, call, group);
     },
   };
 }
@@ -172,8 +173,11 @@ function envelopeResult(envelope: OpenWebUiEnvelope, base: ResultBase): ToolRunR
   return result;
 }
 
-/** An HTMLResponse result is saved as a file and answered with a link to open it. */
-async function finish(result: ToolRunResult & { [HTML]?: string }, ctx: SourceContext, call: ToolContext): Promise<ToolRunResult> {
+/**
+ * An HTMLResponse result is saved as a file (a link for the terminal and for pages too large to
+ * keep) and shown in the chat like an MCP App; the model reads the text, never the HTML.
+ */
+async function finish(result: ToolRunResult & { [HTML]?: string }, ctx: SourceContext, call: ToolContext, group: string): Promise<ToolRunResult> {
   const html = result[HTML];
   if (html === undefined) return result;
   delete result[HTML];
@@ -186,6 +190,9 @@ async function finish(result: ToolRunResult & { [HTML]?: string }, ctx: SourceCo
     return { ...result, status: 'ERROR', error: `The tool returned HTML, but it could not be saved to ${file}: ${(error as Error).message}` };
   }
   const link = pathToFileURL(file).href;
-  const text = `The tool returned HTML (${html.length} characters), saved as ${link} — open it in a browser to see it.`;
-  return { ...result, data: { html: link }, formattedText: [text, result.formattedText].filter(Boolean).join('\n\n') };
+  const saved = `saved as ${link} — open it in a browser to see it.`;
+  const shown = htmlResponseApp(html, group, call.callId, '');
+  const text = `The tool returned an HTML page (${html.length} characters)${shown ? ', shown to the user in the chat; also' : ','} ${saved}`;
+  const formattedText = [text, result.formattedText].filter(Boolean).join('\n\n');
+  return { ...result, data: shown ? { ...shown, text: formattedText } : { html: link }, formattedText };
 }
