@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { appFrame, lastCall, openPanel, send, waitForStatus } from './support/chat-page.ts';
 import { repoRoot } from '../support/run-cli.ts';
+import { screenshot } from './support/screenshots.ts';
 import { realPython } from '../support/real-python.ts';
 
 let app: E2EApp;
@@ -85,6 +86,7 @@ describe('Open WebUI valves in Settings', () => {
     await toast.waitFor({ timeout: 30_000 });
     await expect(toast.textContent()).resolves.toBe('slow_count: counted');
     expect(await toast.getAttribute('data-level')).toBe('info');
+    await screenshot(page, 'e2e-open-webui-toast');
     await toast.getByRole('button', { name: 'Dismiss' }).click();
     await toast.waitFor({ state: 'detached' });
   }, 120_000);
@@ -97,6 +99,7 @@ describe('Open WebUI valves in Settings', () => {
     await block.waitFor({ timeout: 20_000 });
     const frame = await appFrame(page, 'Quarterly sales');
     expect(await frame.evaluate(() => document.querySelector('h1')?.textContent)).toBe('Quarterly sales');
+    await screenshot(page, 'e2e-open-webui-html');
     // The same sandbox as an MCP server's app: another origin, no same-origin, no network.
     const outer = await block.locator('iframe').evaluate((f: HTMLIFrameElement) => ({ src: f.src, sandbox: f.getAttribute('sandbox') }));
     expect(new URL(outer.src).origin).not.toBe(new URL(page.url()).origin);
