@@ -123,6 +123,13 @@ export interface DeclaredReturnType {
 export interface ToolUpdate {
   text?: string;
   details?: unknown;
+  /** A message for a toast (Open WebUI's `notification` event), beside the call's progress. */
+  notification?: ToolNotification;
+}
+
+export interface ToolNotification {
+  level: 'info' | 'success' | 'warning' | 'error';
+  text: string;
 }
 
 export type ApprovalType = 'execution' | 'result';

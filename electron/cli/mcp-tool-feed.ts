@@ -3,6 +3,7 @@
 // reload, secrets for tool processes (and Agenvoy's key endpoint).
 import type { Diagnostic } from '../../shared/tools.ts';
 import type { McpToolFeed } from '../runtime/host/mcp-server/tool-feed.ts';
+import type { McpInteractions } from '../runtime/sources/mcp/types.ts';
 import type { SecretStore } from '../runtime/store/secret-store.ts';
 import { openCliRuntime } from './cli-runtime.ts';
 import type { CliIO } from './command.ts';
@@ -17,8 +18,9 @@ export interface OpenedToolFeed {
   close(): Promise<void>;
 }
 
-export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: string[], log: (message: string) => void, toolSet?: string): Promise<OpenedToolFeed> {
-  const runtime = await openCliRuntime(io, { watchSettings: true, log, tools: { args, watch: true, keyEndpoint: true } });
+/** `interactions`: where a running tool's questions go (the client of the call that asked). */
+export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: string[], log: (message: string) => void, toolSet?: string, interactions?: McpInteractions): Promise<OpenedToolFeed> {
+  const runtime = await openCliRuntime(io, { watchSettings: true, log, tools: { args, watch: true, keyEndpoint: true, ...(interactions ? { mcpInteractions: interactions } : {}) } });
   const tools = await runtime.tools();
   const { settings } = runtime;
   return {

@@ -5,11 +5,11 @@
 // server's app waits for "Show this app"; an app that floods is stopped with a clear block.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { fixture } from '../support/mcp-servers.ts';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
-import { lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
+import { appFrame, lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
 
 const BASIC = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js', import.meta.url));
 
@@ -42,20 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-/** The app's own document: the inner frame on the sandbox origin (under the proxy frame). */
-async function appFrame(p: Page, marker: string): Promise<Frame> {
-  const end = Date.now() + 20_000;
-  while (Date.now() < end) {
-    for (const frame of p.frames()) {
-      if (!/\/app\/[A-Za-z0-9_-]+$/.test(frame.url())) continue;
-      const found = await frame.evaluate((m) => document.body?.innerText.includes(m) ?? false, marker).catch(() => false);
-      if (found) return frame;
-    }
-    await p.waitForTimeout(100);
-  }
-  throw new Error(`no app frame showing "${marker}"; frames: ${p.frames().map((f) => f.url()).join(', ')}`);
-}
 
 async function approveLast(p: Page): Promise<void> {
   const card = p.getByTestId('execution-approval').last();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tmpHome } from '../support/chat-harness.ts';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer } from '../support/fake-openai-server.ts';
-import { connectStdio, serveHome, textOf } from '../support/mcp-serve-harness.ts';
+import { connectStdio, serveHome, textOf, type ElicitAnswer } from '../support/mcp-serve-harness.ts';
 import { realPython } from '../support/real-python.ts';
 import { repoRoot, runCli } from '../support/run-cli.ts';
 
@@ -64,8 +64,34 @@ describe('Open WebUI tools over mcp serve', () => {
       expect(textOf(result)).toBe('Ahoy, Ada (from friend as admin)');
       const counted = await client.callTool({ name: 'slow_count', arguments: { upto: 1 } });
       expect(textOf(counted)).toContain('Sources:\n- Numbers');
-      // No chat is attached to an MCP client's call: the question is declined, never answered for you.
-      expect(textOf(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('hello None');
+      // This client cannot show questions (no elicitation): declined, never answered for you, and said so.
+      const declined = textOf(await client.callTool({ name: 'ask_name', arguments: {} }));
+      expect(declined).toMatch(/^hello None\n\nNote: ask_name asked the user "Your name", but the MCP client "tooldesk-test-host" cannot show questions \(it does not support MCP elicitation\)/);
+    } finally {
+      await client.close();
+      serve.cleanup();
+    }
+  });
+
+  it('forward __event_call__ questions to a client that can elicit, and hand its answers back', async () => {
+    const serve = serveHome(['owui_asks']);
+    cpSync(DEMO, serve.root, { recursive: true });
+    writeFileSync(join(serve.home, 'settings.json'), JSON.stringify({ pythonPath: python, groupDefaults: { owui_asks: true }, permissionOverrides: { ask_name: { executionPolicy: 'auto' }, confirm_delete: { executionPolicy: 'auto' } } }));
+    const asked: string[] = [];
+    const answers: ElicitAnswer[] = [{ action: 'accept', content: { value: 'Grace' } }, { action: 'accept', content: {} }, { action: 'decline' }];
+    const { client } = await connectStdio(serve, {
+      elicit: (message) => {
+        asked.push(message);
+        return answers.shift()!;
+      },
+    });
+    try {
+      expect(textOf(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe("hello 'Grace'");
+      expect(asked[0]).toBe('Your name\n\nWho are you?');
+      expect(textOf(await client.callTool({ name: 'confirm_delete', arguments: { path: 'a.txt' } }))).toBe('deleted a.txt');
+      expect(asked[1]).toBe('Delete?\n\nDelete a.txt?');
+      expect(textOf(await client.callTool({ name: 'confirm_delete', arguments: { path: 'b.txt' } }))).toBe('kept b.txt (False)');
+      expect(asked).toHaveLength(3);
     } finally {
       await client.close();
       serve.cleanup();

@@ -93,6 +93,8 @@ describe('Open WebUI Tools files', () => {
     expect(result).toMatchObject({ status: 'SUCCESS', data: 'counted to 3' });
     expect(result.finalText).toContain('counted to 3\n\n(counted for you)\n\nSources:\n- Numbers (https://example.org/numbers)');
     expect(result.logs).toContain('Notifications:\n[info] counted');
+    // tools run prints the notification as a line of its own on stderr.
+    expect(counted.stderr).toContain('Notifications:\n[info] counted\n');
     expect(result.logs).not.toContain('event {');
 
     const context = JSON.parse((await run(h, 'context', {}, ['--json'])).stdout);
@@ -139,10 +141,16 @@ describe('Open WebUI Tools files', () => {
     expect(misuse.finalText).toContain('TypeError: __event_emitter__ takes a dict like {"type": "status", "data": {...}}, got str');
   });
 
-  it('an HTMLResponse result is saved and answered with a link to open it', async () => {
+  it('an HTMLResponse result is an app of the call (with the Apps shim), also saved with a link to open it', async () => {
     const h = home(python, 'open-webui-html');
     const result = JSON.parse((await run(h, 'chart', { title: 'Sales <2026>' }, ['--json'])).stdout);
     expect(result.status).toBe('SUCCESS');
+    expect(result.app.uri).toMatch(/^ui:\/\/open-webui\/owui_page\/[A-Za-z0-9_-]+\.html$/);
+    expect(result.data.resource).toMatchObject({ uri: result.app.uri, mimeType: 'text/html;profile=mcp-app' });
+    expect(result.data.resource.text).toMatch(/^<!doctype html><script>\(\(\) => \{[\s\S]*'ui\/initialize'[\s\S]*<\/script><html><body><h1>Sales <2026><\/h1><\/body><\/html>$/);
+    // The model reads the text, never the HTML.
+    expect(result.finalText).not.toContain('<h1>');
+    expect(result.finalText).toContain('shown to the user in the chat');
     const link = /(file:\/\/\S+\.html)/.exec(result.finalText)![1]!;
     expect(result.finalText).toContain('open it in a browser to see it');
     const file = fileURLToPath(link);

@@ -4,6 +4,7 @@ import { fileAuditLog } from '../../runtime/host/mcp-server/audit-log.ts';
 import { httpHostConfig, vscodeHostConfig } from '../../runtime/host/mcp-server/host-config.ts';
 import { mcpHttpToken } from '../../runtime/host/mcp-server/http-token.ts';
 import { McpServeConnection } from '../../runtime/host/mcp-server/serve-connection.ts';
+import { ServeInteractionRouter } from '../../runtime/host/mcp-server/serve-interactions.ts';
 import { startMcpHttpServer } from '../../runtime/host/mcp-server/serve-http.ts';
 import { serveMcpStdio } from '../../runtime/host/mcp-server/serve-stdio.ts';
 import { listMcpTools } from '../../runtime/host/mcp-server/tool-listing.ts';
@@ -52,7 +53,9 @@ export const mcpServeCommand: Command = {
     // stdout is the protocol on stdio: everything for people goes to stderr.
     const say = (text: string) => io.stderr.write(`${text}\n`);
     const toolSet = option(args, 'toolset');
-    const opened = await openMcpToolFeed(args, io, options(args, 'group'), (message) => say(`tooldesk mcp serve: ${message}`), toolSet);
+    // A tool's own questions (__event_call__, a proxied server's elicitation) go to the client of its call.
+    const interactions = new ServeInteractionRouter();
+    const opened = await openMcpToolFeed(args, io, options(args, 'group'), (message) => say(`tooldesk mcp serve: ${message}`), toolSet, interactions);
     if (toolSet && !findToolSet(opened.feed.settings(), toolSet)) {
       const known = (opened.feed.settings().toolSets ?? []).map((s) => s.name);
       await opened.close();
@@ -68,6 +71,7 @@ export const mcpServeCommand: Command = {
         serverInfo: { name: 'tooldesk', version: VERSION },
         feed: opened.feed,
         audit,
+        interactions,
         log: (message) => say(`tooldesk mcp serve [${id}]: ${message}`),
       });
     describeOffer(opened, say);

@@ -123,7 +123,7 @@ export class ChatSession {
     if (state?.approvalMemory) this.executor.importApprovalMemory(state.approvalMemory);
     const { storedResult, settings } = options;
     const record = (entry: SessionRecord) => this.#file.append(entry);
-    const conversation = () => toolConversation(this.messages(), this.#chat.model);
+    const conversation = () => toolConversation(this.messages(), this.#chat.model, this.attachments.dir);
     const ports = { sessionId: this.id, tools: this.tools, attachments: this.attachments, settings, record, newId, conversation, emit: (event: ChatEvent) => this.#emit(event) };
     this.#calls = new ChatToolCalls({ ...ports, ...(storedResult ? { storedResult } : {}) }, this.#tree.all());
     this.#disposers.push(

@@ -36,8 +36,19 @@ export interface ToolConversation {
   model?: string;
   /** The chat's messages, oldest first, text only. */
   messages: { role: string; content: string }[];
-  /** The chat's attachments as local paths. */
-  files?: string[];
+  /** The chat's attached files (not images), where the app keeps them: tools get copies, never these paths. */
+  files?: ConversationFile[];
+}
+
+export interface ConversationFile {
+  /** The name the user attached it under. */
+  name: string;
+  /** The app's stored copy (a PDF's is its extracted text). */
+  path: string;
+  /** The stored copy's type: a PDF's text is text/plain. */
+  mediaType: string;
+  /** Bytes of the stored copy. */
+  size: number;
 }
 
 /** What a tool's execute() resolves to. Throwing is allowed too: it becomes an ERROR result. */

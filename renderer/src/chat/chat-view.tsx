@@ -7,6 +7,7 @@ import { Composer, NEW_CHAT_DRAFT } from './composer.tsx';
 import { FirstRunNotice } from './first-run-notice.tsx';
 import { ChatHeader, chatModel } from './chat-header.tsx';
 import { ToolSelectionPanel } from './tool-selection-panel.tsx';
+import { ToolToasts } from './tool-toasts.tsx';
 import { effectiveSelection, selectedTools } from './tool-selection.ts';
 import './chat.css';
 
@@ -65,6 +66,7 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
             <VirtualList items={c.rows} key={(row) => row.id} class="messages" followOutput pinKey={c.rows.findLast((row) => row.kind === 'user')?.id}>
               {(row) => <MessageRow row={row} chat={c} />}
             </VirtualList>
+            <ToolToasts toasts={c.toasts} onDismiss={(id) => app.dismissToast(c.sessionId, id)} />
           </>
         )}
       </Show>

@@ -5,7 +5,7 @@ import type { ToolsState } from '../../../shared/api.ts';
 import type { Attachment, BranchInfo, ChatSettings, ErrorValue, SessionInfo, StepTiming, StopReason, TokenUsage, TurnInterruption } from '../../../shared/chat.ts';
 import type { McpInteractionRequest } from '../../../shared/mcp.ts';
 import type { Settings } from '../../../shared/settings.ts';
-import type { ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
+import type { ApprovalRequest, ToolExecuteResult, ToolNotification } from '../../../shared/tools.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 
 /** `interrupted`: a restart cut its turn off before it ended (Continue asks for it again). */
@@ -85,7 +85,18 @@ export interface ChatState {
   chat: ChatSettings;
   /** What MCP servers are asking the user now (form, URL, sampling cards), in arrival order. */
   mcpAsks: McpInteractionRequest[];
+  /** Toasts tools raised while they ran (Open WebUI `notification`), oldest first, at most MAX_TOOL_TOASTS. */
+  toasts: ToolToast[];
 }
+
+export interface ToolToast extends ToolNotification {
+  id: string;
+  toolName: string;
+  createdAt: number;
+}
+
+/** Toasts a chat shows at once; an older one gives way to a newer. */
+export const MAX_TOOL_TOASTS = 4;
 
 export interface AppState {
   sessions: SessionInfo[];
@@ -122,5 +133,6 @@ export function emptyChat(sessionId: string): ChatState {
     toolSelection: null,
     chat: {},
     mcpAsks: [],
+    toasts: [],
   };
 }

@@ -3,7 +3,7 @@
 import type { ApiEvent, SessionSnapshot } from '../../../shared/api.ts';
 import type { AssistantMessage, BranchInfo, ChatMessage, ToolResultMessage, TurnInterruption } from '../../../shared/chat.ts';
 import type { ApprovalRequest, ToolExecuteStatus } from '../../../shared/tools.ts';
-import { emptyChat, type AppState, type ChatState, type Row, type ToolCallState, type ToolCallStatus } from './app-state.ts';
+import { emptyChat, MAX_TOOL_TOASTS, type AppState, type ChatState, type Row, type ToolCallState, type ToolCallStatus } from './app-state.ts';
 
 export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): void {
   switch (event.type) {
@@ -91,6 +91,12 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
     case 'tool.progress': {
       const call = chat.toolCalls[event.callId];
       if (call && event.update.text) call.partial += event.update.text;
+      const note = event.update.notification;
+      if (note) {
+        // Unique among the toasts shown: one more than the newest one's number.
+        const seq = Number(chat.toasts.at(-1)?.id.split(':').at(-1) ?? 0) + 1;
+        chat.toasts = [...chat.toasts, { id: `${event.callId}:${seq}`, level: note.level, text: note.text, toolName: call?.toolName ?? '', createdAt: now }].slice(-MAX_TOOL_TOASTS);
+      }
       return;
     }
     case 'tool.finished': {

@@ -65,6 +65,8 @@ export interface AppStore {
   ensureSession(): Promise<string | null>;
   /** "Run again" of a finished call; its new result arrives as events, under the first call. */
   rerunToolCall(sessionId: string, callId: string, args?: Record<string, unknown>): Promise<void>;
+  /** Takes a tool's toast away (its close button, or its time is up). */
+  dismissToast(sessionId: string, toastId: string): void;
   /** Applies a state the server returned (e.g. setSettings' answer) exactly like its event. */
   apply(event: ApiEvent): void;
   /** Runs an action; a failure becomes the error toast and resolves to undefined. */
@@ -185,6 +187,9 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
       return e && (e.sessionId === null || e.sessionId === state.activeSessionId) ? e.message : null;
     },
     setError: (message) => setUi('error', message === null ? null : { message, sessionId: state.activeSessionId }),
+    dismissToast(sessionId, toastId) {
+      if (state.chats[sessionId]) setState('chats', sessionId, 'toasts', (toasts) => toasts.filter((t) => t.id !== toastId));
+    },
     queued: (sessionId) => (sessionId ? (ui.queues[sessionId] ?? []) : []),
     unqueue(sessionId, id) {
       const item = ui.queues[sessionId]?.find((q) => q.id === id);

@@ -1,5 +1,5 @@
 // Small page helpers shared by the e2e files (selectors live here, not in every test).
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.goto(url);
@@ -48,4 +48,18 @@ export async function answerDialog(page: Page, answer: true | false | { text: st
     await dialog.getByTestId('app-dialog-confirm').click();
   }
   await dialog.waitFor({ state: 'detached' });
+}
+
+/** An app's own document: the inner frame on the sandbox origin (under the proxy frame) showing `marker`. */
+export async function appFrame(page: Page, marker: string): Promise<Frame> {
+  const end = Date.now() + 20_000;
+  while (Date.now() < end) {
+    for (const frame of page.frames()) {
+      if (!/\/app\/[A-Za-z0-9_-]+$/.test(frame.url())) continue;
+      const found = await frame.evaluate((m) => document.body?.innerText.includes(m) ?? false, marker).catch(() => false);
+      if (found) return frame;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no app frame showing "${marker}"; frames: ${page.frames().map((f) => f.url()).join(', ')}`);
 }

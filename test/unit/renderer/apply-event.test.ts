@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyEvent, applySnapshot } from '../../../renderer/src/store/apply-event.ts';
-import { emptyAppState, emptyChat, type AppState } from '../../../renderer/src/store/app-state.ts';
+import { emptyAppState, emptyChat, MAX_TOOL_TOASTS, type AppState } from '../../../renderer/src/store/app-state.ts';
 import type { ApiEvent } from '../../../shared/api.ts';
 import type { ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 
@@ -94,6 +94,18 @@ describe('applyEvent', () => {
 
     run(state, { type: 'tool.finished', sessionId: S, callId: 'c1', toolName: 'echo', result: ok });
     expect(chat.toolCalls.c1).toMatchObject({ status: 'done', result: ok });
+  });
+
+  it('a notification in a progress update becomes a toast of the chat, at most MAX_TOOL_TOASTS kept', () => {
+    const state = stateWithChat();
+    const chat = state.chats[S]!;
+    run(state, { type: 'tool.started', sessionId: S, callId: 'c1', toolName: 'slow_count', groupName: 'owui', args: {} });
+    run(state, { type: 'tool.progress', sessionId: S, callId: 'c1', update: { text: '[warning] low disk\n', notification: { level: 'warning', text: 'low disk' } } });
+    expect(chat.toolCalls.c1!.partial).toBe('[warning] low disk\n');
+    expect(chat.toasts).toEqual([{ id: 'c1:1', level: 'warning', text: 'low disk', toolName: 'slow_count', createdAt: 1100 }]);
+    for (let i = 0; i < MAX_TOOL_TOASTS + 1; i++) run(state, { type: 'tool.progress', sessionId: S, callId: 'c1', update: { notification: { level: 'info', text: `n${i}` } } });
+    expect(chat.toasts.map((t) => t.text)).toEqual(Array.from({ length: MAX_TOOL_TOASTS }, (_, i) => `n${i + 1}`));
+    expect(new Set(chat.toasts.map((t) => t.id)).size).toBe(MAX_TOOL_TOASTS);
   });
 
   it('marks a rejected call and drops cards resolved with null (abort)', () => {

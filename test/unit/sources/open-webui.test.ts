@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerOf, elicitationOf, startAskEndpoint } from '../../../electron/runtime/sources/open-webui/ask-server.ts';
 import { hasToolsClassLine } from '../../../electron/runtime/sources/open-webui/index.ts';
-import { foldEvents, progressLine } from '../../../electron/runtime/sources/open-webui/events.ts';
+import { foldEvents, notificationOf, progressLine } from '../../../electron/runtime/sources/open-webui/events.ts';
 import type { ValveSpec } from '../../../electron/runtime/sources/open-webui/parse.ts';
 import { pipCommand, requirementName, unmetRequirementsDiagnostic } from '../../../electron/runtime/sources/open-webui/requirements.ts';
 import { callValves, parseValveValue, readValves, setValves, valveSecretName } from '../../../electron/runtime/sources/open-webui/valves.ts';
@@ -20,6 +20,12 @@ describe('Open WebUI events', () => {
     expect(progressLine({ type: 'status', data: { description: 'secret', hidden: true } })).toBeNull();
     expect(progressLine({ type: 'notification', data: { type: 'warning', content: 'slow' } })).toBe('[warning] slow');
     expect(progressLine({ type: 'message', data: { content: 'x' } })).toBeNull();
+  });
+
+  it('a notification event is a toast of its level (unknown levels are info); other events are none', () => {
+    expect(notificationOf({ type: 'notification', data: { type: 'success', content: 'saved' } })).toEqual({ level: 'success', text: 'saved' });
+    expect(notificationOf({ type: 'notification', data: { type: 'loud', content: 'hm' } })).toEqual({ level: 'info', text: 'hm' });
+    expect(notificationOf({ type: 'status', data: { description: 'x' } })).toBeNull();
   });
 
   it('message appends, replace replaces, citations and files are listed, images kept, unknown types named', () => {

@@ -13,6 +13,8 @@ export type AuditEvent =
   | { event: 'disconnect' }
   | { event: 'call'; tool: string; callId: string; args: unknown }
   | { event: 'approval'; tool: string; callId: string; type: 'execution' | 'result'; decision: string; reason?: string; asked: boolean }
+  /** A question the tool itself asked the user (Open WebUI __event_call__, a proxied server's elicitation). */
+  | { event: 'question'; tool: string; callId: string; message: string; action: string; asked: boolean }
   | { event: 'result'; tool: string; callId: string; status: string; text: string; durationMs?: number };
 
 export interface AuditLog {

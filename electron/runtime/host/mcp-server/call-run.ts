@@ -2,11 +2,17 @@
 // asks for ends the current round with an `input_required` result (the SDK turns it into an
 // `elicitation/create` push for 2025-era clients); the client's answer arrives in the next round,
 // which resumes this same run. Each round lends its request context: progress goes to the round
-// that is open, and cancelling that round aborts the run (its processes are killed).
+// that is open, and cancelling that round aborts the run (its processes are killed). A question
+// the tool itself asks (Open WebUI's __event_call__, a proxied server's elicitation) travels the
+// same way as an `elicit` step, and its answer goes back to the tool unchanged.
+import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult, ToolUpdate } from '../../../../shared/tools.ts';
 import { PendingAsks } from '../../base/pending-asks.ts';
 
-export type CallStep = { kind: 'ask'; request: ApprovalRequest } | { kind: 'done'; result: ToolExecuteResult };
+export type CallStep = { kind: 'ask'; request: ApprovalRequest } | { kind: 'elicit'; params: ElicitRequestFormParams } | { kind: 'done'; result: ToolExecuteResult };
+
+type Question = { id: string; kind: 'approval'; request: ApprovalRequest } | { id: string; kind: 'elicit'; params: ElicitRequestFormParams };
+type Answer = { kind: 'approval'; decision: ApprovalDecision } | { kind: 'elicit'; result: ElicitResult } | { kind: 'none'; reason: string };
 
 /** What a round lends to the run while it is open. */
 export interface RoundPort {
@@ -19,12 +25,13 @@ export class CallRun {
   readonly controller = new AbortController();
   readonly result: Promise<ToolExecuteResult>;
   /** The question handed out to the client, at most one at a time (a call asks, then waits). */
-  readonly #asks = new PendingAsks<ApprovalRequest, ApprovalDecision>({
+  readonly #asks = new PendingAsks<Question, Answer>({
     requested: () => this.#askArrived?.(),
     // abort(reason) passes the reason as text; a signal's abort carries an Error.
-    dropped: (reason) => ({ decision: 'reject', reason: typeof reason === 'string' ? reason : 'Aborted while waiting for approval.' }),
-    unattended: () => ({ decision: 'reject', reason: 'No one can answer.' }),
+    dropped: (reason) => ({ kind: 'none', reason: typeof reason === 'string' ? reason : 'Aborted while waiting for approval.' }),
+    unattended: () => ({ kind: 'none', reason: 'No one can answer.' }),
   });
+  #elicitations = 0;
   #askArrived: (() => void) | undefined;
   #round: RoundPort | undefined;
   #detachSignal: (() => void) | undefined;
@@ -36,14 +43,32 @@ export class CallRun {
   }
 
   /** The executor's approval callback for this call. Resolves when the client answers (or the run ends). */
-  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    return this.#asks.ask(request, signal);
+  async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    const answer = await this.#asks.ask({ id: request.id, kind: 'approval', request }, signal);
+    return answer.kind === 'approval' ? answer.decision : { decision: 'reject', reason: answer.kind === 'none' ? answer.reason : 'No answer came.' };
   }
 
-  /** Answers the question the last step handed out. */
+  /** A question of the tool's own, for the client's user. Resolves with the answer (cancel when none came). */
+  async elicit(params: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult> {
+    const answer = await this.#asks.ask({ id: `elicit_${++this.#elicitations}`, kind: 'elicit', params }, signal);
+    return answer.kind === 'elicit' ? answer.result : { action: 'cancel' };
+  }
+
+  /** What the last step handed out, if it is still open. */
+  get openQuestion(): 'approval' | 'elicit' | undefined {
+    return this.#asks.pending().at(-1)?.kind;
+  }
+
+  /** Answers the approval the last step handed out. */
   answer(decision: ApprovalDecision): void {
     const open = this.#asks.pending().at(-1);
-    if (open) this.#asks.answer(open.id, decision);
+    if (open?.kind === 'approval') this.#asks.answer(open.id, { kind: 'approval', decision });
+  }
+
+  /** Answers the tool's question the last step handed out. */
+  answerElicitation(result: ElicitResult): void {
+    const open = this.#asks.pending().at(-1);
+    if (open?.kind === 'elicit') this.#asks.answer(open.id, { kind: 'elicit', result });
   }
 
   /** Waits for the next thing the client must see: a question, or the final result. */
@@ -56,7 +81,7 @@ export class CallRun {
       });
       const first = await Promise.race([asked.then(() => 'ask' as const), this.result.then(() => 'done' as const)]);
       const open = this.#asks.pending().at(-1);
-      if (first === 'ask' && open) return { kind: 'ask', request: open };
+      if (first === 'ask' && open) return open.kind === 'approval' ? { kind: 'ask', request: open.request } : { kind: 'elicit', params: open.params };
       return { kind: 'done', result: await this.result };
     } finally {
       this.#askArrived = undefined;

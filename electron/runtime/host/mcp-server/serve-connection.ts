@@ -11,6 +11,8 @@ import {
   Server,
   type CallToolResult,
   type ClientCapabilities,
+  type ElicitRequestFormParams,
+  type ElicitResult,
   type InputRequiredResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
@@ -18,11 +20,13 @@ import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../..
 import { closeNamesHint } from '../../tools/close-names.ts';
 import type { ToolExecutor } from '../../tools/tool-executor.ts';
 import type { ToolSession } from '../../tools/tool-session.ts';
+import type { ElicitationAsk } from '../../sources/mcp/types.ts';
 import { approvalForm, decisionFrom } from './approval-form.ts';
 import type { AuditLog } from './audit-log.ts';
 import { CallRun, type RoundPort } from './call-run.ts';
 import { listMcpTools } from './tool-listing.ts';
 import type { McpToolFeed } from './tool-feed.ts';
+import type { ServeInteractionRouter } from './serve-interactions.ts';
 
 export const VARIABLE_URI_PREFIX = 'tooldesk://variables/';
 const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -42,6 +46,8 @@ export interface McpServeConnectionOptions {
   maxRunning?: number;
   /** Calls waiting for a turn; more are refused with an error result (256). */
   maxQueued?: number;
+  /** Routes the questions a running tool asks (__event_call__, a proxied server's elicitation) to this connection. */
+  interactions?: ServeInteractionRouter;
 }
 
 /** A call in flight and what its approvals need to know about the client that made it. */
@@ -51,6 +57,8 @@ interface CallEntry {
   modelName: string;
   canElicit: boolean;
   clientName: string;
+  /** Said under the result: questions the tool asked that the client could not show. */
+  notes: string[];
 }
 
 interface Waiting {
@@ -95,6 +103,7 @@ export class McpServeConnection {
         'the whole text is kept in a variable that ReadVar reads (also a resource tooldesk://variables/NAME).',
     });
     this.#registerHandlers();
+    if (options.interactions) this.#disposers.push(options.interactions.add(options.id, { elicit: (ask, signal) => this.#elicit(ask, signal) }));
     this.server.onclose = () => this.close();
     options.audit.write(options.id, { event: 'connect', transport: options.transport });
   }
@@ -170,7 +179,8 @@ export class McpServeConnection {
       this.#waiting.delete(state);
       clearTimeout(waiting.timer);
       entry = waiting.entry;
-      entry.run.answer(decisionFrom(inputResponse(ctx.mcpReq.inputResponses, 'approval'), entry.clientName));
+      if (entry.run.openQuestion === 'elicit') entry.run.answerElicitation(elicitResultFrom(inputResponse(ctx.mcpReq.inputResponses, 'input')));
+      else entry.run.answer(decisionFrom(inputResponse(ctx.mcpReq.inputResponses, 'approval'), entry.clientName));
     } else {
       entry = this.#start(name, args, ctx);
     }
@@ -183,15 +193,17 @@ export class McpServeConnection {
     } finally {
       if (this.#openRounds.get(requestId) === entry) this.#openRounds.delete(requestId);
     }
-    if (step.kind === 'done') return callToolResult(step.result);
-    const id = `approval_${globalThis.crypto.randomUUID()}`;
+    if (step.kind === 'done') return callToolResult(step.result, entry.notes);
+    const id = `${step.kind === 'ask' ? 'approval' : 'input'}_${globalThis.crypto.randomUUID()}`;
     const timeoutMs = this.#options.approvalTimeoutMs ?? 10 * 60_000;
     const timer = setTimeout(() => {
       this.#waiting.delete(id);
-      run.answer({ decision: 'reject', reason: `No answer came within ${Math.round(timeoutMs / 1000)} s.` });
+      if (step.kind === 'elicit') run.answerElicitation({ action: 'cancel' });
+      else run.answer({ decision: 'reject', reason: `No answer came within ${Math.round(timeoutMs / 1000)} s.` });
     }, timeoutMs);
     timer.unref();
     this.#waiting.set(id, { entry, timer });
+    if (step.kind === 'elicit') return inputRequired({ inputRequests: { input: inputRequired.elicit(step.params) }, requestState: id });
     return inputRequired({ inputRequests: { approval: inputRequired.elicit(approvalForm(step.request, entry.modelName)) }, requestState: id });
   }
 
@@ -226,7 +238,7 @@ export class McpServeConnection {
         this.#runs.delete(callId);
       }
     });
-    const entry: CallEntry = { run, callId, modelName, canElicit, clientName };
+    const entry: CallEntry = { run, callId, modelName, canElicit, clientName, notes: [] };
     this.#runs.set(callId, entry);
     return entry;
   }
@@ -274,6 +286,23 @@ export class McpServeConnection {
     return { canElicit, clientName: info?.name ? `the MCP client "${info.name}"` : 'the MCP client' };
   }
 
+  /** A question the running tool asks: to the client when it can show one, else declined with a note. */
+  async #elicit(ask: ElicitationAsk, signal: AbortSignal): Promise<ElicitResult> {
+    const entry = ask.call ? this.#runs.get(ask.call.callId) : undefined;
+    if (!entry) return { action: 'decline' };
+    const question = ask.params.message.split('\n')[0]!.slice(0, 200);
+    const form = ask.params.mode === undefined || ask.params.mode === 'form';
+    let result: ElicitResult;
+    if (entry.canElicit && form) result = await entry.run.elicit({ ...ask.params, mode: 'form' } as ElicitRequestFormParams, signal);
+    else {
+      result = { action: 'decline' };
+      const why = entry.canElicit ? 'asks to open a web page, which is not passed on' : 'cannot show questions (it does not support MCP elicitation)';
+      entry.notes.push(`Note: ${entry.modelName} asked the user "${question}", but ${entry.clientName} ${why}, so the question was declined (a confirmation got False, an input None).`);
+    }
+    this.#options.audit.write(this.#options.id, { event: 'question', tool: entry.modelName, callId: entry.callId, message: question, action: result.action, asked: entry.canElicit && form });
+    return result;
+  }
+
   async #approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     const entry = this.#runs.get(request.callId);
     let decision: ApprovalDecision;
@@ -309,8 +338,15 @@ function refusalWithoutElicitation(request: ApprovalRequest, modelName: string, 
   );
 }
 
-function callToolResult(result: ToolExecuteResult): CallToolResult {
-  const text = result.finalText ?? result.error ?? result.rejectReason ?? '';
+/** The client's answer to a tool's question, as the tool gets it (no answer: cancel). */
+function elicitResultFrom(answer: ReturnType<typeof inputResponse>): ElicitResult {
+  const given = answer as { kind?: string; action?: ElicitResult['action']; content?: ElicitResult['content'] };
+  if (given.kind !== 'elicit' || !given.action) return { action: 'cancel' };
+  return { action: given.action, ...(given.action === 'accept' && given.content ? { content: given.content } : {}) };
+}
+
+function callToolResult(result: ToolExecuteResult, notes: string[] = []): CallToolResult {
+  const text = [result.finalText ?? result.error ?? result.rejectReason ?? '', ...notes].filter(Boolean).join('\n\n');
   const meta: Record<string, unknown> = { 'tooldesk/status': result.status };
   if (result.callId) meta['tooldesk/callId'] = result.callId;
   if (result.cacheVarResult) meta['tooldesk/resultVariable'] = result.cacheVarResult;

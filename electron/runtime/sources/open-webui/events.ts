@@ -2,6 +2,7 @@
 // status → the call's progress line; notification → a line of its own (the toast's text);
 // citation/source → sources listed under the result; message/replace → text appended to it;
 // files → attachments of the result (images shown, other files listed).
+import type { ToolNotification } from '../../../../shared/tools.ts';
 
 export interface OpenWebUiEvent {
   type: string;
@@ -9,6 +10,15 @@ export interface OpenWebUiEvent {
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
+
+const LEVELS: ToolNotification['level'][] = ['info', 'success', 'warning', 'error'];
+
+/** The toast of a `notification` event (an unknown type is shown as info), or null for other events. */
+export function notificationOf(event: OpenWebUiEvent): ToolNotification | null {
+  if (event.type !== 'notification') return null;
+  const level = text(event.data?.type) as ToolNotification['level'];
+  return { level: LEVELS.includes(level) ? level : 'info', text: text(event.data?.content).slice(0, 2000) };
+}
 
 /** The progress line an event shows while the call runs, or null when it shows none. */
 export function progressLine(event: OpenWebUiEvent): string | null {

@@ -7,7 +7,7 @@ import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunResult } from '../../runner/types.ts';
-import type { Tool, ToolContext, ToolRunResult } from '../../tools/types.ts';
+import type { Tool, ToolContext, ToolConversation, ToolRunResult } from '../../tools/types.ts';
 import type { CachedTool } from '../cached-modules/cache.ts';
 import { moduleFailures, moduleToolFields, parseEnvelope, type ModuleEnvelope } from '../cached-modules/module-tool.ts';
 import { helperScript } from '../process/helper-scripts.ts';
@@ -15,7 +15,9 @@ import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { runToolProcess, stderrTail, type ProcessReading, type ResultBase } from '../process/run-tool-process.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
 import { startAskEndpoint } from './ask-server.ts';
-import { foldEvents, progressLine, type OpenWebUiEvent } from './events.ts';
+import { stageCallFiles, type OpenWebUiFile } from './call-files.ts';
+import { htmlResponseApp } from './html-app.ts';
+import { foldEvents, notificationOf, progressLine, type OpenWebUiEvent } from './events.ts';
 import { callValves, readValves } from './valves.ts';
 
 /** At most this many of the chat's messages reach `__messages__` (the newest ones). */
@@ -42,6 +44,8 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
       const marker = `TOOLDESK-RESULT-${randomBytes(12).toString('hex')}`;
       const python = await resolvePythonCommand(ctx.pythonPath, ctx.runner);
       const runner = helperScript.openWebUiRunner();
+      const conversation = call.conversation?.();
+      const staged = await stageCallFiles(conversation?.files);
       const request = {
         file: entry.path,
         method: name,
@@ -50,7 +54,7 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
         valves: valves.valves,
         userValves: valves.userValves,
         secretEnv: valves.secretEnv,
-        ...injectedContext(group, call),
+        ...injectedContext(group, call, conversation, staged?.files ?? []),
       };
       const events = eventReader(marker, call);
       // Only a method that takes __event_call__ can ask, and only where someone can answer.
@@ -65,22 +69,27 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
           env: { ...ctx.env, PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
           resultChannel: true,
           onStdout: events.feed,
-          python: { kind: 'script', file: runner },
+          // The warm fork-server keeps one sandbox; a call with its own files folder starts cold.
+          ...(staged ? {} : { python: { kind: 'script' as const, file: runner } }),
         },
         ...reading(marker, fields.timeoutMessage),
         toolName: name,
         toolDir: dirname(entry.path),
+        ...(staged?.dir ? { readOnlyPaths: [staged.dir] } : {}),
         secrets: valves.secrets,
         timeoutMs: fields.timeoutMs ?? ctx.toolTimeoutMs,
-      }).finally(() => ask?.close());
-      return finish(result, ctx, call);
+      }).finally(() => {
+        ask?.close();
+        return staged?.remove();
+      });
+      if (staged?.missing.length) result.warnings = [...(result.warnings ?? []), `Attached files not handed to the tool (no longer readable): ${staged.missing.join(', ')}`];
+      return finish(result, ctx, call, group);
     },
   };
 }
 
 /** `__user__`, `__metadata__`, `__messages__`, `__files__`, `__model__` and `__id__` of a call. */
-function injectedContext(group: string, call: ToolContext) {
-  const conversation = call.conversation?.();
+function injectedContext(group: string, call: ToolContext, conversation: ToolConversation | undefined, files: OpenWebUiFile[]) {
   const id = 'local';
   let name = 'user';
   try {
@@ -90,9 +99,9 @@ function injectedContext(group: string, call: ToolContext) {
   }
   return {
     user: { id, name, email: '', role: 'admin' },
-    metadata: { chat_id: call.sessionId, session_id: call.sessionId, message_id: call.callId, user_id: id, tool_ids: [group], ...(conversation?.model ? { model: conversation.model } : {}) },
+    metadata: { chat_id: call.sessionId, session_id: call.sessionId, message_id: call.callId, user_id: id, tool_ids: [group], files, ...(conversation?.model ? { model: conversation.model } : {}) },
     messages: (conversation?.messages ?? []).slice(-MAX_INJECTED_MESSAGES),
-    files: conversation?.files ?? [],
+    files,
     model: conversation?.model ?? null,
     id: group,
   };
@@ -110,8 +119,10 @@ function eventReader(marker: string, call: ToolContext) {
       for (const line of lines) {
         if (!line.startsWith(prefix)) continue;
         try {
-          const line_ = progressLine(JSON.parse(line.slice(prefix.length)) as OpenWebUiEvent);
-          if (line_) call.onUpdate({ text: `${line_}\n` });
+          const event = JSON.parse(line.slice(prefix.length)) as OpenWebUiEvent;
+          const progress = progressLine(event);
+          const notification = notificationOf(event);
+          if (progress) call.onUpdate({ text: `${progress}\n`, ...(notification ? { notification } : {}) });
         } catch {
           // a torn line: the envelope still lists the event
         }
@@ -162,8 +173,11 @@ function envelopeResult(envelope: OpenWebUiEnvelope, base: ResultBase): ToolRunR
   return result;
 }
 
-/** An HTMLResponse result is saved as a file and answered with a link to open it. */
-async function finish(result: ToolRunResult & { [HTML]?: string }, ctx: SourceContext, call: ToolContext): Promise<ToolRunResult> {
+/**
+ * An HTMLResponse result is saved as a file (a link for the terminal and for pages too large to
+ * keep) and shown in the chat like an MCP App; the model reads the text, never the HTML.
+ */
+async function finish(result: ToolRunResult & { [HTML]?: string }, ctx: SourceContext, call: ToolContext, group: string): Promise<ToolRunResult> {
   const html = result[HTML];
   if (html === undefined) return result;
   delete result[HTML];
@@ -176,6 +190,9 @@ async function finish(result: ToolRunResult & { [HTML]?: string }, ctx: SourceCo
     return { ...result, status: 'ERROR', error: `The tool returned HTML, but it could not be saved to ${file}: ${(error as Error).message}` };
   }
   const link = pathToFileURL(file).href;
-  const text = `The tool returned HTML (${html.length} characters), saved as ${link} — open it in a browser to see it.`;
-  return { ...result, data: { html: link }, formattedText: [text, result.formattedText].filter(Boolean).join('\n\n') };
+  const saved = `saved as ${link} — open it in a browser to see it.`;
+  const shown = htmlResponseApp(html, group, call.callId, '');
+  const text = `The tool returned an HTML page (${html.length} characters)${shown ? ', shown to the user in the chat; also' : ','} ${saved}`;
+  const formattedText = [text, result.formattedText].filter(Boolean).join('\n\n');
+  return { ...result, data: shown ? { ...shown, text: formattedText } : { html: link }, formattedText };
 }

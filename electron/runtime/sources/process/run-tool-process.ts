@@ -37,6 +37,8 @@ export interface ToolProcess extends ProcessReading {
   toolName: string;
   toolDir: string;
   network?: boolean;
+  /** More paths the call reads, bound read-only into the sandbox (an Open WebUI call's `__files__`). */
+  readOnlyPaths?: string[];
   secrets?: string[];
   /** The tool's own timeout, ms: the runner's limit when the call comes without the executor's deadline. */
   timeoutMs: number;
@@ -45,13 +47,15 @@ export interface ToolProcess extends ProcessReading {
 /** Contract: never throws; every failure is a result. */
 export async function runToolProcess(ctx: SourceContext, call: ToolContext, tool: ToolProcess): Promise<ToolRunResult> {
   const deadlineMs = call.timeoutMs ?? tool.timeoutMs;
+  const sandbox = sandboxSpecFor(ctx, tool.toolName, tool.toolDir, tool.network);
+  if (tool.readOnlyPaths?.length) sandbox.readOnlyPaths = [...(sandbox.readOnlyPaths ?? []), ...tool.readOnlyPaths];
   const run = await ctx.runner({
     ...tool.spec,
     timeoutMs: call.timeoutMs !== undefined ? call.timeoutMs + RUNNER_BACKSTOP_MS : tool.timeoutMs,
     signal: call.signal,
     maxOutputBytes: ctx.outputCapBytes,
     ...(tool.secrets?.length ? { secrets: tool.secrets } : {}),
-    sandbox: sandboxSpecFor(ctx, tool.toolName, tool.toolDir, tool.network),
+    sandbox,
     // What the tool says on stderr while it runs is its progress (stdout is its result).
     onStderr: tool.spec.onStderr ?? ((chunk: string) => call.onUpdate({ text: chunk })),
   });

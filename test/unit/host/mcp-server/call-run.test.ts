@@ -25,6 +25,20 @@ describe('CallRun', () => {
     expect(c).toEqual({ kind: 'done', result: { status: 'SUCCESS', finalText: 'done after session' } });
   });
 
+  it("hands out the tool's own question as an elicit step and gives the tool the client's answer", async () => {
+    const form = { mode: 'form' as const, message: 'Who are you?', requestedSchema: { type: 'object' as const, properties: { value: { type: 'string' as const } } } };
+    const run: CallRun = new CallRun(async (signal) => {
+      const answer = await run.elicit(form, signal);
+      return { status: 'SUCCESS', finalText: `got ${JSON.stringify(answer)}` };
+    });
+    const round = () => ({ signal: new AbortController().signal });
+    expect(await run.next(round())).toEqual({ kind: 'elicit', params: form });
+    expect(run.openQuestion).toBe('elicit');
+    run.answer({ decision: 'once' }); // an approval answer does not settle a tool's question
+    run.answerElicitation({ action: 'accept', content: { value: 'Ada' } });
+    expect(await run.next(round())).toEqual({ kind: 'done', result: { status: 'SUCCESS', finalText: 'got {"action":"accept","content":{"value":"Ada"}}' } });
+  });
+
   it('aborting the open round aborts the run and rejects a pending question', async () => {
     let seen: AbortSignal | undefined;
     let decision: ApprovalDecision | undefined;
