@@ -47,6 +47,8 @@ export interface ModelChoice {
   providerId: string;
   providerName: string;
   model: string;
+  /** Tokens, when the provider's model list states it. */
+  contextWindow?: number;
 }
 
 export interface ModelList {

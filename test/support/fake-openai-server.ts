@@ -68,6 +68,8 @@ export interface FakeOpenAIOptions {
   models?: string[];
   /** Answer 404 model_not_found for a model not in `models`. */
   strictModels?: boolean;
+  /** Extra fields of a model's /v1/models entry, by id (e.g. `{ context_length: 32768 }`). */
+  modelFields?: Record<string, Record<string, unknown>>;
   /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
   apiKey?: string;
 }
@@ -269,7 +271,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         }
         if (req.method === 'GET' && path === '/v1/models') {
           res.writeHead(200, { 'content-type': 'application/json' });
-          return res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) }));
+          return res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake', ...options.modelFields?.[id] })) }));
         }
         if (req.method !== 'POST' || path !== '/v1/chat/completions') return sendError(res, 404, `No route ${req.method} ${path}`, 'not_found');
         if (!body || !Array.isArray(body.messages)) return sendError(res, 400, 'messages is required', 'invalid_request_error');

@@ -194,7 +194,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
     listModels: async (request) => {
       const { provider, apiKey } = await resolveProvider(request);
-      return providers.listModels(provider, apiKey);
+      return (await providers.listModels(provider, apiKey)).map((m) => m.id);
     },
     detectLocalProviders: () => providers.detectLocal(),
 

@@ -7,6 +7,7 @@ import type { AppInfo, CreatedTool, DetectedProvider, ProviderTestResult, Sessio
 import type { ChatEvent, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
 import type { AttachmentUpload, ExportFormat } from '../../../shared/api.ts';
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
+import type { ModelInfo } from '../llm/types.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
@@ -85,7 +86,7 @@ export interface SettingsService {
 
 export interface ProviderService {
   test(provider: ProviderConfig, apiKey: string | null): Promise<ProviderTestResult>;
-  listModels(provider: ProviderConfig, apiKey: string | null): Promise<string[]>;
+  listModels(provider: ProviderConfig, apiKey: string | null): Promise<ModelInfo[]>;
   detectLocal(): Promise<DetectedProvider[]>;
 }
 
