@@ -7,7 +7,7 @@ import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, Sess
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
-import { runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
+import { chatModel, runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { ToolExecutor } from '../tools/tool-executor.ts';
 import type { ToolSession, ToolSessionFactory } from '../tools/tool-session.ts';
@@ -18,6 +18,7 @@ import { ChatToolCalls, rerunOf } from './chat-tool-calls.ts';
 import type { SessionRecord } from './session-records.ts';
 import type { BoundOptions } from './bound-tool-result.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
+import { TITLE_TIMEOUT_MS, titleFromModel } from './title-from-model.ts';
 import { toolConversation } from './tool-conversation.ts';
 import { parseToolSetCommand, type ToolSetCommand } from './toolset-command.ts';
 import { AppModelContext } from '../apps/app-model-context.ts';
@@ -70,6 +71,10 @@ export class ChatSession {
   readonly #calls: ChatToolCalls;
   readonly #turns: TurnGate;
   #titled: boolean;
+  /** Set by rename(): a title the user chose is never replaced. */
+  #titleByUser = false;
+  /** Ends a title request still running when the session closes. */
+  readonly #closing = new AbortController();
   #closed = false;
 
   constructor(options: ChatSessionOptions) {
@@ -288,6 +293,7 @@ export class ChatSession {
   rename(title: string): SessionInfo {
     const clean = title.trim() || DEFAULT_TITLE;
     this.#titled = true;
+    this.#titleByUser = true;
     this.#file.append({ t: 'title', at: Date.now(), title: clean });
     return this.info;
   }
@@ -297,6 +303,7 @@ export class ChatSession {
     if (options.discard) this.#file.stopWriting();
     if (this.#closed) return;
     this.#closed = true;
+    this.#closing.abort();
     this.abort();
     this.tools.close();
     const closed = new Error('session closed');
@@ -311,14 +318,34 @@ export class ChatSession {
     // `/toolset NAME` picks the chat's tool set: nothing is recorded or sent.
     const picked = options.prompt === undefined ? parseToolSetCommand(text, this.#options.settings()) : null;
     if (picked) return Promise.resolve(this.#pickToolSet(picked));
-    return runUserTurn(this.#turnHost, text, { ...options, messageId: options.messageId ?? newId('msg') }, signal, (user) => {
+    let firstWords: string | undefined;
+    const turn = runUserTurn(this.#turnHost, text, { ...options, messageId: options.messageId ?? newId('msg') }, signal, (user) => {
       if (options.parentId !== this.#tree.head) this.#moveHead(options.parentId);
       this.#append(user);
       if (this.#titled) return;
       this.#titled = true;
-      const title = titleFromMessage(text);
-      if (title !== this.info.title) this.#file.append({ t: 'title', at: Date.now(), title });
+      firstWords = titleFromMessage(text);
+      if (firstWords !== this.info.title) this.#file.append({ t: 'title', at: Date.now(), title: firstWords });
     });
+    // The first exchange's title by the model starts after the turn and is not awaited by it.
+    return turn.then((result) => {
+      if (firstWords !== undefined && result.stopReason === 'stop') void this.#titleByModel(firstWords);
+      return result;
+    });
+  }
+
+  /** Replaces the first-words title with the model's, unless the user renamed the chat meanwhile. */
+  async #titleByModel(firstWords: string): Promise<void> {
+    const path = this.#tree.path();
+    const user = path.find((m) => m.role === 'user');
+    const answer = path.findLast((m) => m.role === 'assistant' && m.content.trim() !== '');
+    if (!user || !answer || this.#closed) return;
+    const resolution = await this.#options.provider(this.#chat);
+    if (!resolution.ok) return;
+    const signal = AbortSignal.any([this.#closing.signal, AbortSignal.timeout(TITLE_TIMEOUT_MS)]);
+    const title = await titleFromModel(resolution.provider, chatModel(this.#chat, resolution.config), { user: user.content, assistant: answer.content }, signal);
+    if (!title || this.#closed || this.#titleByUser || this.info.title !== firstWords || title === firstWords) return;
+    this.#file.append({ t: 'title', at: Date.now(), title });
   }
 
   #pickToolSet(command: ToolSetCommand): TurnResult {
