@@ -167,6 +167,8 @@ export interface ApiMethods extends AppsApiMethods, PermissionApiMethods {
   createSession: { request: { title?: string; chat?: ChatSettings }; response: SessionInfo };
   openSession: { request: { sessionId: string }; response: SessionSnapshot };
   renameSession: { request: { sessionId: string; title: string }; response: SessionInfo };
+  /** Pins or archives a chat (an absent flag stays as it is). */
+  setSessionFlags: { request: { sessionId: string; pinned?: boolean; archived?: boolean }; response: SessionInfo };
   deleteSession: { request: { sessionId: string }; response: null };
   searchSessions: { request: { query: string }; response: SessionSearchHit[] };
   // chat
@@ -295,6 +297,7 @@ export const API_METHODS = [
   'createSession',
   'openSession',
   'renameSession',
+  'setSessionFlags',
   'deleteSession',
   'searchSessions',
   'sendMessage',

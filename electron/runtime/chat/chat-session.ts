@@ -3,7 +3,7 @@
 // the agent loop of agent-loop.ts); what it asks the user is in session-asks.ts. Everything is
 // persisted to the session's JSONL file as it happens.
 import { randomUUID } from 'node:crypto';
-import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo } from '../../../shared/chat.ts';
+import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionFlags, SessionInfo } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
@@ -93,6 +93,7 @@ export class ChatSession {
     this.#tree = state?.tree ?? new MessageTree();
     this.#chat = state?.chat ?? {};
     this.#titled = this.#file.info.title !== DEFAULT_TITLE || this.#tree.all().some((m) => m.role === 'user');
+    this.#file.countShown(() => this.#tree.path().length);
     const limits = options.settings().limits;
     this.variables = new VariableSystem({ maxEntries: limits.variableMaxEntries, maxBytes: limits.variableMaxBytes });
     if (state && state.variables.length > 0) this.variables.restore({ version: 1, variables: state.variables });
@@ -213,6 +214,7 @@ export class ChatSession {
     if (this.#turns.running || !this.#tree.has(messageId)) return false;
     this.#file.append({ t: 'delete', at: Date.now(), id: messageId });
     this.#tree.delete(messageId);
+    this.#file.writeMeta(); // its shown count, now that the tree lost the message
     this.#emitPath();
     return true;
   }
@@ -288,6 +290,12 @@ export class ChatSession {
   checkToolArgs(name: string, args: Record<string, unknown>): { ok: boolean; message?: string } {
     const checked = this.executor.checkArgs(name, args);
     return checked.ok ? { ok: true } : { ok: false, message: checked.message };
+  }
+
+  /** Pins or archives the chat (sidebar flags); an absent field stays as it is. */
+  setFlags(flags: SessionFlags): SessionInfo {
+    this.#file.append({ t: 'flags', at: Date.now(), ...(flags.pinned !== undefined ? { pinned: flags.pinned } : {}), ...(flags.archived !== undefined ? { archived: flags.archived } : {}) });
+    return this.info;
   }
 
   rename(title: string): SessionInfo {

@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSearchHit } from '../../../shared/api.ts';
-import type { ChatEvent, ChatMessage, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
+import type { ChatEvent, ChatMessage, ChatSettings, SessionFlags, SessionInfo } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import { Emitter } from '../base/emitter.ts';
 import { fileError } from '../base/file-error.ts';
@@ -119,6 +119,10 @@ export class SessionManager {
 
   rename(id: string, title: string): SessionInfo {
     return this.open(id).rename(title);
+  }
+
+  setFlags(id: string, flags: SessionFlags): SessionInfo {
+    return this.open(id).setFlags(flags);
   }
 
   /** Closes the session if open, then removes its files. False when it did not exist. */

@@ -12,6 +12,8 @@ export type SessionRecord =
   | { t: 'session'; v: number; id: string; createdAt: number; title: string }
   | { t: 'message'; at: number; message: ChatMessage }
   | { t: 'title'; at: number; title: string }
+  /** Pinned / archived changed (absent: unchanged). Does not count as activity (updatedAt). */
+  | { t: 'flags'; at: number; pinned?: boolean; archived?: boolean }
   /** A variable added or changed (its full value). */
   | { t: 'var'; at: number; variable: Variable }
   | { t: 'var-remove'; at: number; name: string }
@@ -34,7 +36,7 @@ export type SessionRecord =
   | { t: 'chat'; at: number; chat: ChatSettings };
 
 // Builds before branches skip the newer kinds with a warning and show every branch in a row.
-const KINDS = new Set(['session', 'message', 'title', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection', 'head', 'delete', 'chat']);
+const KINDS = new Set(['session', 'message', 'title', 'flags', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection', 'head', 'delete', 'chat']);
 
 /** A parsed line, or why it is not a record. */
 export function parseRecord(line: string): SessionRecord | string {

@@ -4,7 +4,7 @@
 import type { AppService } from '../apps/app-service.ts';
 import type { NewToolFormat } from '../../../shared/new-tool-formats.ts';
 import type { AppInfo, CreatedTool, DetectedProvider, ProviderTestResult, SessionSearchHit, SessionSnapshot, ToolFiles, ToolsState, VariableSlice } from '../../../shared/api.ts';
-import type { ChatEvent, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
+import type { ChatEvent, ChatSettings, SessionFlags, SessionInfo } from '../../../shared/chat.ts';
 import type { AttachmentUpload, ExportFormat } from '../../../shared/api.ts';
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import type { ModelInfo } from '../llm/types.ts';
@@ -20,6 +20,7 @@ export interface SessionService {
   create(title?: string, chat?: ChatSettings): Promise<SessionInfo>;
   open(sessionId: string): Promise<SessionSnapshot>;
   rename(sessionId: string, title: string): Promise<SessionInfo>;
+  setFlags(sessionId: string, flags: SessionFlags): Promise<SessionInfo>;
   delete(sessionId: string): Promise<void>;
   search(query: string): Promise<SessionSearchHit[]>;
   /**

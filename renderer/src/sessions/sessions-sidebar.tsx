@@ -6,11 +6,13 @@ import { useNow } from '../ui/clock.ts';
 import './sessions.css';
 import { Icon } from '../ui/icons.tsx';
 import { confirmDialog } from '../ui/dialog.tsx';
+import { messageCountText, orderSessions } from './order-sessions.ts';
 
 /**
  * Sessions: new, open, rename, delete, search (Ctrl/Cmd+K focuses the search box). The list is one
  * tab stop (roving tabindex): arrow keys, Home and End move inside it, Enter opens and puts the
- * cursor in the message box, F2 renames, Delete deletes (after asking).
+ * cursor in the message box, F2 renames, Delete deletes (after asking). Pinned chats come first;
+ * archived ones are listed only in the "Archived" view.
  */
 export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => void }) {
   const app = useApp();
@@ -23,7 +25,9 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     () => query().trim() || null,
     (q) => app.api.searchSessions({ query: q }).catch(() => []),
   );
-  const sorted = () => [...app.state.sessions].sort((a, b) => b.updatedAt - a.updatedAt);
+  const [archivedView, setArchivedView] = createSignal(false);
+  const sorted = () => orderSessions(app.state.sessions, archivedView());
+  const archivedCount = () => app.state.sessions.filter((s) => s.archived).length;
   const shown = (): { session: SessionInfo; snippet?: string }[] =>
     query().trim() ? (hits() ?? []) : sorted().map((session) => ({ session }));
   const stop = () => {
@@ -90,6 +94,7 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     if (!title.trim() || title === session.title) return;
     await app.guard(() => app.api.renameSession({ sessionId: session.id, title: title.trim() }));
   };
+  const setFlags = (session: SessionInfo, flags: { pinned?: boolean; archived?: boolean }) => app.guard(() => app.api.setSessionFlags({ sessionId: session.id, ...flags }));
   const remove = async (session: SessionInfo) => {
     if (!(await confirmDialog({ title: `Delete “${session.title}”?`, message: 'Its messages and variables are removed.', confirmLabel: 'Delete', danger: true }))) return;
     const deleted = await app.guard(async () => {
@@ -97,7 +102,7 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
       return true;
     });
     if (!deleted || app.state.activeSessionId !== session.id) return;
-    const next = sorted().find((s) => s.id !== session.id);
+    const next = orderSessions(app.state.sessions, false).find((s) => s.id !== session.id);
     if (next) await app.openSession(next.id);
     else await app.newSession();
   };
@@ -150,9 +155,17 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
                     onFocus={() => setCursor(index())}
                     onKeyDown={(e) => onRowKey(e, index(), hit.session)}
                   >
-                    <span class="session-title">{hit.session.title || 'Untitled'}</span>
+                    <span class="session-title">
+                      <Show when={hit.session.pinned}>
+                        <span class="session-flag" title="Pinned" data-testid="session-pinned">
+                          <Icon name="pin" size={12} />
+                        </span>
+                      </Show>
+                      {hit.session.title || 'Untitled'}
+                    </span>
                     <span class="muted small">
-                      {hit.snippet ?? `${hit.session.messageCount} message${hit.session.messageCount === 1 ? '' : 's'} · ${formatAge(hit.session.updatedAt, now())}`}
+                      {hit.snippet ?? `${messageCountText(hit.session)} · ${formatAge(hit.session.updatedAt, now())}`}
+                      {hit.session.archived ? ' · archived' : ''}
                     </span>
                   </button>
                 }
@@ -170,6 +183,27 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
                 />
               </Show>
               <div class="session-actions">
+                <button
+                  type="button"
+                  class="icon"
+                  tabIndex={-1}
+                  title={hit.session.pinned ? 'Unpin' : 'Pin to the top'}
+                  aria-label={`${hit.session.pinned ? 'Unpin' : 'Pin'} ${hit.session.title}`}
+                  aria-pressed={Boolean(hit.session.pinned)}
+                  onClick={() => void setFlags(hit.session, { pinned: !hit.session.pinned })}
+                >
+                  <Icon name="pin" />
+                </button>
+                <button
+                  type="button"
+                  class="icon"
+                  tabIndex={-1}
+                  title={hit.session.archived ? 'Unarchive' : 'Archive (hide from the list)'}
+                  aria-label={`${hit.session.archived ? 'Unarchive' : 'Archive'} ${hit.session.title}`}
+                  onClick={() => void setFlags(hit.session, { archived: !hit.session.archived })}
+                >
+                  <Icon name="archive" />
+                </button>
                 <button type="button" class="icon" tabIndex={-1} title="Rename (F2)" aria-label={`Rename ${hit.session.title}`} onClick={() => setEditing(hit.session.id)}>
                   <Icon name="pencil" />
                 </button>
@@ -181,6 +215,11 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
           )}
         </For>
       </ul>
+      <Show when={archivedCount() > 0 || archivedView()}>
+        <button type="button" class="archived-toggle small" aria-pressed={archivedView()} onClick={() => setArchivedView(!archivedView())} data-testid="archived-toggle">
+          {archivedView() ? '← All chats' : `Archived (${archivedCount()})`}
+        </button>
+      </Show>
     </nav>
   );
 }
