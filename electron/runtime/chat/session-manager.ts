@@ -17,6 +17,7 @@ import { ChatSession } from './chat-session.ts';
 import { toolSessionFactory, type ToolSessionFactory, type ToolSource } from '../tools/tool-session.ts';
 import { readSessionFile, readSessionInfo, SessionFile, sessionPaths } from './session-file.ts';
 import { searchSession } from './search-sessions.ts';
+import { SessionAttachments } from './session-attachments.ts';
 import { isValidSessionId, newSessionId } from './session-id.ts';
 import { DEFAULT_TITLE } from './title-from-message.ts';
 
@@ -154,7 +155,8 @@ export class SessionManager {
           continue; // deleted meanwhile
         }
       }
-      const hit = searchSession(info, messages, needle);
+      const files = new SessionAttachments(this.dir, info.id);
+      const hit = searchSession(info, messages, needle, (stored, maxBytes) => files.readText(stored, maxBytes));
       if (hit) hits.push(hit);
     }
     return hits;
