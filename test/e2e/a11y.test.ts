@@ -1,13 +1,10 @@
 // Issue 25 §9: axe-core on the main screens — the chat with a waiting approval card, Settings,
 // Tools, Variables — in light and dark: no serious or critical violation.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { newChat, openPanel, send } from './support/chat-page.ts';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { seriousViolations } from './support/axe.ts';
 
 let app: E2EApp;
 let page: Page;
@@ -20,26 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-/** Serious and critical violations on the page as it is now, one line each (rule, element, why). */
-async function seriousViolations(p: Page): Promise<string[]> {
-  // Evaluated through DevTools, so the page's CSP (script-src 'self') does not stop it.
-  await p.evaluate(AXE_SOURCE);
-  const violations = await p.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Violation[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(' ')}: ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ').slice(0, 240)}`));
-}
 
 describe('axe-core: no serious or critical violations', () => {
   for (const scheme of ['light', 'dark'] as const) {

@@ -70,11 +70,11 @@ export interface FakeOpenAIOptions {
   /** Answer 404 model_not_found for a model not in `models`. */
   strictModels?: boolean;
   /**
-   * Answers the runtime's chat-title requests (title-from-model.ts) with this title. Unset: they
-   * get a 400 (the chat keeps its first-words title). Either way they use no scripted turn and
+   * Answers the runtime's chat-title requests (title-from-model.ts) with this title (a function:
+   * per request, undefined for a 400). Unset: they get a 400 (the chat keeps its first-words title). Either way they use no scripted turn and
    * are kept apart from `requests` (see `titleRequests`).
    */
-  title?: string;
+  title?: string | ((request: RecordedRequest) => string | undefined);
   /** Extra fields of a model's /v1/models entry, by id (e.g. `{ context_length: 32768 }`). */
   modelFields?: Record<string, Record<string, unknown>>;
   /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
@@ -277,8 +277,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, turn: -1 };
         if (body?.messages?.[0]?.content === TITLE_INSTRUCTION) {
           titleRequests.push(record);
-          if (options.title === undefined) return sendError(res, 400, 'fake-openai: no title configured', 'invalid_request_error');
-          return sendStream(res, { text: options.title }, streamEvents({ text: options.title }, String(body.model ?? ''), -1, false));
+          const title = typeof options.title === 'function' ? options.title(record) : options.title;
+          if (title === undefined) return sendError(res, 400, 'fake-openai: no title configured', 'invalid_request_error');
+          return sendStream(res, { text: title }, streamEvents({ text: title }, String(body.model ?? ''), -1, false));
         }
         requests.push(record);
         if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {

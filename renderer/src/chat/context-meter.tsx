@@ -45,8 +45,11 @@ export function ContextMeter(props: { current: { providerId?: string; model?: st
     return `Tokens of the last request and its answer, of the model's context window (${from}).`;
   };
 
+  // Until the server's list is in, "unknown" would be a guess too.
+  const settled = () => list.state === 'ready' || list.state === 'errored' || list() !== undefined;
+
   return (
-    <Show when={props.current.model}>
+    <Show when={props.current.model && (window() || settled())}>
       <span class="context-meter muted" data-testid="context-meter" data-window={window()?.source ?? 'unknown'} title={title()}>
         <Show
           when={window()}
