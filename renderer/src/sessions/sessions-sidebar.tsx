@@ -8,10 +8,16 @@ import { Icon } from '../ui/icons.tsx';
 import { confirmDialog } from '../ui/dialog.tsx';
 import { messageCountText, orderSessions } from './order-sessions.ts';
 
+/** The row's flag buttons, and their keys on a focused row. */
+const FLAG_ACTIONS = [
+  { flag: 'pinned', label: 'Pin', undo: 'Unpin', title: 'Pin to the top', keys: 'Alt+P', code: 'KeyP', icon: 'pin' },
+  { flag: 'archived', label: 'Archive', undo: 'Unarchive', title: 'Archive: hide from the list', keys: 'Alt+A', code: 'KeyA', icon: 'archive' },
+] as const;
+
 /**
  * Sessions: new, open, rename, delete, search (Ctrl/Cmd+K focuses the search box). The list is one
  * tab stop (roving tabindex): arrow keys, Home and End move inside it, Enter opens and puts the
- * cursor in the message box, F2 renames, Delete deletes (after asking). Pinned chats come first;
+ * cursor in the message box, F2 renames, Delete deletes (after asking), Alt+P pins, Alt+A archives. Pinned chats come first;
  * archived ones are listed only in the "Archived" view.
  */
 export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => void }) {
@@ -78,6 +84,9 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     } else if (e.key === 'Enter' && !e.isComposing) {
       e.preventDefault();
       void openAndFocus(session);
+    } else if (e.altKey && FLAG_ACTIONS.some((a) => a.code === e.code)) {
+      e.preventDefault();
+      void toggle(session, FLAG_ACTIONS.find((a) => a.code === e.code)!.flag);
     } else if (e.key === 'F2') {
       e.preventDefault();
       setEditing(session.id);
@@ -94,7 +103,7 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     if (!title.trim() || title === session.title) return;
     await app.guard(() => app.api.renameSession({ sessionId: session.id, title: title.trim() }));
   };
-  const setFlags = (session: SessionInfo, flags: { pinned?: boolean; archived?: boolean }) => app.guard(() => app.api.setSessionFlags({ sessionId: session.id, ...flags }));
+  const toggle = (session: SessionInfo, flag: 'pinned' | 'archived') => app.guard(() => app.api.setSessionFlags({ sessionId: session.id, [flag]: !session[flag] }));
   const remove = async (session: SessionInfo) => {
     if (!(await confirmDialog({ title: `Delete “${session.title}”?`, message: 'Its messages and variables are removed.', confirmLabel: 'Delete', danger: true }))) return;
     const deleted = await app.guard(async () => {
@@ -149,7 +158,7 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
                     class="session-open"
                     tabIndex={index() === stop() ? 0 : -1}
                     aria-current={hit.session.id === app.state.activeSessionId ? 'page' : undefined}
-                    aria-keyshortcuts="F2 Delete"
+                    aria-keyshortcuts="F2 Delete Alt+P Alt+A"
                     onClick={() => void app.openSession(hit.session.id)}
                     onDblClick={() => setEditing(hit.session.id)}
                     onFocus={() => setCursor(index())}
@@ -183,27 +192,20 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
                 />
               </Show>
               <div class="session-actions">
-                <button
-                  type="button"
-                  class="icon"
-                  tabIndex={-1}
-                  title={hit.session.pinned ? 'Unpin' : 'Pin to the top'}
-                  aria-label={`${hit.session.pinned ? 'Unpin' : 'Pin'} ${hit.session.title}`}
-                  aria-pressed={Boolean(hit.session.pinned)}
-                  onClick={() => void setFlags(hit.session, { pinned: !hit.session.pinned })}
-                >
-                  <Icon name="pin" />
-                </button>
-                <button
-                  type="button"
-                  class="icon"
-                  tabIndex={-1}
-                  title={hit.session.archived ? 'Unarchive' : 'Archive (hide from the list)'}
-                  aria-label={`${hit.session.archived ? 'Unarchive' : 'Archive'} ${hit.session.title}`}
-                  onClick={() => void setFlags(hit.session, { archived: !hit.session.archived })}
-                >
-                  <Icon name="archive" />
-                </button>
+                <For each={FLAG_ACTIONS}>
+                  {(action) => (
+                    <button
+                      type="button"
+                      class="icon"
+                      tabIndex={-1}
+                      title={`${hit.session[action.flag] ? action.undo : action.title} (${action.keys})`}
+                      aria-label={`${hit.session[action.flag] ? action.undo : action.label} ${hit.session.title}`}
+                      onClick={() => void toggle(hit.session, action.flag)}
+                    >
+                      <Icon name={action.icon} />
+                    </button>
+                  )}
+                </For>
                 <button type="button" class="icon" tabIndex={-1} title="Rename (F2)" aria-label={`Rename ${hit.session.title}`} onClick={() => setEditing(hit.session.id)}>
                   <Icon name="pencil" />
                 </button>

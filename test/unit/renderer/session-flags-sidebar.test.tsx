@@ -43,5 +43,11 @@ describe('sessions sidebar: pin and archive', () => {
     await waitFor(() => expect(calls.setSessionFlags).toHaveBeenLastCalledWith({ sessionId: 'old-pinned', pinned: false }));
     fireEvent.click(screen.getByRole('button', { name: 'Archive Chat s2' }));
     await waitFor(() => expect(calls.setSessionFlags).toHaveBeenLastCalledWith({ sessionId: 's2', archived: true }));
+    // From the keyboard, on a focused row: Alt+P pins, Alt+A archives.
+    const row = screen.getAllByTestId('session-item')[1]!.querySelector('button.session-open')!;
+    fireEvent.keyDown(row, { key: 'π', code: 'KeyP', altKey: true });
+    await waitFor(() => expect(calls.setSessionFlags).toHaveBeenLastCalledWith({ sessionId: 's1', pinned: true }));
+    fireEvent.keyDown(row, { key: 'a', code: 'KeyA', altKey: true });
+    await waitFor(() => expect(calls.setSessionFlags).toHaveBeenLastCalledWith({ sessionId: 's1', archived: true }));
   });
 });
