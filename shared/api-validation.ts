@@ -62,6 +62,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   createSession: obj({ title: str(API_LIMITS.maxNameChars), chat: chatSettings }, ['title', 'chat']),
   openSession: obj(sessionId),
   renameSession: obj({ ...sessionId, title: str(API_LIMITS.maxNameChars) }),
+  setSessionFlags: obj({ ...sessionId, pinned: bool(), archived: bool() }, ['pinned', 'archived']),
   deleteSession: obj(sessionId),
   searchSessions: obj({ query: str(API_LIMITS.maxNameChars) }),
   sendMessage: obj({ ...sessionId, text, messageId: str(64, 1), attachments: list(attachment, 20) }, ['messageId', 'attachments']),

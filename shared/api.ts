@@ -50,6 +50,8 @@ export interface ModelChoice {
   providerId: string;
   providerName: string;
   model: string;
+  /** Tokens, when the provider's model list states it. */
+  contextWindow?: number;
 }
 
 export interface ModelList {
@@ -168,6 +170,8 @@ export interface ApiMethods extends AppsApiMethods, PermissionApiMethods, McpIns
   createSession: { request: { title?: string; chat?: ChatSettings }; response: SessionInfo };
   openSession: { request: { sessionId: string }; response: SessionSnapshot };
   renameSession: { request: { sessionId: string; title: string }; response: SessionInfo };
+  /** Pins or archives a chat (an absent flag stays as it is). */
+  setSessionFlags: { request: { sessionId: string; pinned?: boolean; archived?: boolean }; response: SessionInfo };
   deleteSession: { request: { sessionId: string }; response: null };
   searchSessions: { request: { query: string }; response: SessionSearchHit[] };
   // chat
@@ -298,6 +302,7 @@ export const API_METHODS = [
   'createSession',
   'openSession',
   'renameSession',
+  'setSessionFlags',
   'deleteSession',
   'searchSessions',
   'sendMessage',

@@ -14,7 +14,20 @@ export interface SessionInfo {
   title: string;
   createdAt: number;
   updatedAt: number;
+  /** Every message, other branches included. */
   messageCount: number;
+  /** Messages of the shown branch (absent in summaries written before it existed: use messageCount). */
+  shownCount?: number;
+  /** Listed on top of the sidebar. */
+  pinned?: boolean;
+  /** Hidden from the sidebar unless "Archived" is shown. */
+  archived?: boolean;
+}
+
+/** The sidebar flags of a session (setSessionFlags: an absent field stays as it is). */
+export interface SessionFlags {
+  pinned?: boolean;
+  archived?: boolean;
 }
 
 /** A tool call the assistant asked for. */

@@ -12,6 +12,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { TITLE_INSTRUCTION } from '../../electron/runtime/chat/title-from-model.ts';
 
 export interface FakeToolCall {
   /** Defaults to `call_<turn>_<index>`. */
@@ -68,6 +69,14 @@ export interface FakeOpenAIOptions {
   models?: string[];
   /** Answer 404 model_not_found for a model not in `models`. */
   strictModels?: boolean;
+  /**
+   * Answers the runtime's chat-title requests (title-from-model.ts) with this title (a function:
+   * per request, undefined for a 400). Unset: they get a 400 (the chat keeps its first-words title). Either way they use no scripted turn and
+   * are kept apart from `requests` (see `titleRequests`).
+   */
+  title?: string | ((request: RecordedRequest) => string | undefined);
+  /** Extra fields of a model's /v1/models entry, by id (e.g. `{ context_length: 32768 }`). */
+  modelFields?: Record<string, Record<string, unknown>>;
   /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
   apiKey?: string;
 }
@@ -80,6 +89,8 @@ export interface FakeOpenAIServer {
   requests: RecordedRequest[];
   /** Chat requests only. */
   chatRequests(): RecordedRequest[];
+  /** Requests for a chat's title (never in `requests`). */
+  titleRequests: RecordedRequest[];
   /** Replace the script; the turn counter restarts at 0. */
   setScript(script: FakeTurn[] | FakeScript): void;
   close(): Promise<void>;
@@ -246,6 +257,7 @@ async function sendStream(res: ServerResponse, turn: FakeTurn, events: object[])
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAIServer> {
   const models = options.models ?? ['fake-model'];
   const requests: RecordedRequest[] = [];
+  const titleRequests: RecordedRequest[] = [];
   let script: FakeTurn[] | FakeScript = options.script ?? options.turns ?? [];
   let turnIndex = 0;
 
@@ -263,13 +275,19 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         }
         const path = (req.url ?? '/').split('?')[0]!;
         const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, turn: -1 };
+        if (body?.messages?.[0]?.content === TITLE_INSTRUCTION) {
+          titleRequests.push(record);
+          const title = typeof options.title === 'function' ? options.title(record) : options.title;
+          if (title === undefined) return sendError(res, 400, 'fake-openai: no title configured', 'invalid_request_error');
+          return sendStream(res, { text: title }, streamEvents({ text: title }, String(body.model ?? ''), -1, false));
+        }
         requests.push(record);
         if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
           return sendError(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
         }
         if (req.method === 'GET' && path === '/v1/models') {
           res.writeHead(200, { 'content-type': 'application/json' });
-          return res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) }));
+          return res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake', ...options.modelFields?.[id] })) }));
         }
         if (req.method !== 'POST' || path !== '/v1/chat/completions') return sendError(res, 404, `No route ${req.method} ${path}`, 'not_found');
         if (!body || !Array.isArray(body.messages)) return sendError(res, 400, 'messages is required', 'invalid_request_error');
@@ -309,6 +327,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     url: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
+    titleRequests,
     chatRequests: () => requests.filter((r) => r.turn >= 0),
     setScript(next) {
       script = next;

@@ -1,5 +1,5 @@
 // `tooldesk sessions list|show|search|export|delete|rename`: the chat sessions under TOOLDESK_HOME/sessions.
-import type { ChatMessage } from '../../../shared/chat.ts';
+import type { ChatMessage, SessionInfo } from '../../../shared/chat.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
@@ -42,7 +42,7 @@ export const sessionsCommand: Command = {
   name: 'sessions',
   summary: 'List, show, search, export, rename or delete chat sessions',
   usage: [
-    'Usage: tooldesk sessions list [--json]',
+    'Usage: tooldesk sessions list [--archived | --all] [--json]   pinned first; archived chats only with --archived or --all',
     '       tooldesk sessions show ID [--json]',
     '       tooldesk sessions search TEXT [--json]     titles and message text; prints the matching line',
     '       tooldesk sessions export ID [--format md|json] [--out FILE]   Markdown by default, to stdout',
@@ -52,22 +52,29 @@ export const sessionsCommand: Command = {
     'Continue a session with: tooldesk chat --session ID "next message"',
   ].join('\n'),
   async run(argv, io) {
-    const args = parseArgs(argv, { booleans: ['json'], values: ['format', 'out'] });
+    const args = parseArgs(argv, { booleans: ['json', 'archived', 'all'], values: ['format', 'out'] });
     const [action, id, title, ...extra] = args.positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
     const format = option(args, 'format') ?? 'md';
     if (format !== 'md' && format !== 'json') throw new UsageError(`--format takes md or json (got "${format}")`);
     if ((args.flags.has('format') || args.flags.has('out')) && action !== 'export') throw new UsageError('--format and --out go with sessions export');
     const json = flag(args, 'json');
+    if ((args.flags.has('archived') || args.flags.has('all')) && action !== 'list') throw new UsageError('--archived and --all go with sessions list');
+    if (args.flags.has('archived') && args.flags.has('all')) throw new UsageError('use --archived (archived chats only) or --all (every chat), not both');
     // Reading and editing the files needs no tools.
     const runtime = await openCliRuntime(io, { tools: false });
     const manager = await runtime.sessions();
     try {
       switch (action) {
         case 'list': {
-          const sessions = manager.list();
+          const shown = flag(args, 'all') ? () => true : flag(args, 'archived') ? (s: SessionInfo) => Boolean(s.archived) : (s: SessionInfo) => !s.archived;
+          const sessions = manager
+            .list()
+            .filter(shown)
+            .sort((a, b) => Number(Boolean(b.pinned)) - Number(Boolean(a.pinned)));
+          const marks = (s: SessionInfo) => `${s.pinned ? '[pinned] ' : ''}${s.archived ? '[archived] ' : ''}`;
           if (json) io.stdout.write(`${JSON.stringify(sessions)}\n`);
-          else for (const s of sessions) io.stdout.write(`${s.id}  ${when(s.updatedAt)}  ${String(s.messageCount).padStart(4)} msgs  ${s.title}\n`);
+          else for (const s of sessions) io.stdout.write(`${s.id}  ${when(s.updatedAt)}  ${String(s.shownCount ?? s.messageCount).padStart(4)} msgs  ${marks(s)}${s.title}\n`);
           return 0;
         }
         case 'search': {

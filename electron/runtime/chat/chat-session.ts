@@ -3,11 +3,11 @@
 // the agent loop of agent-loop.ts); what it asks the user is in session-asks.ts. Everything is
 // persisted to the session's JSONL file as it happens.
 import { randomUUID } from 'node:crypto';
-import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, TurnInterruption } from '../../../shared/chat.ts';
+import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionFlags, SessionInfo, TurnInterruption } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
-import { runContinuedTurn, runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
+import { chatModel, runContinuedTurn, runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
 import { interruptionOf } from './turn-interruption.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { ToolExecutor } from '../tools/tool-executor.ts';
@@ -19,6 +19,7 @@ import { ChatToolCalls, rerunOf } from './chat-tool-calls.ts';
 import type { SessionRecord } from './session-records.ts';
 import type { BoundOptions } from './bound-tool-result.ts';
 import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
+import { firstExchange, TITLE_TIMEOUT_MS, titleFromModel } from './title-from-model.ts';
 import { toolConversation } from './tool-conversation.ts';
 import { parseToolSetCommand, type ToolSetCommand } from './toolset-command.ts';
 import { AppModelContext } from '../apps/app-model-context.ts';
@@ -71,6 +72,10 @@ export class ChatSession {
   readonly #calls: ChatToolCalls;
   readonly #turns: TurnGate;
   #titled: boolean;
+  /** Set by rename(): a title the user chose is never replaced. */
+  #titleByUser = false;
+  /** Ends a title request still running when the session closes. */
+  readonly #closing = new AbortController();
   #closed = false;
   /** The turn a restart cut off, until a turn starts (Continue, Retry, a new message) or the path changes. */
   #interruption: TurnInterruption | undefined;
@@ -99,6 +104,7 @@ export class ChatSession {
     this.#chat = state?.chat ?? {};
     this.#interruption = state ? interruptionOf(state, this.#tree.path()) : undefined;
     this.#titled = this.#file.info.title !== DEFAULT_TITLE || this.#tree.all().some((m) => m.role === 'user');
+    this.#file.countShown(() => this.#tree.path().length);
     const limits = options.settings().limits;
     this.variables = new VariableSystem({ maxEntries: limits.variableMaxEntries, maxBytes: limits.variableMaxBytes });
     if (state && state.variables.length > 0) this.variables.restore({ version: 1, variables: state.variables });
@@ -236,6 +242,7 @@ export class ChatSession {
     this.#endInterruption();
     this.#file.append({ t: 'delete', at: Date.now(), id: messageId });
     this.#tree.delete(messageId);
+    this.#file.writeMeta(); // its shown count, now that the tree lost the message
     this.#emitPath();
     return true;
   }
@@ -313,9 +320,16 @@ export class ChatSession {
     return checked.ok ? { ok: true } : { ok: false, message: checked.message };
   }
 
+  /** Pins or archives the chat (sidebar flags); an absent field stays as it is. */
+  setFlags(flags: SessionFlags): SessionInfo {
+    this.#file.append({ t: 'flags', at: Date.now(), ...(flags.pinned !== undefined ? { pinned: flags.pinned } : {}), ...(flags.archived !== undefined ? { archived: flags.archived } : {}) });
+    return this.info;
+  }
+
   rename(title: string): SessionInfo {
     const clean = title.trim() || DEFAULT_TITLE;
     this.#titled = true;
+    this.#titleByUser = true;
     this.#file.append({ t: 'title', at: Date.now(), title: clean });
     return this.info;
   }
@@ -326,14 +340,14 @@ export class ChatSession {
     if (this.#closed) return;
     this.#closed = true;
     const cut = this.#turns.running;
+    this.#closing.abort();
     this.abort();
     this.tools.close();
     const closed = new Error('session closed');
     this.asks.approvals.rejectAll(closed);
     this.asks.mcp.rejectAll(closed);
-    // A turn cut by closing (the app quits) writes nothing after its dropped questions (recorded
-    // above, synchronously, and still unanswered): reopened, it shows "Interrupted" and can go on,
-    // instead of ending in the aborted results and the turn's end the abort would write next.
+    // A turn cut by closing (the app quits) writes nothing after its dropped questions (written above,
+    // still unanswered): reopened, it shows "Interrupted" and can go on instead of ending aborted.
     if (cut) this.#file.stopWriting();
     void this.executor.notifySession('shutdown');
     for (const dispose of this.#disposers.splice(0)) dispose();
@@ -344,14 +358,32 @@ export class ChatSession {
     // `/toolset NAME` picks the chat's tool set: nothing is recorded or sent.
     const picked = options.prompt === undefined ? parseToolSetCommand(text, this.#options.settings()) : null;
     if (picked) return Promise.resolve(this.#pickToolSet(picked));
-    return runUserTurn(this.#turnHost, text, { ...options, messageId: options.messageId ?? newId('msg') }, signal, (user) => {
+    let firstWords: string | undefined;
+    const turn = runUserTurn(this.#turnHost, text, { ...options, messageId: options.messageId ?? newId('msg') }, signal, (user) => {
       if (options.parentId !== this.#tree.head) this.#moveHead(options.parentId);
       this.#append(user);
       if (this.#titled) return;
       this.#titled = true;
-      const title = titleFromMessage(text);
-      if (title !== this.info.title) this.#file.append({ t: 'title', at: Date.now(), title });
+      firstWords = titleFromMessage(text);
+      if (firstWords !== this.info.title) this.#file.append({ t: 'title', at: Date.now(), title: firstWords });
     });
+    // The first exchange's title by the model starts after the turn and is not awaited by it.
+    return turn.then((result) => {
+      if (firstWords !== undefined && result.stopReason === 'stop') void this.#titleByModel(firstWords);
+      return result;
+    });
+  }
+
+  /** Replaces the first-words title with the model's, unless the user renamed the chat meanwhile. */
+  async #titleByModel(firstWords: string): Promise<void> {
+    const exchange = firstExchange(this.#tree.path());
+    if (!exchange || this.#closed) return;
+    const resolution = await this.#options.provider(this.#chat);
+    if (!resolution.ok) return;
+    const signal = AbortSignal.any([this.#closing.signal, AbortSignal.timeout(TITLE_TIMEOUT_MS)]);
+    const title = await titleFromModel(resolution.provider, chatModel(this.#chat, resolution.config), exchange, signal);
+    if (!title || this.#closed || this.#titleByUser || this.info.title !== firstWords || title === firstWords) return;
+    this.#file.append({ t: 'title', at: Date.now(), title });
   }
 
   #pickToolSet(command: ToolSetCommand): TurnResult {

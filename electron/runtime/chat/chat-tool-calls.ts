@@ -142,6 +142,8 @@ export class ChatToolCalls {
     for (const message of history) {
       if (mimeType) break;
       if (message.role === 'tool') mimeType = message.result.images?.find((i) => i.stored === stored)?.mimeType;
+      // An image the user attached is shown the same way (its chip's picture).
+      if (message.role === 'user') mimeType = message.attachments?.find((a) => a.kind === 'image' && a.stored === stored)?.mediaType;
     }
     const bytes = mimeType ? this.#ports.attachments.read(stored) : null;
     return mimeType && bytes ? { mimeType, data: bytes.toString('base64') } : null;

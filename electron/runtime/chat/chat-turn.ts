@@ -4,7 +4,7 @@
 // history, the file and the events (TurnHost).
 import type { AppModelContext } from '../apps/app-model-context.ts';
 import type { ChatMessage, ChatSettings, ErrorValue, StopReason, TurnInterruption, UserMessage } from '../../../shared/chat.ts';
-import type { Settings } from '../../../shared/settings.ts';
+import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
 import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { LlmToolCall } from '../llm/types.ts';
@@ -69,13 +69,18 @@ async function runSlashCall(host: TurnHost, slash: SlashCommand, signal: AbortSi
   return message.result.status === 'SUCCESS' ? { stopReason: 'stop' } : { stopReason: 'error', error: errorValue(message.result.status, message.result.error ?? message.content) };
 }
 
+/** The chat's own model when it belongs to the resolved provider, else the provider's. */
+export function chatModel(chat: ChatSettings, config: ProviderConfig): string {
+  return chat.model && (!chat.providerId || chat.providerId === config.id) ? chat.model : config.model;
+}
+
 /** The model loop from the current head: answers, tool calls and their results until a final answer. */
 export async function runModelTurn(host: TurnHost, signal: AbortSignal, resolved?: ProviderResolution): Promise<TurnResult> {
   const chat = host.chat();
   const resolution = resolved ?? (await host.provider(chat));
   if (!resolution.ok) return { stopReason: 'error', error: errorValue('NoProvider', resolution.reason) };
   const { provider, config } = resolution;
-  const model = chat.model && (!chat.providerId || chat.providerId === config.id) ? chat.model : config.model;
+  const model = chatModel(chat, config);
   return runAgentLoop(
     {
       provider,

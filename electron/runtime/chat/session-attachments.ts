@@ -2,7 +2,7 @@
 // `<sessions>/<id>.files/` (images as they came, text and PDFs as their extracted text), so a
 // reopened session sends the model the same parts. The model gets text bounded to
 // `maxTextChars`; the whole text goes into a variable the model can read in slices.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Attachment, ToolResultMessage, UserMessage } from '../../../shared/chat.ts';
 import type { AttachmentUpload } from '../../../shared/api.ts';
@@ -119,6 +119,24 @@ export class SessionAttachments {
       return readFileSync(join(this.dir, stored));
     } catch {
       return null;
+    }
+  }
+
+  /**
+   * The start of a stored text or PDF attachment's text (its `.txt` copy), at most `maxBytes`;
+   * null for any other file, or one missing. Search reads attachments through this.
+   */
+  readText(stored: string, maxBytes: number): string | null {
+    if (!/^[A-Za-z0-9._-]+\.txt$/.test(stored) || stored.startsWith('.')) return null;
+    let fd: number | undefined;
+    try {
+      fd = openSync(join(this.dir, stored), 'r');
+      const buffer = Buffer.alloc(maxBytes);
+      return buffer.subarray(0, readSync(fd, buffer, 0, maxBytes, 0)).toString('utf8');
+    } catch {
+      return null;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
   }
 

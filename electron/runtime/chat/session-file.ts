@@ -5,12 +5,12 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { fileError } from '../base/file-error.ts';
 import { join } from 'node:path';
-import type { ChatMessage, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
+import type { ChatMessage, ChatSettings, SessionFlags, SessionInfo } from '../../../shared/chat.ts';
 import type { Variable } from '../../../shared/variables.ts';
 import { MessageTree } from './message-tree.ts';
 import { outlineSession } from './session-outline.ts';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
-import { parseRecord, SESSION_FORMAT_VERSION, type SessionRecord } from './session-records.ts';
+import { applyFlags, parseRecord, SESSION_FORMAT_VERSION, type SessionRecord } from './session-records.ts';
 import { isValidSessionId } from './session-id.ts';
 import { DEFAULT_TITLE } from './title-from-message.ts';
 
@@ -35,6 +35,12 @@ export interface SessionState {
   openTurn?: { turnId: string; at: number };
   /** Approvals asked and never answered, by request id: the call id each one asked about. */
   unansweredAsks: Map<string, string>;
+  flags: SessionFlags;
+}
+
+/** The summary of a replayed session. */
+function infoOf(id: string, state: SessionState): SessionInfo {
+  return { id, title: state.title, createdAt: state.createdAt, updatedAt: state.updatedAt, messageCount: state.tree.size, shownCount: state.tree.path().length, ...state.flags };
 }
 
 export const sessionPaths = (dir: string, id: string) => ({
@@ -57,7 +63,7 @@ export function readSessionFile(file: string, id: string): SessionState {
   const size = statSync(file).size;
   if (size > MAX_SESSION_LOG_BYTES) throw new Error(tooLarge(file, size));
   const text = readFileSync(file, 'utf8');
-  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], tree: new MessageTree(), chat: {}, variables: [], approvalMemory: undefined, warnings: [], unansweredAsks: new Map() };
+  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], tree: new MessageTree(), chat: {}, variables: [], approvalMemory: undefined, warnings: [], unansweredAsks: new Map(), flags: {} };
   const variables = new Map<string, Variable>();
   const lines = text.split('\n');
   const torn = !text.endsWith('\n') && lines.at(-1) !== '';
@@ -84,8 +90,11 @@ export function readSessionFile(file: string, id: string): SessionState {
 }
 
 function apply(state: SessionState, variables: Map<string, Variable>, record: SessionRecord): void {
-  if ('at' in record && record.at > state.updatedAt) state.updatedAt = record.at;
+  if ('at' in record && record.at > state.updatedAt && record.t !== 'flags') state.updatedAt = record.at;
   switch (record.t) {
+    case 'flags':
+      applyFlags(state.flags, record);
+      break;
     case 'session':
       state.createdAt = record.createdAt;
       state.title = record.title || DEFAULT_TITLE;
@@ -201,6 +210,7 @@ export class SessionFile {
   readonly metaFile: string;
   #info: SessionInfo;
   #stopped = false;
+  #countShown: (() => number) | undefined;
 
   private constructor(readonly dir: string, readonly id: string, info: SessionInfo) {
     if (!isValidSessionId(id)) throw new Error(`"${id}" is not a valid session id`);
@@ -223,19 +233,18 @@ export class SessionFile {
     if (!isValidSessionId(id) || !existsSync(paths.log)) throw new Error(`No session "${id}" in ${dir}`);
     const state = readSessionFile(paths.log, id);
     repairTail(paths.log);
-    const file = new SessionFile(dir, id, {
-      id,
-      title: state.title,
-      createdAt: state.createdAt,
-      updatedAt: state.updatedAt,
-      messageCount: state.tree.size,
-    });
+    const file = new SessionFile(dir, id, infoOf(id, state));
     file.writeMeta();
     return { file, state };
   }
 
   get info(): SessionInfo {
     return { ...this.#info };
+  }
+
+  /** Contract: the number of messages on the shown branch now; read after each append. */
+  countShown(count: () => number): void {
+    this.#countShown = count;
   }
 
   /** After this, appends are dropped (the session was deleted while a turn was finishing). */
@@ -262,7 +271,9 @@ export class SessionFile {
     }
     const at = 'at' in record ? record.at : record.createdAt;
     const info = this.#info;
-    info.updatedAt = Math.max(info.updatedAt, at);
+    if (record.t === 'flags') applyFlags(info, record);
+    else info.updatedAt = Math.max(info.updatedAt, at);
+    if (this.#countShown) info.shownCount = this.#countShown();
     if (record.t === 'message') info.messageCount++;
     if (record.t === 'delete') info.messageCount = Math.max(0, info.messageCount - 1);
     if (record.t === 'title') info.title = record.title;
@@ -293,7 +304,8 @@ export function readSessionInfo(dir: string, id: string): SessionInfo | null {
   try {
     const meta = JSON.parse(readFileSync(paths.meta, 'utf8')) as SessionMeta;
     if (meta.id === id && typeof meta.title === 'string' && statSync(paths.meta).mtimeMs >= statSync(paths.log).mtimeMs - 1) {
-      return { id, title: meta.title, createdAt: meta.createdAt, updatedAt: meta.updatedAt, messageCount: meta.messageCount };
+      const { title, createdAt, updatedAt, messageCount, shownCount, pinned, archived } = meta;
+      return { id, title, createdAt, updatedAt, messageCount, ...(shownCount !== undefined ? { shownCount } : {}), ...(pinned ? { pinned } : {}), ...(archived ? { archived } : {}) };
     }
   } catch {
     // missing or unreadable: rebuild below

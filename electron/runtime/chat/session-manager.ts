@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSearchHit } from '../../../shared/api.ts';
-import type { ChatEvent, ChatMessage, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
+import type { ChatEvent, ChatMessage, ChatSettings, SessionFlags, SessionInfo } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import { Emitter } from '../base/emitter.ts';
 import { fileError } from '../base/file-error.ts';
@@ -18,6 +18,7 @@ import { toolSessionFactory, type ToolSessionFactory, type ToolSource } from '..
 import { readSessionFile, readSessionInfo, SessionFile, sessionPaths } from './session-file.ts';
 import { searchSession } from './search-sessions.ts';
 import { outlineSession, type SessionOutline } from './session-outline.ts';
+import { SessionAttachments } from './session-attachments.ts';
 import { isValidSessionId, newSessionId } from './session-id.ts';
 import { DEFAULT_TITLE } from './title-from-message.ts';
 
@@ -128,6 +129,10 @@ export class SessionManager {
     return this.open(id).rename(title);
   }
 
+  setFlags(id: string, flags: SessionFlags): SessionInfo {
+    return this.open(id).setFlags(flags);
+  }
+
   /** Closes the session if open, then removes its files. False when it did not exist. */
   delete(id: string): boolean {
     if (!isValidSessionId(id)) return false;
@@ -157,7 +162,8 @@ export class SessionManager {
           continue; // deleted meanwhile
         }
       }
-      const hit = searchSession(info, messages, needle);
+      const files = new SessionAttachments(this.dir, info.id);
+      const hit = searchSession(info, messages, needle, (stored, maxBytes) => files.readText(stored, maxBytes));
       if (hit) hits.push(hit);
     }
     return hits;

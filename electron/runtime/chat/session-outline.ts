@@ -8,7 +8,7 @@ import type { ChatMessage, SessionInfo } from '../../../shared/chat.ts';
 import { VARIABLE_TYPES, type Variable, type VariableInfo } from '../../../shared/variables.ts';
 import { jsonlLines, readLineAt } from './jsonl-lines.ts';
 import { MessageTree } from './message-tree.ts';
-import { parseRecord } from './session-records.ts';
+import { applyFlags, parseRecord } from './session-records.ts';
 import { DEFAULT_TITLE } from './title-from-message.ts';
 
 /** A record longer than this is skipped with a note (a 500 MB line must not cost gigabytes). */
@@ -79,8 +79,12 @@ export function outlineSession(file: string, id: string, bounds: { maxEntries: n
       warnings.push(line.torn ? `${file}: the last line was cut off (the app probably stopped while writing it); it was dropped.` : `${file}:${line.number}: skipped an unreadable line (${record}).`);
       continue;
     }
-    if ('at' in record && record.at > info.updatedAt) info.updatedAt = record.at;
+    // Pinning or archiving is not activity: it does not move the chat in the list.
+    if ('at' in record && record.at > info.updatedAt && record.t !== 'flags') info.updatedAt = record.at;
     switch (record.t) {
+      case 'flags':
+        applyFlags(info, record);
+        break;
       case 'session':
         info.createdAt = record.createdAt;
         info.title = record.title || DEFAULT_TITLE;
@@ -112,7 +116,9 @@ export function outlineSession(file: string, id: string, bounds: { maxEntries: n
   if (info.createdAt === 0) info.createdAt = statSync(file).mtimeMs;
   if (info.updatedAt === 0) info.updatedAt = info.createdAt;
   info.messageCount = tree.size;
-  return { file, info, warnings, variables: listVariables(variables, bounds), shown: tree.path() };
+  const shown = tree.path();
+  info.shownCount = shown.length;
+  return { file, info, warnings, variables: listVariables(variables, bounds), shown };
 }
 
 /**

@@ -1,6 +1,6 @@
 // The lines of a session's append-only JSONL file. Each line is one record; replaying them in
 // order rebuilds the session. Old records are never rewritten.
-import type { ChatMessage, ChatSettings, StopReason } from '../../../shared/chat.ts';
+import type { ChatMessage, ChatSettings, SessionFlags, StopReason } from '../../../shared/chat.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { ApprovalDecision, ApprovalRequest } from '../../../shared/tools.ts';
 import type { SerializedVariables, Variable } from '../../../shared/variables.ts';
@@ -12,6 +12,8 @@ export type SessionRecord =
   | { t: 'session'; v: number; id: string; createdAt: number; title: string }
   | { t: 'message'; at: number; message: ChatMessage }
   | { t: 'title'; at: number; title: string }
+  /** Pinned / archived changed (absent: unchanged). Does not count as activity (updatedAt). */
+  | { t: 'flags'; at: number; pinned?: boolean; archived?: boolean }
   /** A variable added or changed (its full value). */
   | { t: 'var'; at: number; variable: Variable }
   | { t: 'var-remove'; at: number; name: string }
@@ -42,7 +44,7 @@ export type SessionRecord =
   | { t: 'approval-asked'; at: number; request: ApprovalRequest };
 
 // Builds before branches skip the newer kinds with a warning and show every branch in a row.
-const KINDS = new Set(['session', 'message', 'title', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection', 'head', 'delete', 'chat', 'turn', 'approval-asked']);
+const KINDS = new Set(['session', 'message', 'title', 'flags', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection', 'head', 'delete', 'chat', 'turn', 'approval-asked']);
 
 /** A parsed line, or why it is not a record. */
 export function parseRecord(line: string): SessionRecord | string {
@@ -54,4 +56,12 @@ export function parseRecord(line: string): SessionRecord | string {
   }
   if (typeof value !== 'object' || value === null || !KINDS.has((value as { t?: string }).t ?? '')) return 'not a session record';
   return value as SessionRecord;
+}
+
+/** Sets a 'flags' record on a summary; false is written as absent (old readers see nothing new). */
+export function applyFlags(target: SessionFlags, record: SessionFlags): void {
+  for (const key of ['pinned', 'archived'] as const) {
+    if (record[key] === true) target[key] = true;
+    else if (record[key] === false) delete target[key];
+  }
 }

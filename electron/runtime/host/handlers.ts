@@ -49,6 +49,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     createSession: async ({ title, chat }) => changed(await sessions.create(title, chat)),
     openSession: ({ sessionId }) => sessions.open(sessionId),
     renameSession: async ({ sessionId, title }) => changed(await sessions.rename(sessionId, title)),
+    setSessionFlags: async ({ sessionId, pinned, archived }) => changed(await sessions.setFlags(sessionId, { ...(pinned !== undefined ? { pinned } : {}), ...(archived !== undefined ? { archived } : {}) })),
     deleteSession: async ({ sessionId }) => {
       await sessions.delete(sessionId);
       return changed(null);
@@ -195,7 +196,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     },
     listModels: async (request) => {
       const { provider, apiKey } = await resolveProvider(request);
-      return providers.listModels(provider, apiKey);
+      return (await providers.listModels(provider, apiKey)).map((m) => m.id);
     },
     detectLocalProviders: () => providers.detectLocal(),
 

@@ -57,7 +57,7 @@ export function createProviderService(options: ProviderServiceOptions = {}): Pro
     async listModels(config, apiKey) {
       const result = await models(config, apiKey);
       if (!result.ok) throw apiError('ProviderError', result.error.message);
-      return result.models.map((m) => m.id);
+      return result.models;
     },
     detectLocal: () => detectLocalProviders(options.detect),
   };

@@ -4,9 +4,10 @@
 import type { AppService } from '../apps/app-service.ts';
 import type { NewToolFormat } from '../../../shared/new-tool-formats.ts';
 import type { AppInfo, CreatedTool, DetectedProvider, ProviderTestResult, SessionSearchHit, SessionSnapshot, ToolFiles, ToolsState, VariableSlice } from '../../../shared/api.ts';
-import type { ChatEvent, ChatSettings, SessionInfo } from '../../../shared/chat.ts';
+import type { ChatEvent, ChatSettings, SessionFlags, SessionInfo } from '../../../shared/chat.ts';
 import type { AttachmentUpload, ExportFormat } from '../../../shared/api.ts';
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
+import type { ModelInfo } from '../llm/types.ts';
 import type { ApprovalDecision, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { VariableInfo, VariableType } from '../../../shared/variables.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
@@ -19,6 +20,7 @@ export interface SessionService {
   create(title?: string, chat?: ChatSettings): Promise<SessionInfo>;
   open(sessionId: string): Promise<SessionSnapshot>;
   rename(sessionId: string, title: string): Promise<SessionInfo>;
+  setFlags(sessionId: string, flags: SessionFlags): Promise<SessionInfo>;
   delete(sessionId: string): Promise<void>;
   search(query: string): Promise<SessionSearchHit[]>;
   /**
@@ -87,7 +89,7 @@ export interface SettingsService {
 
 export interface ProviderService {
   test(provider: ProviderConfig, apiKey: string | null): Promise<ProviderTestResult>;
-  listModels(provider: ProviderConfig, apiKey: string | null): Promise<string[]>;
+  listModels(provider: ProviderConfig, apiKey: string | null): Promise<ModelInfo[]>;
   detectLocal(): Promise<DetectedProvider[]>;
 }
 

@@ -81,6 +81,10 @@ export function createSessionService(manager: SessionManager): SessionService {
       session(id);
       return manager.rename(id, title);
     },
+    setFlags: async (id, flags) => {
+      session(id);
+      return manager.setFlags(id, flags);
+    },
     delete: async (id) => {
       if (!manager.delete(id)) throw apiError('NotFoundError', `no session "${id}"`);
     },

@@ -1,6 +1,7 @@
 // Finds a local model server to propose when no provider is configured: Ollama on :11434 and
 // LM Studio on :1234, probed in parallel through /v1/models with a short timeout.
 import type { DetectedProvider } from '../../../shared/api.ts';
+import { PROVIDER_PRESETS } from '../../../shared/provider-presets.ts';
 
 export interface LocalCandidate {
   id: string;
@@ -8,10 +9,7 @@ export interface LocalCandidate {
   baseURL: string;
 }
 
-export const LOCAL_CANDIDATES: LocalCandidate[] = [
-  { id: 'ollama', name: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1' },
-  { id: 'lmstudio', name: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1' },
-];
+export const LOCAL_CANDIDATES: LocalCandidate[] = PROVIDER_PRESETS.filter((p) => p.id === 'ollama' || p.id === 'lmstudio').map(({ id, name, baseURL }) => ({ id, name, baseURL }));
 
 export interface DetectOptions {
   candidates?: LocalCandidate[];

@@ -9,6 +9,7 @@ import type { ProviderConfig } from '../../../shared/settings.ts';
 import { describeHttpError, describeNetworkError, type ProviderLabel } from './describe-llm-error.ts';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryOptions } from './retry-policy.ts';
 import { ToolCallAssembler } from './tool-call-assembler.ts';
+import { listedContextWindow } from './listed-context-window.ts';
 import type { LlmError, LlmMessage, LlmProvider, LlmRequest, LlmStreamEvent, ModelInfo, StopReason } from './types.ts';
 
 export interface OpenAICompatibleOptions {
@@ -234,7 +235,8 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
     try {
       const models: ModelInfo[] = [];
       for await (const model of client.models.list(signal ? { signal } : {})) {
-        models.push({ id: model.id, ...(model.owned_by ? { ownedBy: model.owned_by } : {}) });
+        const window = listedContextWindow(model);
+        models.push({ id: model.id, ...(model.owned_by ? { ownedBy: model.owned_by } : {}), ...(window ? { contextWindow: window } : {}) });
       }
       return { ok: true, models };
     } catch (error) {

@@ -56,6 +56,8 @@ export type LlmStreamEvent =
 export interface ModelInfo {
   id: string;
   ownedBy?: string;
+  /** Tokens, when the server's model list states it (listed-context-window.ts). */
+  contextWindow?: number;
 }
 
 export interface LlmProvider {

@@ -1,13 +1,12 @@
-// The chat's own bar: its model ("Model"), "Chat settings", the context meter (tokens used of the
-// model's window when known) and "Export".
+// The chat's own bar: its model ("Model"), "Chat settings", the context meter (context-meter.tsx)
+// and "Export".
 import { Show, createSignal } from 'solid-js';
 import type { ChatSettings } from '../../../shared/chat.ts';
 import type { ExportFormat } from '../../../shared/api.ts';
-import { contextWindow } from '../../../shared/model-facts.ts';
 import type { ChatState } from '../store/app-state.ts';
 import { useApp } from '../store/app-context.tsx';
 import { ChatSettingsPanel } from './chat-settings-panel.tsx';
-import { formatTokens } from './message-actions.tsx';
+import { ContextMeter } from './context-meter.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { PermissionControls } from './permission-controls.tsx';
 
@@ -48,7 +47,6 @@ export function ChatHeader(props: { chat?: ChatState; draftChat?: ChatSettings }
     const last = props.chat?.rows.findLast((r) => r.kind === 'assistant' && r.usage);
     return last?.kind === 'assistant' && last.usage ? last.usage.inputTokens + last.usage.outputTokens : 0;
   };
-  const window = () => (current().model ? contextWindow(current().model!) : undefined);
   const doExport = async (format: ExportFormat) => {
     setExportOpen(false);
     const file = await app.exportSession(format);
@@ -64,12 +62,7 @@ export function ChatHeader(props: { chat?: ChatState; draftChat?: ChatSettings }
         </button>
         <PermissionControls chat={own()} onChange={(chat) => void app.setChatSettings(chat)} />
         <span class="grow" />
-        <Show when={used() > 0}>
-          <span class="context-meter muted" data-testid="context-meter" title="Tokens of the last request and its answer, of the model's context window">
-            {formatTokens(used())}
-            {window() ? ` / ${formatTokens(window()!)}` : ''} tokens
-          </span>
-        </Show>
+        <ContextMeter current={current()} used={used()} />
         <Show when={props.chat}>
           <div class="model-picker">
             <button type="button" aria-haspopup="menu" aria-expanded={exportOpen()} onClick={() => setExportOpen(!exportOpen())} data-testid="export">

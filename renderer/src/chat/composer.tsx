@@ -279,7 +279,8 @@ export function Composer(props: {
           )}
         </Show>
         <VarRefChips refs={chips.refs()} />
-        <AttachmentChips items={files().map((f) => ({ name: f.upload.name, kind: f.kind, size: f.size }))} onRemove={(i) => setFiles((now) => now.filter((_, n) => n !== i))} />
+        <AttachmentChips
+          items={files().map((f) => ({ name: f.upload.name, kind: f.kind, size: f.size, ...(f.kind === 'image' ? { preview: { mimeType: f.upload.mediaType, data: f.upload.data } } : {}) }))} onRemove={(i) => setFiles((now) => now.filter((_, n) => n !== i))} />
         <Show when={problems().length > 0 || imageNote()}>
           <div class="composer-notes small" role="status" data-testid="attach-note">
             {[...problems(), ...(imageNote() ? [imageNote()!] : [])].join(' ')}

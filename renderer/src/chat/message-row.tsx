@@ -39,7 +39,11 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
                     </For>
                   </div>
                 </Show>
-                <AttachmentChips items={row().attachments ?? []} onOpenVariable={(name) => app.openVariable(name)} />
+                <AttachmentChips
+                  items={row().attachments ?? []}
+                  onOpenVariable={(name) => app.openVariable(name)}
+                  loadImage={(stored) => app.api.readToolImage({ sessionId: props.chat.sessionId, stored })}
+                />
               </div>
               {/* Hidden while a turn runs (they would wait anyway): Tab from the box reaches the approval cards first. */}
               <Show when={!props.chat.running}>

@@ -1,9 +1,6 @@
-import { For, Show, createResource } from 'solid-js';
+import { For, Show, createResource, createSignal } from 'solid-js';
 import type { ToolExecuteResult } from '../../../shared/tools.ts';
-
-/** Image types a browser shows safely from a data: URL (no SVG: it could carry script). */
-const SHOWN = /^image\/(png|jpeg|gif|webp|avif|bmp)$/i;
-const BASE64 = /^[A-Za-z0-9+/=\s]*$/;
+import { ImageLightbox, imageSrc } from '../ui/image-lightbox.tsx';
 
 interface ResultImage {
   mimeType: string;
@@ -17,13 +14,28 @@ export type LoadToolImage = (stored: string) => Promise<ResultImage>;
 export function resultImages(data: unknown): ResultImage[] {
   const images = (data as { images?: unknown } | null | undefined)?.images;
   if (!Array.isArray(images)) return [];
-  return images.filter((i): i is ResultImage => !!i && typeof i.mimeType === 'string' && typeof i.data === 'string' && SHOWN.test(i.mimeType) && BASE64.test(i.data));
+  return images.filter((i): i is ResultImage => !!i && typeof i.mimeType === 'string' && typeof i.data === 'string' && imageSrc(i) !== null);
 }
 
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg' };
+/** The file name Save offers: "TOOL-image-N.png". */
+const fileName = (alt: string, mimeType: string) => `${alt.replace(/ \(.*\)$/, '').replace(/[^A-Za-z0-9._-]+/g, '-').toLowerCase()}.${EXTENSIONS[mimeType.toLowerCase()] ?? mimeType.split('/')[1]!.toLowerCase()}`;
+
+/** The image in the block; a click opens it large (zoom, copy, save). */
 function ImageView(props: { image: ResultImage; alt: string }) {
+  const [open, setOpen] = createSignal(false);
   return (
-    <Show when={SHOWN.test(props.image.mimeType) && BASE64.test(props.image.data)}>
-      <img class="tool-image" src={`data:${props.image.mimeType};base64,${props.image.data.replace(/\s/g, '')}`} alt={props.alt} style={{ 'max-width': '100%', 'max-height': '320px' }} />
+    <Show when={imageSrc(props.image)}>
+      {(src) => (
+        <>
+          <button type="button" class="tool-image-open" title="Open larger (zoom, copy, save)" onClick={() => setOpen(true)} data-testid="tool-image-open">
+            <img class="tool-image" src={src()} alt={props.alt} style={{ 'max-width': '100%', 'max-height': '320px' }} />
+          </button>
+          <Show when={open()}>
+            <ImageLightbox image={props.image} name={fileName(props.alt, props.image.mimeType)} onClose={() => setOpen(false)} />
+          </Show>
+        </>
+      )}
     </Show>
   );
 }

@@ -6,11 +6,19 @@ import { useNow } from '../ui/clock.ts';
 import './sessions.css';
 import { Icon } from '../ui/icons.tsx';
 import { confirmDialog } from '../ui/dialog.tsx';
+import { messageCountText, orderSessions } from './order-sessions.ts';
+
+/** The row's flag buttons, and their keys on a focused row. */
+const FLAG_ACTIONS = [
+  { flag: 'pinned', label: 'Pin', undo: 'Unpin', title: 'Pin to the top', keys: 'Alt+P', code: 'KeyP', icon: 'pin' },
+  { flag: 'archived', label: 'Archive', undo: 'Unarchive', title: 'Archive: hide from the list', keys: 'Alt+A', code: 'KeyA', icon: 'archive' },
+] as const;
 
 /**
  * Sessions: new, open, rename, delete, search (Ctrl/Cmd+K focuses the search box). The list is one
  * tab stop (roving tabindex): arrow keys, Home and End move inside it, Enter opens and puts the
- * cursor in the message box, F2 renames, Delete deletes (after asking).
+ * cursor in the message box, F2 renames, Delete deletes (after asking), Alt+P pins, Alt+A archives. Pinned chats come first;
+ * archived ones are listed only in the "Archived" view.
  */
 export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => void }) {
   const app = useApp();
@@ -23,7 +31,9 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     () => query().trim() || null,
     (q) => app.api.searchSessions({ query: q }).catch(() => []),
   );
-  const sorted = () => [...app.state.sessions].sort((a, b) => b.updatedAt - a.updatedAt);
+  const [archivedView, setArchivedView] = createSignal(false);
+  const sorted = () => orderSessions(app.state.sessions, archivedView());
+  const archivedCount = () => app.state.sessions.filter((s) => s.archived).length;
   const shown = (): { session: SessionInfo; snippet?: string }[] =>
     query().trim() ? (hits() ?? []) : sorted().map((session) => ({ session }));
   const stop = () => {
@@ -74,6 +84,9 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     } else if (e.key === 'Enter' && !e.isComposing) {
       e.preventDefault();
       void openAndFocus(session);
+    } else if (e.altKey && FLAG_ACTIONS.some((a) => a.code === e.code)) {
+      e.preventDefault();
+      void toggle(session, FLAG_ACTIONS.find((a) => a.code === e.code)!.flag);
     } else if (e.key === 'F2') {
       e.preventDefault();
       setEditing(session.id);
@@ -90,6 +103,7 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     if (!title.trim() || title === session.title) return;
     await app.guard(() => app.api.renameSession({ sessionId: session.id, title: title.trim() }));
   };
+  const toggle = (session: SessionInfo, flag: 'pinned' | 'archived') => app.guard(() => app.api.setSessionFlags({ sessionId: session.id, [flag]: !session[flag] }));
   const remove = async (session: SessionInfo) => {
     if (!(await confirmDialog({ title: `Delete “${session.title}”?`, message: 'Its messages and variables are removed.', confirmLabel: 'Delete', danger: true }))) return;
     const deleted = await app.guard(async () => {
@@ -97,7 +111,7 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
       return true;
     });
     if (!deleted || app.state.activeSessionId !== session.id) return;
-    const next = sorted().find((s) => s.id !== session.id);
+    const next = orderSessions(app.state.sessions, false).find((s) => s.id !== session.id);
     if (next) await app.openSession(next.id);
     else await app.newSession();
   };
@@ -144,15 +158,23 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
                     class="session-open"
                     tabIndex={index() === stop() ? 0 : -1}
                     aria-current={hit.session.id === app.state.activeSessionId ? 'page' : undefined}
-                    aria-keyshortcuts="F2 Delete"
+                    aria-keyshortcuts="F2 Delete Alt+P Alt+A"
                     onClick={() => void app.openSession(hit.session.id)}
                     onDblClick={() => setEditing(hit.session.id)}
                     onFocus={() => setCursor(index())}
                     onKeyDown={(e) => onRowKey(e, index(), hit.session)}
                   >
-                    <span class="session-title">{hit.session.title || 'Untitled'}</span>
+                    <span class="session-title">
+                      <Show when={hit.session.pinned}>
+                        <span class="session-flag" title="Pinned" data-testid="session-pinned">
+                          <Icon name="pin" size={12} />
+                        </span>
+                      </Show>
+                      {hit.session.title || 'Untitled'}
+                    </span>
                     <span class="muted small">
-                      {hit.snippet ?? `${hit.session.messageCount} message${hit.session.messageCount === 1 ? '' : 's'} · ${formatAge(hit.session.updatedAt, now())}`}
+                      {hit.snippet ?? `${messageCountText(hit.session)} · ${formatAge(hit.session.updatedAt, now())}`}
+                      {hit.session.archived ? ' · archived' : ''}
                     </span>
                   </button>
                 }
@@ -170,6 +192,20 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
                 />
               </Show>
               <div class="session-actions">
+                <For each={FLAG_ACTIONS}>
+                  {(action) => (
+                    <button
+                      type="button"
+                      class="icon"
+                      tabIndex={-1}
+                      title={`${hit.session[action.flag] ? action.undo : action.title} (${action.keys})`}
+                      aria-label={`${hit.session[action.flag] ? action.undo : action.label} ${hit.session.title}`}
+                      onClick={() => void toggle(hit.session, action.flag)}
+                    >
+                      <Icon name={action.icon} />
+                    </button>
+                  )}
+                </For>
                 <button type="button" class="icon" tabIndex={-1} title="Rename (F2)" aria-label={`Rename ${hit.session.title}`} onClick={() => setEditing(hit.session.id)}>
                   <Icon name="pencil" />
                 </button>
@@ -181,6 +217,11 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
           )}
         </For>
       </ul>
+      <Show when={archivedCount() > 0 || archivedView()}>
+        <button type="button" class="archived-toggle small" aria-pressed={archivedView()} onClick={() => setArchivedView(!archivedView())} data-testid="archived-toggle">
+          {archivedView() ? '← All chats' : `Archived (${archivedCount()})`}
+        </button>
+      </Show>
     </nav>
   );
 }

@@ -1,4 +1,4 @@
-import { Show, createEffect, createResource, createSignal } from 'solid-js';
+import { For, Show, createEffect, createResource, createSignal } from 'solid-js';
 import { createStore } from 'solid-js/store';
 import { providerKeySecretName, type ProviderInfo, type ProviderTestResult } from '../../../shared/api.ts';
 import type { ProviderConfig } from '../../../shared/settings.ts';
@@ -7,6 +7,7 @@ import { ModelCombobox, type ModelComboboxHandle } from './model-combobox.tsx';
 import { useSettings } from './use-settings.ts';
 import { confirmDialog } from '../ui/dialog.tsx';
 import { useProviderDrafts } from './provider-drafts.ts';
+import { PROVIDER_PRESETS, presetForBaseURL, type ProviderPreset } from '../../../shared/provider-presets.ts';
 
 /** Shown in the key field while a key is stored: the key itself never comes back from the host. */
 const KEY_MASK = '••••••••••••';
@@ -67,7 +68,10 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
   };
   // One call: the provider and its key are saved together, or (the toast says why) neither is,
   // and the typed key stays in the field.
+  const [missing, setMissing] = createSignal('');
   const persist = async () => {
+    if (!draft.baseURL.trim()) return setMissing('Base URL is empty: pick a preset above or type the server’s address (it usually ends in /v1).');
+    setMissing('');
     const provider: ProviderConfig = { ...draft };
     const secrets: Record<string, string | null> = {};
     if (keyChanged()) {
@@ -107,16 +111,46 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
     }
   };
 
+  // A preset fills the address and, unless the user named the provider, its name.
+  const preset = () => presetForBaseURL(draft.baseURL);
+  const usePreset = (picked: ProviderPreset) => {
+    const named = draft.name.trim() && draft.name !== 'New provider' && !PROVIDER_PRESETS.some((p) => p.name === draft.name);
+    setDraft({ baseURL: picked.baseURL, ...(named ? {} : { name: picked.name }) });
+    setMissing('');
+  };
+
   return (
     <div class="provider-editor stack" data-testid="provider-editor">
+      <Show when={props.isNew}>
+        <div class="provider-presets" role="group" aria-label="Presets" data-testid="provider-presets">
+          <span class="muted small">Start from</span>
+          <For each={PROVIDER_PRESETS}>
+            {(p) => (
+              <button type="button" class="chip" aria-pressed={preset()?.id === p.id} onClick={() => usePreset(p)}>
+                {p.name}
+              </button>
+            )}
+          </For>
+        </div>
+      </Show>
       <label>
         Name
         <input type="text" aria-label="Provider name" value={draft.name} onInput={(e) => setDraft('name', e.currentTarget.value)} />
       </label>
       <label>
         Base URL
-        <input type="url" aria-label="Base URL" value={draft.baseURL} placeholder="https://api.openai.com/v1" onInput={(e) => setDraft('baseURL', e.currentTarget.value)} />
+        <input
+          type="url"
+          aria-label="Base URL"
+          value={draft.baseURL}
+          placeholder="https://… or http://127.0.0.1:PORT/v1"
+          aria-describedby="provider-hint"
+          onInput={(e) => setDraft('baseURL', e.currentTarget.value)}
+        />
       </label>
+      <span id="provider-hint" class="muted small" data-testid="provider-hint">
+        {preset()?.hint ?? 'The server’s OpenAI-compatible address, usually ending in /v1.'}
+      </span>
       {/* The field names itself ("Model"); a <label> around it would also swallow clicks meant for Load models. */}
       <div>
         <span aria-hidden="true">Model</span>
@@ -154,6 +188,11 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
             </Show>
           </div>
         )}
+      </Show>
+      <Show when={missing()}>
+        <div class="small error-text" role="alert" data-testid="provider-missing">
+          {missing()}
+        </div>
       </Show>
       <div class="row">
         <button type="button" class="primary" onClick={() => void persist()}>

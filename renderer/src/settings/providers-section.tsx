@@ -19,11 +19,11 @@ export function ProvidersSection() {
   // Saving re-reads the list (the editor starts over), so the confirmation lives here.
   const [saved, setSaved] = createSignal<string | null>(null);
 
-  // "+ Add provider" opens a form for a provider that is stored only by its Save (Cancel discards it).
+  // "+ Add provider" opens a form with an empty address (a preset or the user fills it) for a provider that is stored only by its Save (Cancel discards it).
   // Which forms are open, and what they hold, survive closing Settings (provider-drafts.ts).
   const add = () => {
     const id = `provider-${Date.now().toString(36)}`;
-    const provider: ProviderConfig = { id, name: 'New provider', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', model: '' };
+    const provider: ProviderConfig = { id, name: 'New provider', kind: 'openai-compatible', baseURL: '', model: '' };
     setEditing(null);
     setAdding({ ...provider, active: false, hasApiKey: false });
   };

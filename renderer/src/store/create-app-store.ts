@@ -204,10 +204,10 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
           setState('tools', tools);
           setState('settings', settings);
         });
-        // After a reconnect the open session stays open; on start, the most recent one opens.
+        // After a reconnect the open session stays open; on start, the most recent one not archived opens.
         const current = state.activeSessionId;
         if (state.draft && !current) return;
-        const first = current ?? [...sessions].sort((a, b) => b.updatedAt - a.updatedAt)[0]?.id;
+        const first = current ?? sessions.filter((s) => !s.archived).sort((a, b) => b.updatedAt - a.updatedAt)[0]?.id;
         if (first) await store.openSession(first);
         else await store.newSession();
       });

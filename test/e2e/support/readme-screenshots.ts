@@ -45,7 +45,8 @@ async function shot(page: Page, name: string) {
 }
 
 await ensureRendererBuilt();
-const fake = await startFakeOpenAI({ script });
+// The model list states a window (the context meter draws its bar); the first exchange gets a title.
+const fake = await startFakeOpenAI({ script, modelFields: { 'fake-model': { context_length: 131_072 } }, title: 'Log length and a greeting' });
 const home = makeHome({ providerUrl: fake.url });
 const server = await startAppServer({ home });
 const browser = await launchBrowser({ width: 1280, height: 760 });

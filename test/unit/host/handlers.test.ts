@@ -37,6 +37,7 @@ function scriptedSessions() {
     },
     open: async (id) => ({ session: find(id), messages: [], pendingApprovals: [], running: false }),
     rename: async (id, title) => Object.assign(find(id), { title }),
+    setFlags: async (id, flags) => Object.assign(find(id), flags),
     delete: async (id) => void sessions.splice(sessions.indexOf(find(id)), 1),
     search: async (q) => sessions.filter((s) => s.title.includes(q)).map((session) => ({ session })),
     send: async (id, text) => {
