@@ -43,6 +43,6 @@ export function packBundle(manifest: Record<string, unknown>, fileName = `${Stri
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   const out = join(scratchInCheckout('td-mcpb-out-'), fileName);
   const packed = spawnSync(MCPB, ['pack', dir, out], { encoding: 'utf8', timeout: 60_000 });
-  if (packed.status !== 0) throw new Error(`mcpb pack failed: ${packed.stderr}${packed.stdout}`);
+  if (packed.status !== 0) throw new Error(`mcpb pack ${dir} failed (${packed.status}): ${packed.stderr}${packed.stdout}`);
   return out;
 }

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeadlessKeyring, type HeadlessKeyring } from '../../support/headless-keyring.ts';
-import { packEverythingBundle } from '../../support/mcpb-bundles.ts';
+import { packBundle } from '../../support/pack-mcpb.ts';
 import { removeScratch, repoRoot, scratchInCheckout } from '../../support/run-cli.ts';
 
 const BIN = join(repoRoot, 'electron/cli/bin.mjs');
@@ -46,7 +46,7 @@ function pack(version: string, extra: Record<string, unknown> = {}): string {
     },
     ...extra,
   };
-  return packEverythingBundle(manifest, `acme-${version}.mcpb`);
+  return packBundle(manifest, `acme-${version}.mcpb`);
 }
 
 function cli(home: string, args: string[], input = '') {

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packEverythingBundle } from '../../support/mcpb-bundles.ts';
+import { packBundle as packFixtureBundle } from '../../support/pack-mcpb.ts';
 import { removeScratch, runCli, scratchInCheckout } from '../../support/run-cli.ts';
 import { tempHomes } from '../../support/temp-homes.ts';
 
@@ -24,7 +24,7 @@ const weather = {
 const notes = { name: 'com.example/notes', title: 'Notes', version: '0.4.0', remotes: [{ type: 'streamable-http', url: 'https://notes.example.com/mcp', headers: [{ name: 'X-Team', value: 'blue' }] }] };
 const bundleOnly = { name: 'org.sample/odd', version: '1.0.0', packages: [{ registryType: 'oci', identifier: 'ghcr.io/sample/odd' }] };
 /** A bundle packed with the mcpb CLI (its server is server-everything); its URL is set once the fixture listens. */
-function packBundle(): Buffer {
+function tinyBundle(): Buffer {
   const manifest = {
     manifest_version: '0.3',
     name: 'tiny',
@@ -34,7 +34,7 @@ function packBundle(): Buffer {
     server: { type: 'node', entry_point: 'server/index.js', mcp_config: { command: 'node', args: ['${__dirname}/server/index.js'] } },
     tools: [{ name: 'echo', description: 'Echo' }],
   };
-  return readFileSync(packEverythingBundle(manifest, 'tiny.mcpb'));
+  return readFileSync(packFixtureBundle(manifest, 'tiny.mcpb'));
 }
 let bundle: Buffer = Buffer.alloc(0);
 let bundleSha = '';
@@ -48,7 +48,7 @@ const all = [weather, notes, bundleOnly, tiny, tampered, unhashed];
 let server: Server;
 let base = '';
 beforeAll(async () => {
-  bundle = packBundle();
+  bundle = tinyBundle();
   bundleSha = createHash('sha256').update(bundle).digest('hex');
   tiny.packages[0]!.fileSha256 = bundleSha;
   server = createServer((req, res) => {

@@ -31,6 +31,8 @@ describe('outlineSession', () => {
       { t: 'var-remove', at: 112, name: 'gone' },
       { t: 'var', at: 113, variable: variable('new', 'ToolCallResult', 'z'.repeat(10), 113) },
       { t: 'var', at: 114, variable: variable('bad', 'NoSuchType', 'w', 114) },
+      { t: 'flags', at: 120, pinned: true, archived: true },
+      { t: 'flags', at: 121, archived: false },
     ];
     writeFileSync(file, `${records.map((r) => JSON.stringify(r)).join('\n')}\nnot json\n`);
     const bounds = { maxEntries: 1000, maxBytes: 15 }; // the oldest non-rule variable is evicted
@@ -42,7 +44,9 @@ describe('outlineSession', () => {
     const warnings: string[] = [];
     expect([...shownMessages(outline, (w) => warnings.push(w))].map((m) => m.id)).toEqual(whole.messages.map((m) => m.id));
     expect(warnings).toEqual([]);
-    expect(outline.info).toEqual({ id: 's', title: whole.title, createdAt: whole.createdAt, updatedAt: whole.updatedAt, messageCount: whole.tree.size });
+    expect(outline.info).toEqual({ id: 's', title: whole.title, createdAt: whole.createdAt, updatedAt: whole.updatedAt, messageCount: whole.tree.size, shownCount: whole.tree.path().length, ...whole.flags });
+    expect(outline.info).toMatchObject({ updatedAt: 114, pinned: true });
+    expect(outline.info.archived).toBeUndefined();
     expect(outline.variables.map((v) => v.name)).toEqual(variables.list().items.map((v) => v.name));
     expect(outline.variables.map((v) => v.name)).toEqual(['rule', 'new']);
     expect(outline.warnings).toEqual(whole.warnings);
