@@ -22,7 +22,8 @@ import type { McpInteractions, McpManager } from './sources/mcp/index.ts';
 import type { RuleBook } from './tools/rules/rule-book.ts';
 import { settingsRuleBook } from './tools/rules/settings-rule-book.ts';
 import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
-import { openSettingsStore, type SettingsBackendFactory, type SettingsStore } from './store/settings-store.ts';
+import type { SettingsBackendFactory } from './store/settings-backend.ts';
+import { openSettingsStore, type SettingsStore } from './store/settings-store.ts';
 import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
 import type { ToolGroupSource } from './tools/tools-change.ts';
 
