@@ -2,24 +2,14 @@
 // Tools, Variables — in light and dark: no serious or critical violation.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { ECHO_ASKS, startFileApp } from './support/e2e-app.ts';
 import { newChat, openPanel, send } from './support/chat-page.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-let app: E2EApp;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startE2EApp({ settings: { permissionOverrides: { script_echo: { executionPolicy: 'ask-always' } } } });
-  ({ page } = app);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const { page } = await startFileApp({ settings: ECHO_ASKS });
 
 interface Violation {
   id: string;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
-import { newChat, openPanel, send } from './support/chat-page.ts';
+import { focusedTestId, newChat, openPanel, send } from './support/chat-page.ts';
 
 let app: E2EApp;
 let page: Page;
@@ -17,8 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-const focusedTestId = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
 
 describe('chat polish', () => {
   it('folds a long pasted message behind "Show all" and unfolds it', async () => {

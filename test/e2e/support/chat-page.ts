@@ -49,3 +49,7 @@ export async function answerDialog(page: Page, answer: true | false | { text: st
   }
   await dialog.waitFor({ state: 'detached' });
 }
+
+/** The data-testid of the focused element, or its tag name when it has none. */
+export const focusedTestId = (page: Page): Promise<string | undefined> =>
+  page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
