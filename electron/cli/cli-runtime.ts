@@ -25,3 +25,13 @@ export async function openCliRuntime(io: CliIO, cli: CliRuntimeOptions = {}): Pr
   for (const warning of runtime.warnings) io.stderr.write(`tooldesk: warning: ${warning}\n`);
   return runtime;
 }
+
+/** Runs `work` on a runtime opened without tools (settings, secrets) and closes it after. */
+export async function withCliRuntime(io: CliIO, work: (runtime: Runtime) => Promise<number>): Promise<number> {
+  const runtime = await openCliRuntime(io, { tools: false });
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}

@@ -3,7 +3,7 @@
 // reload, secrets for tool processes (and Agenvoy's key endpoint).
 import type { Diagnostic } from '../../shared/tools.ts';
 import type { McpToolFeed } from '../runtime/host/mcp-server/tool-feed.ts';
-import type { McpInteractions } from '../runtime/sources/mcp/types.ts';
+import type { McpInteractions } from '../runtime/host/mcp-client.ts';
 import type { SecretStore } from '../runtime/store/secret-store.ts';
 import { openCliRuntime } from './cli-runtime.ts';
 import type { CliIO } from './command.ts';

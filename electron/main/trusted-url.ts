@@ -1,5 +1,6 @@
 // Which URLs are "our page": the built renderer file, or the dev server in `electron-vite dev`.
 import { pathToFileURL } from 'node:url';
+import { rendererCsp } from '../runtime/host/renderer-csp.ts';
 
 export interface AppLocation {
   /** Absolute path of out/renderer/index.html. */
@@ -28,21 +29,9 @@ export function isExternalLink(url: string): boolean {
   return /^https?:\/\//i.test(url) || /^mailto:/i.test(url);
 }
 
-/** The CSP of the Electron window: no remote code, no inline script, connections only to itself. */
+/** The CSP of the Electron window; in `electron-vite dev` scripts and the reload socket come from the dev server. */
 export function electronContentSecurityPolicy(devServerUrl?: string): string {
-  const dev = devServerUrl ? ` ${new URL(devServerUrl).origin} ws://${new URL(devServerUrl).host}` : '';
-  return [
-    "default-src 'self'",
-    `script-src 'self'${devServerUrl ? ` ${new URL(devServerUrl).origin}` : ''}`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    `connect-src 'self'${dev}`,
-    // MCP Apps: the sandbox proxy on its own loopback origin.
-    'frame-src http://localhost:*',
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  if (!devServerUrl) return rendererCsp();
+  const dev = new URL(devServerUrl);
+  return rendererCsp({ script: [dev.origin], connect: [dev.origin, `ws://${dev.host}`] });
 }

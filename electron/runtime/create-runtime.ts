@@ -20,9 +20,10 @@ import { sandboxStatus } from './runner/sandbox-status.ts';
 import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
 import type { McpInteractions, McpManager } from './sources/mcp/index.ts';
 import type { RuleBook } from './tools/rules/rule-book.ts';
-import { settingsRuleBook } from './tools/rules/settings-rule-book.ts';
 import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
-import { openSettingsStore, type SettingsBackendFactory, type SettingsStore } from './store/settings-store.ts';
+import type { SettingsBackendFactory } from './store/settings-backend.ts';
+import { settingsRuleBook } from './store/settings-rule-book.ts';
+import { openSettingsStore, type SettingsStore } from './store/settings-store.ts';
 import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
 import type { ToolGroupSource } from './tools/tools-change.ts';
 

@@ -1,22 +1,11 @@
 // Issue 25 §9: axe-core on the main screens — the chat with a waiting approval card, Settings,
 // Tools, Variables — in light and dark: no serious or critical violation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { describe, expect, it } from 'vitest';
+import { ECHO_ASKS, startFileApp } from './support/e2e-app.ts';
 import { seriousViolations } from './support/axe.ts';
 import { newChat, openPanel, send } from './support/chat-page.ts';
 
-let app: E2EApp;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startE2EApp({ settings: { permissionOverrides: { script_echo: { executionPolicy: 'ask-always' } } } });
-  ({ page } = app);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const { page } = await startFileApp({ settings: ECHO_ASKS });
 
 describe('axe-core: no serious or critical violations', () => {
   for (const scheme of ['light', 'dark'] as const) {

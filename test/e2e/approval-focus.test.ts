@@ -3,25 +3,13 @@
 // ask-always tool call arrives: every character lands in the message box, nothing is approved or
 // rejected. The card is reached on purpose with Ctrl+Shift+Enter or Tab, and then the keyboard
 // answers it as before (Enter approves once, Esc rejects, focus moves on to the next card).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { FakeOpenAIServer } from '../support/fake-openai-server.ts';
-import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { ECHO_ASKS, startFileApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
 import { lastCall, newChat, waitForStatus } from './support/chat-page.ts';
 
-let app: E2EApp;
-let fake: FakeOpenAIServer;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startE2EApp({ settings: { permissionOverrides: { script_echo: { executionPolicy: 'ask-always' } } } });
-  ({ fake, page } = app);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const { fake, page } = await startFileApp({ settings: ECHO_ASKS });
 
 const focused = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.textContent ?? document.activeElement?.tagName);
 const composerValue = (p: Page) => p.getByTestId('composer').inputValue();

@@ -1,24 +1,11 @@
 // Issue 15's defects in Chromium: long pastes fold, Esc closes panels, a narrow window keeps
 // the header reachable, Ctrl+K works from the keyboard alone, relative times move, code is
 // highlighted, and variables read as names and kinds a person understands.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
-import { newChat, openPanel, send } from './support/chat-page.ts';
+import { describe, expect, it } from 'vitest';
+import { startFileApp } from './support/e2e-app.ts';
+import { focusedTestId, newChat, openPanel, send } from './support/chat-page.ts';
 
-let app: E2EApp;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startE2EApp();
-  ({ page } = app);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
-
-const focusedTestId = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+const { page } = await startFileApp();
 
 describe('chat polish', () => {
   it('folds a long pasted message behind "Show all" and unfolds it', async () => {

@@ -3,25 +3,13 @@
 // session list is one tab stop; sending during a turn queues the message.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
-import { answerDialog, lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
+import { describe, expect, it } from 'vitest';
+import { ECHO_ASKS, startFileApp } from './support/e2e-app.ts';
+import { answerDialog, focusedTestId, lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
 import { screenshot } from './support/screenshots.ts';
 
-let app: E2EApp;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startE2EApp({ settings: { permissionOverrides: { script_echo: { executionPolicy: 'ask-always' } } } });
-  ({ page } = app);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
-
-const focusedTestId = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+const app = await startFileApp({ settings: ECHO_ASKS });
+const { page } = app;
 
 describe('Esc closes the top layer and never ends a turn waiting for the user', () => {
   it('with a card waiting, Esc closes Settings, Variables and Tools (focus on their tab), the menu by Send, and leaves the card waiting', async () => {

@@ -3,27 +3,14 @@
 // the fake model calls one of its tools through the approval card and gets the answer; its image
 // tool's picture shows in the tool-call block; one of its prompts runs as `/ev:args-prompt`, and
 // one of its resources is attached from the composer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { EVERYTHING, fixture } from '../support/mcp-servers.ts';
-import type { FakeOpenAIServer } from '../support/fake-openai-server.ts';
-import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { startFileApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
 import { FINAL_PREFIX, offeredTools, toolMessages } from './support/fake-model.ts';
 import { lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
 
-let app: E2EApp;
-let fake: FakeOpenAIServer;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startE2EApp();
-  ({ fake, page } = app);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const { fake, page } = await startFileApp();
 
 describe('MCP servers', () => {
   it('add in Settings → switch on → ready with N tools → a tool call with the approval card', async () => {

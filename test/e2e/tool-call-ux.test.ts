@@ -1,25 +1,12 @@
 // Issue 14 in Chromium against the real runtime (browser mode) and the fake OpenAI server: edit
 // the arguments before approving, run again, inspect, choose the chat's tools, an unknown slash
 // command, and a cancelled call.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import type { FakeOpenAIServer } from '../support/fake-openai-server.ts';
-import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { describe, expect, it } from 'vitest';
+import { startFileApp } from './support/e2e-app.ts';
 import { FINAL_PREFIX, offeredTools, toolMessages } from './support/fake-model.ts';
 import { lastCall, newChat, send, waitForStatus } from './support/chat-page.ts';
 
-let app: E2EApp;
-let fake: FakeOpenAIServer;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startE2EApp();
-  ({ fake, page } = app);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const { fake, page } = await startFileApp();
 
 async function finalAnswer(contains: string): Promise<void> {
   await page.getByTestId('assistant-message').filter({ hasText: FINAL_PREFIX }).filter({ hasText: contains }).last().waitFor({ timeout: 20_000 });

@@ -3,25 +3,15 @@
 // "New tool" makes Python and module tools (every format `tooldesk tools new` offers) that run.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NEW_TOOL_FORMATS } from '../../shared/new-tool-formats.ts';
-import type { Page } from 'playwright-core';
-import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { startFileApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
 import { FINAL_PREFIX } from './support/fake-model.ts';
 import { lastCall, openPanel, send, waitForStatus } from './support/chat-page.ts';
 
-let app: E2EApp;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startE2EApp();
-  ({ page } = app);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const app = await startFileApp();
+const { page } = app;
 
 const DEFINITION = JSON.stringify(
   {

@@ -1,22 +1,12 @@
 // A new user's path in Chromium, where jsdom has no layout or real focus: the keyboard through
 // an approval card, a long session that keeps following its output, and a narrow window.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { startFileApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
 import { lastCall, newChat, send, waitForStatus } from './support/chat-page.ts';
 
-let app: E2EApp;
-let page: Page;
-
-beforeAll(async () => {
-  app = await startE2EApp();
-  ({ page } = app);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const { page } = await startFileApp();
 
 const focused = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { callOverSocket } from '../support/api-socket-call.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(REPO, 'electron/cli/bin.mjs');
@@ -59,7 +59,7 @@ describe('a module that exits at load, through the real CLI', () => {
     // Discovery runs in the background: ask until the module tool shows up.
     let tools: { groups: { tools: { name: string }[] }[]; diagnostics: { file: string; message: string }[] } | undefined;
     for (let i = 0; i < 60 && !tools?.groups.some((g) => g.tools.some((t) => t.name === 'module_beside')); i++) {
-      const frame = (await call(`ws://${url.host}/api?token=${token}`, 'listTools')) as { ok: boolean; value: typeof tools };
+      const frame = (await callOverSocket(`ws://${url.host}/api?token=${token}`, 'listTools')) as { ok: boolean; value: typeof tools };
       tools = frame.value;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -70,18 +70,3 @@ describe('a module that exits at load, through the real CLI', () => {
     expect(await new Promise((r) => child.on('exit', r))).toBe(0);
   }, 60_000);
 });
-
-function call(socketUrl: string, method: string, request: unknown = {}): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(socketUrl);
-    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method, request })));
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data));
-      if (frame.id === 1) {
-        ws.close();
-        resolve(frame);
-      }
-    });
-    ws.on('error', reject);
-  });
-}

@@ -39,6 +39,7 @@ describe('tooldesk rules', () => {
       '  2  allow browser_navigate where url ~ http://localhost:*',
       '  3  deny * where (any value) ~ ~/.ssh/** — keys stay private',
     ]);
+    expect(JSON.parse((await runCli(home, ['rules', 'list', '--json'], '', env)).stdout).map((r: { action: string }) => r.action)).toEqual(['ask', 'allow', 'deny']);
     const test = (tool: string, args: unknown) => runCli(home, ['rules', 'test', tool, '--args', JSON.stringify(args)], '', env);
     expect((await test('browser_navigate', { url: 'http://localhost:5173/x' })).stdout).toBe('allow by rule 2\n');
     // deny wins over the allow that came first
@@ -85,6 +86,9 @@ describe('tooldesk rules', () => {
     expect((await runCli(home, ['toolset', 'add', 'bad name', 'x'], '', env)).code).toBe(2);
     expect((await runCli(home, ['toolset', 'add', 'x', 'y', '--level', 'sometimes'], '', env)).stderr).toContain('--level must be one of ask, default, read-only-auto, trusted');
     expect((await runCli(home, ['toolset', 'list'], '', env)).stdout).toBe('reading: group script, ReadVar; level read-only-auto\n');
+    expect(JSON.parse((await runCli(home, ['toolset', 'list', '--json'], '', env)).stdout)).toEqual([{ name: 'reading', groups: ['script'], tools: ['ReadVar'], level: 'read-only-auto' }]);
+    const extra = await runCli(home, ['toolset', 'list', 'reading'], '', env);
+    expect([extra.code, extra.stderr]).toEqual([2, expect.stringContaining('unexpected argument "reading"')]);
     const chat = await runCli(home, ['chat', '--toolset', 'nope', 'hi'], '', env);
     expect(chat.code).toBe(1);
     expect(chat.stderr).toContain('no tool set "nope" (there are: reading)');

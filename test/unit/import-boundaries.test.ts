@@ -106,8 +106,17 @@ describe('runtime layers (DESIGN: one composition root)', () => {
     expect(layerViolations('chat', ['sources'])).toEqual([]);
   });
 
-  it('tools never import sources, the runner or chat', () => {
-    expect(layerViolations('tools', ['sources', 'runner', 'chat'])).toEqual([]);
+  it('tools never import sources, the runner, chat, apps or the settings store', () => {
+    // The store adapts settings to the executor's interfaces (permission-store.ts, settings-rule-book.ts), not the other way round.
+    expect(layerViolations('tools', ['sources', 'runner', 'chat', 'apps', 'store'])).toEqual([]);
+  });
+
+  it('sources never import apps, chat or the host', () => {
+    expect(layerViolations('sources', ['apps', 'chat', 'host'])).toEqual([]);
+  });
+
+  it('apps never import chat or the host: the host joins an app to its chat (host/app-service.ts)', () => {
+    expect(layerViolations('apps', ['chat', 'host'])).toEqual([]);
   });
 
   it('the runner never imports tools, sources or chat', () => {

@@ -4,10 +4,11 @@ import type { RuleMatcher, ToolRule } from '../../../shared/permissions.ts';
 import { RULE_ACTIONS, type RuleAction } from '../../../shared/permissions.ts';
 import { ruleProblems } from '../../runtime/tools/rules/compile-rules.ts';
 import { evaluateRules } from '../../runtime/tools/rules/evaluate-rules.ts';
-import { openCliRuntime } from '../cli-runtime.ts';
-import { UsageError, type CliIO, type Command } from '../command.ts';
+import { withCliRuntime } from '../cli-runtime.ts';
+import { UsageError, type Command } from '../command.ts';
 import { commandGroup } from '../command-group.ts';
-import { flag, option, options, parseArgs } from '../parse-args.ts';
+import { option, options, parseArgs } from '../parse-args.ts';
+import { settingsListCommand } from '../settings-list-command.ts';
 import { describeRule, parseJsonObject } from './rules-text.ts';
 import { parseMatcher } from '../../../shared/rule-text.ts';
 
@@ -44,7 +45,7 @@ const addCommand: Command = {
     const rule: ToolRule = { action: action as RuleAction, tool, ...(where.length ? { where } : {}), ...(reason ? { reason } : {}) };
     const problems = ruleProblems(rule);
     if (problems.length) throw new UsageError(`the rule is not valid: ${problems.join('; ')}`);
-    return withRuntime(io, async (runtime) => {
+    return withCliRuntime(io, async (runtime) => {
       const rules = [...(runtime.settings.get().toolRules ?? [])];
       const atText = option(args, 'at');
       const at = atText === undefined ? rules.length + 1 : Number(atText);
@@ -59,22 +60,13 @@ const addCommand: Command = {
   },
 };
 
-const listCommand: Command = {
-  name: 'list',
+const listCommand = settingsListCommand({
+  group: 'rules',
   summary: 'List the rules in order',
-  usage: 'Usage: tooldesk rules list [--json]',
-  async run(argv, io) {
-    const args = parseArgs(argv, { booleans: ['json'] });
-    if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
-    return withRuntime(io, async (runtime) => {
-      const rules = runtime.settings.get().toolRules ?? [];
-      if (flag(args, 'json')) io.stdout.write(`${JSON.stringify(rules, null, 2)}\n`);
-      else if (rules.length === 0) io.stdout.write('No rules: every call follows its tool\'s policy. `tooldesk rules add --help` shows how to add one.\n');
-      else rules.forEach((rule, i) => io.stdout.write(`${String(i + 1).padStart(3)}  ${describeRule(rule)}${ruleProblems(rule).length ? `   [broken: ${ruleProblems(rule).join('; ')}]` : ''}\n`));
-      return 0;
-    });
-  },
-};
+  items: (settings) => settings.toolRules,
+  empty: 'No rules: every call follows its tool\'s policy. `tooldesk rules add --help` shows how to add one.',
+  line: (rule, i) => `${String(i + 1).padStart(3)}  ${describeRule(rule)}${ruleProblems(rule).length ? `   [broken: ${ruleProblems(rule).join('; ')}]` : ''}`,
+});
 
 const removeCommand: Command = {
   name: 'remove',
@@ -85,7 +77,7 @@ const removeCommand: Command = {
     const [text, ...extra] = args.positionals;
     if (!text || !/^\d+$/.test(text)) throw new UsageError('rules remove needs the rule NUMBER (see `tooldesk rules list`)');
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
-    return withRuntime(io, async (runtime) => {
+    return withCliRuntime(io, async (runtime) => {
       const rules = [...(runtime.settings.get().toolRules ?? [])];
       const n = Number(text);
       if (n < 1 || n > rules.length) {
@@ -115,7 +107,7 @@ const testCommand: Command = {
     if (!tool) throw new UsageError('rules test needs the TOOL name');
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     const callArgs = parseJsonObject(option(args, 'args'), '--args');
-    return withRuntime(io, async (runtime) => {
+    return withCliRuntime(io, async (runtime) => {
       const book = runtime.rules();
       const verdict = evaluateRules(book.rules(option(args, 'toolset')), { names: [tool], args: callArgs }, { home: book.home, base: book.workingDir() });
       if (verdict.action === 'none') io.stdout.write(`none: no rule matches ${tool}; its policy decides\n`);
@@ -124,15 +116,6 @@ const testCommand: Command = {
     });
   },
 };
-
-async function withRuntime(io: CliIO, work: (runtime: Awaited<ReturnType<typeof openCliRuntime>>) => Promise<number>): Promise<number> {
-  const runtime = await openCliRuntime(io, { tools: false });
-  try {
-    return await work(runtime);
-  } finally {
-    await runtime.close();
-  }
-}
 
 /** `PATH=~REGEX`, `PATH^=PREFIX`, `PATH==VALUE`, `PATH~GLOB` (the first operator found, in that order). */
 export function parseWhere(text: string): RuleMatcher {

@@ -1,10 +1,11 @@
 // `tooldesk toolset add|list|remove`: named tool sets (settings.toolSets) a chat picks with
 // `/toolset NAME` or `chat --toolset NAME`, and `mcp serve --toolset NAME` serves.
 import { PERMISSION_LEVELS, type PermissionLevel, type ToolSet } from '../../../shared/permissions.ts';
-import { openCliRuntime } from '../cli-runtime.ts';
+import { withCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
 import { commandGroup } from '../command-group.ts';
-import { flag, option, parseArgs } from '../parse-args.ts';
+import { option, parseArgs } from '../parse-args.ts';
+import { settingsListCommand } from '../settings-list-command.ts';
 import { describeToolSet } from './rules-text.ts';
 
 const addCommand: Command = {
@@ -27,8 +28,7 @@ const addCommand: Command = {
     if (items.length === 0) throw new UsageError('name at least one ITEM (group:G, tool:T or a name)');
     const level = option(args, 'level');
     if (level !== undefined && !PERMISSION_LEVELS.includes(level as PermissionLevel)) throw new UsageError(`--level must be one of ${PERMISSION_LEVELS.join(', ')} (got "${level}")`);
-    const runtime = await openCliRuntime(io, { tools: false });
-    try {
+    return withCliRuntime(io, async (runtime) => {
       const settings = runtime.settings.get();
       const knownGroups = new Set([...Object.keys(settings.mcpServers ?? {}), ...Object.keys(settings.groupDefaults ?? {})]);
       const groups: string[] = [];
@@ -44,31 +44,17 @@ const addCommand: Command = {
       runtime.settings.set('toolSets', [...others, set]);
       io.stdout.write(`${replaced ? 'Replaced' : 'Added'} tool set ${describeToolSet(set)}\n`);
       return 0;
-    } finally {
-      await runtime.close();
-    }
+    });
   },
 };
 
-const listCommand: Command = {
-  name: 'list',
+const listCommand = settingsListCommand({
+  group: 'toolset',
   summary: 'List the tool sets',
-  usage: 'Usage: tooldesk toolset list [--json]',
-  async run(argv, io) {
-    const args = parseArgs(argv, { booleans: ['json'] });
-    if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
-    const runtime = await openCliRuntime(io, { tools: false });
-    try {
-      const sets = runtime.settings.get().toolSets ?? [];
-      if (flag(args, 'json')) io.stdout.write(`${JSON.stringify(sets, null, 2)}\n`);
-      else if (sets.length === 0) io.stdout.write('No tool sets. `tooldesk toolset add NAME ITEM…` makes one.\n');
-      else for (const set of sets) io.stdout.write(`${describeToolSet(set)}\n`);
-      return 0;
-    } finally {
-      await runtime.close();
-    }
-  },
-};
+  items: (settings) => settings.toolSets,
+  empty: 'No tool sets. `tooldesk toolset add NAME ITEM…` makes one.',
+  line: describeToolSet,
+});
 
 const removeCommand: Command = {
   name: 'remove',
@@ -79,8 +65,7 @@ const removeCommand: Command = {
     const [name, ...extra] = args.positionals;
     if (!name) throw new UsageError('missing the tool set NAME');
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
-    const runtime = await openCliRuntime(io, { tools: false });
-    try {
+    return withCliRuntime(io, async (runtime) => {
       const sets = runtime.settings.get().toolSets ?? [];
       if (!sets.some((s) => s.name === name)) {
         io.stderr.write(`tooldesk toolset remove: no tool set "${name}"${sets.length ? ` (there are: ${sets.map((s) => s.name).join(', ')})` : ''}.\n`);
@@ -89,9 +74,7 @@ const removeCommand: Command = {
       runtime.settings.set('toolSets', sets.filter((s) => s.name !== name));
       io.stdout.write(`Removed tool set ${name}\n`);
       return 0;
-    } finally {
-      await runtime.close();
-    }
+    });
   },
 };
 

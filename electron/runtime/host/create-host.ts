@@ -25,7 +25,7 @@ import type { McpManager } from '../sources/mcp/index.ts';
 import { homedir } from 'node:os';
 import { createValvesService } from './valves-service.ts';
 import { WELL_KNOWN_ROOTS } from '../sources/discovery/tool-roots.ts';
-import { createAppService } from '../apps/app-service.ts';
+import { createAppService } from './app-service.ts';
 
 export interface HostOptions {
   /** Reported by appInfo (the renderer talks over WebSocket). */

@@ -1,7 +1,7 @@
 // What the API handlers are written against: one interface per side of the runtime. The
 // adapters (session-service, tool-service, settings-service, provider-service) implement them
 // over the real parts; tests pass fakes.
-import type { AppService } from '../apps/app-service.ts';
+import type { AppService } from './app-service.ts';
 import type { NewToolFormat } from '../../../shared/new-tool-formats.ts';
 import type { AppInfo, CreatedTool, DetectedProvider, ProviderTestResult, SessionSearchHit, SessionSnapshot, ToolFiles, ToolsState, VariableSlice } from '../../../shared/api.ts';
 import type { ChatEvent, ChatSettings, SessionFlags, SessionInfo } from '../../../shared/chat.ts';

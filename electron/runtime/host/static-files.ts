@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { rendererCsp } from './renderer-csp.ts';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -21,20 +22,7 @@ const MIME: Record<string, string> = {
 
 /** The Content-Security-Policy of the page. `connect-src` names the API socket explicitly. */
 export function contentSecurityPolicy(port: number): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
-    // MCP Apps: the sandbox proxy on its own loopback origin (runtime/apps/app-sandbox-server.ts).
-    'frame-src http://localhost:*',
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return rendererCsp({ connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] });
 }
 
 export function securityHeaders(port: number): Record<string, string> {

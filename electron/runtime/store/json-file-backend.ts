@@ -5,7 +5,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonObject } from './dotted-path.ts';
-import type { SettingsBackend, SettingsBackendFactory } from './settings-store.ts';
+import type { SettingsBackend, SettingsBackendFactory } from './settings-backend.ts';
 
 export const jsonFileBackend: SettingsBackendFactory = ({ cwd, configName }) => {
   const path = join(cwd, `${configName}.json`);

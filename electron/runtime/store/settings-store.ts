@@ -11,24 +11,8 @@ import { Emitter } from '../base/emitter.ts';
 import { FileError, fileError } from '../base/file-error.ts';
 import { deepMerge, withPath, type JsonObject } from './dotted-path.ts';
 import { jsonFileBackend } from './json-file-backend.ts';
+import type { SettingsBackend, SettingsBackendFactory } from './settings-backend.ts';
 import { parseSettings, settingsJson } from './parse-settings.ts';
-
-/** The part of electron-store (and json-file-backend.ts) the settings store uses. */
-export interface SettingsBackend {
-  readonly path: string;
-  store: JsonObject;
-  /** Contract: called after any change (ours or, with `watch`, another process's). Returns unsubscribe. */
-  onDidAnyChange(callback: () => void): () => void;
-  _closeWatcher?(): void;
-}
-
-export interface SettingsBackendOptions {
-  cwd: string;
-  configName: string;
-  watch: boolean;
-}
-
-export type SettingsBackendFactory = (options: SettingsBackendOptions) => SettingsBackend;
 
 export interface SettingsStoreOptions {
   /** The JSON file backend (default) or another, e.g. electron-store in the app. */

@@ -1,10 +1,10 @@
 // What the executor does with a tool's output: format → truncate → cache the full text and the
 // arguments as variables → the hint for reading the rest; and the same bound on an error's text.
 // Split from tool-executor.ts; the executor calls these after a run.
-import { withOwnApp } from '../apps/own-tool-app.ts';
 import type { ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
 import { formatOutput, NO_OUTPUT_TEXT, truncateOutput, truncationHint } from './format-output.ts';
+import { withOwnApp } from './own-tool-app.ts';
 import type { RunOutcome } from './run-tool.ts';
 import { timeoutMessageOf } from './timeout-message.ts';
 import type { RegisteredTool } from './tool-catalog.ts';
@@ -24,7 +24,7 @@ export function shapeSuccess(
   given: ToolRunResult,
   warnings: string[],
 ): ToolExecuteResult {
-  // A tool of another format may answer with an MCP App (apps/own-tool-app.ts).
+  // A tool of another format may answer with an MCP App (own-tool-app.ts).
   const run = withOwnApp(given);
   const formatted = formatOutput(entry.tool, run, args);
   if (formatted.warning) warnings.push(formatted.warning);

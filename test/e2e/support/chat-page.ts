@@ -63,3 +63,7 @@ export async function appFrame(page: Page, marker: string): Promise<Frame> {
   }
   throw new Error(`no app frame showing "${marker}"; frames: ${page.frames().map((f) => f.url()).join(', ')}`);
 }
+
+/** The data-testid of the focused element, or its tag name when it has none. */
+export const focusedTestId = (page: Page): Promise<string | undefined> =>
+  page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);

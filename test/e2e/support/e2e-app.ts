@@ -2,6 +2,7 @@
 // browser mode, and one Chromium page on it. `close()` undoes all of it.
 import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { afterAll } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAIOptions, type FakeOpenAIServer } from '../../support/fake-openai-server.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import { startAppServer, type AppServer } from './app-server.ts';
@@ -22,9 +23,28 @@ export interface E2EApp {
   close(): Promise<void>;
 }
 
-export async function startE2EApp(
-  options: { fake?: FakeOpenAIOptions; provider?: boolean; settings?: Partial<Settings>; port?: 'remembered'; env?: NodeJS.ProcessEnv } = {},
-): Promise<E2EApp> {
+export interface E2EAppOptions {
+  fake?: FakeOpenAIOptions;
+  provider?: boolean;
+  settings?: Partial<Settings>;
+  port?: 'remembered';
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Settings under which `call script_echo …` waits on an approval card. */
+export const ECHO_ASKS: Partial<Settings> = { permissionOverrides: { script_echo: { executionPolicy: 'ask-always' } } };
+
+/**
+ * The app of one test file: started where the file awaits it (at its top), closed after the
+ * file's last test. Each part it starts has its own start-up timeout.
+ */
+export async function startFileApp(options: E2EAppOptions = {}): Promise<E2EApp> {
+  const app = await startE2EApp(options);
+  afterAll(() => app.close());
+  return app;
+}
+
+export async function startE2EApp(options: E2EAppOptions = {}): Promise<E2EApp> {
   await ensureRendererBuilt();
   const fake = await startFakeOpenAI({ script: e2eScript, ...options.fake });
   const home = makeHome({ ...(options.provider === false ? {} : { providerUrl: fake.url }), ...(options.settings ? { settings: options.settings } : {}) });

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { buildRenderer, rendererBuildState } from '../../../electron/cli/serve/renderer-build.ts';
+import { callOverSocket } from '../../support/api-socket-call.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const children: ChildProcess[] = [];
@@ -50,22 +50,6 @@ function startCli(args: string[], env: Record<string, string> = {}) {
   return { child, url, exited, output: () => ({ stdout, stderr }) };
 }
 
-function call(socketUrl: string, method: string, request: unknown = {}): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(socketUrl);
-    ws.on('open', () => ws.send(JSON.stringify({ id: 1, method, request })));
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data));
-      if (frame.id === 1) {
-        ws.close();
-        resolve(frame);
-      }
-    });
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-    ws.on('error', reject);
-  });
-}
-
 describe('tooldesk serve (a real process)', () => {
   it('prints a token URL, serves the page, answers the API with the token only, stops on SIGTERM', async () => {
     const cli = startCli(['serve', '--port', '0', '--no-build']);
@@ -82,9 +66,9 @@ describe('tooldesk serve (a real process)', () => {
     expect(script).toBeTruthy();
     expect((await fetch(`http://${url.host}${script!.startsWith('/') ? '' : '/'}${script!.replace(/^\.\//, '')}`)).status).toBe(200);
 
-    const info = (await call(`ws://${url.host}/api?token=${token}`, 'appInfo')) as { ok: boolean; value: { browserMode: boolean } };
+    const info = (await callOverSocket(`ws://${url.host}/api?token=${token}`, 'appInfo')) as { ok: boolean; value: { browserMode: boolean } };
     expect(info).toMatchObject({ ok: true, value: { browserMode: true } });
-    await expect(call(`ws://${url.host}/api?token=wrong`, 'appInfo')).rejects.toThrow('HTTP 401');
+    await expect(callOverSocket(`ws://${url.host}/api?token=wrong`, 'appInfo')).rejects.toThrow('HTTP 401');
 
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toBe(0);

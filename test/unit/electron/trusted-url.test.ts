@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { electronContentSecurityPolicy, isAppUrl, isExternalLink } from '../../../electron/main/trusted-url.ts';
+import { securityHeaders } from '../../../electron/runtime/host/static-files.ts';
 
 const location = { rendererFile: '/opt/tooldesk/out/renderer/index.html' };
 
@@ -30,5 +31,10 @@ describe('which pages the Electron window trusts', () => {
     expect(csp).not.toContain('unsafe-eval');
     expect(csp).toContain("object-src 'none'");
     expect(electronContentSecurityPolicy('http://localhost:5173')).toContain('connect-src \'self\' http://localhost:5173 ws://localhost:5173');
+  });
+
+  it('gives browser mode the window\'s CSP, with the API socket added to connect-src', () => {
+    const browserMode = securityHeaders(4123)['Content-Security-Policy'];
+    expect(browserMode).toBe(electronContentSecurityPolicy().replace("connect-src 'self'", "connect-src 'self' ws://127.0.0.1:4123 ws://localhost:4123"));
   });
 });

@@ -10,7 +10,8 @@ import { FileError } from '../../../electron/runtime/base/file-error.ts';
 import { createSettingsService } from '../../../electron/runtime/host/settings-service.ts';
 import { parseSettings } from '../../../electron/runtime/store/parse-settings.ts';
 import { jsonFileBackend } from '../../../electron/runtime/store/json-file-backend.ts';
-import { openSettingsStore, SettingsValidationError, type SettingsBackendFactory } from '../../../electron/runtime/store/settings-store.ts';
+import type { SettingsBackendFactory } from '../../../electron/runtime/store/settings-backend.ts';
+import { openSettingsStore, SettingsValidationError } from '../../../electron/runtime/store/settings-store.ts';
 import { defaultSettings } from '../../../shared/settings.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'td-'));

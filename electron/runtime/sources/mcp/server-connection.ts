@@ -7,7 +7,7 @@ import type { CallToolResult, Client, StreamableHTTPClientTransport, Tool as Mcp
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
 import { traceMcpCall } from '../../tools/call-trace.ts';
-import { toolUiMeta, visibleToModel } from '../../apps/app-visibility.ts';
+import { toolUiMeta, visibleToModel } from './tool-ui-meta.ts';
 import { McpCallRecorder } from './call-recorder.ts';
 import { callErrorText, maxTotalMs, toolTimeoutMs } from './call-errors.ts';
 import { checkListedTools } from './listed-tools.ts';

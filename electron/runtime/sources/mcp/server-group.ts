@@ -8,7 +8,7 @@ import type { KnownTools } from './known-tools.ts';
 import type { McpConnection } from './server-connection.ts';
 import { switchedOffMessage } from './server-config.ts';
 import { callableName } from './tool-names.ts';
-import { toolUiMeta } from '../../apps/app-visibility.ts';
+import { toolUiMeta } from './tool-ui-meta.ts';
 
 /** Descriptions are shown in full in the Tools panel (meta); the model gets a bounded one. */
 const MAX_DESCRIPTION = 4000;

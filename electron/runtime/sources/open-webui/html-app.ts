@@ -1,8 +1,8 @@
 // Open WebUI's rich UI (a method returning HTMLResponse) shown like an MCP App: the page becomes an
-// own tool's app (apps/own-tool-app.ts), in the same sandboxed frame. Such a page does not speak
+// own tool's app (tools/own-tool-app.ts), in the same sandboxed frame. Such a page does not speak
 // the MCP Apps protocol, so a small script is put first in it to do the part every app must:
 // `ui/initialize`, answering the host's pings (or it is stopped as stuck), and reporting its height.
-import { OWN_APP_MAX_CHARS, type OwnAppData } from '../../apps/own-tool-app.ts';
+import { OWN_APP_MAX_CHARS, type OwnAppData } from '../../tools/own-tool-app.ts';
 
 /** The MCP Apps protocol version the shim announces (@modelcontextprotocol/ext-apps). */
 const APPS_PROTOCOL_VERSION = '2026-01-26';

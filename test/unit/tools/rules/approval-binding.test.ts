@@ -9,7 +9,7 @@ import { openSettingsStore, type SettingsStore } from '../../../../electron/runt
 import { settingsPermissionStore } from '../../../../electron/runtime/store/permission-store.ts';
 import { bookCallGuard } from '../../../../electron/runtime/tools/rules/book-call-guard.ts';
 import type { RuleBook } from '../../../../electron/runtime/tools/rules/rule-book.ts';
-import { settingsRuleBook } from '../../../../electron/runtime/tools/rules/settings-rule-book.ts';
+import { settingsRuleBook } from '../../../../electron/runtime/store/settings-rule-book.ts';
 import { ToolExecutor } from '../../../../electron/runtime/tools/tool-executor.ts';
 import type { Tool } from '../../../../electron/runtime/tools/types.ts';
 

@@ -6,17 +6,17 @@ import { apiError } from '../../../shared/api.ts';
 import type { ToolResultMessage } from '../../../shared/chat.ts';
 import type { AppConsentKind, AppToolCallResult, McpAppView } from '../../../shared/mcp-apps.ts';
 import type { ToolExecuteResult } from '../../../shared/tools.ts';
+import { openAppConsents } from '../apps/app-consents.ts';
+import { buildAppCsp } from '../apps/app-csp.ts';
+import { allowAttribute, requestedPermissions } from '../apps/app-permissions.ts';
+import { appResourceFrom, readAppResource, type AppResource } from '../apps/app-resource.ts';
+import { startAppSandboxServer, type AppSandboxServer } from '../apps/app-sandbox-server.ts';
+import { appCallRefusal } from '../apps/app-visibility.ts';
 import type { ChatSession } from '../chat/chat-session.ts';
 import type { McpManager } from '../sources/mcp/index.ts';
-import { buildAppCsp } from './app-csp.ts';
-import { openAppConsents } from './app-consents.ts';
-import { allowAttribute, requestedPermissions } from './app-permissions.ts';
-import { readAppResource } from './app-resource.ts';
-import { startAppSandboxServer, type AppSandboxServer } from './app-sandbox-server.ts';
-import { appCallRefusal, type ToolUiMeta } from './app-visibility.ts';
+import type { ToolUiMeta } from '../sources/mcp/tool-ui-meta.ts';
+import { isOwnAppData } from '../tools/own-tool-app.ts';
 import { runAppToolCall } from './run-app-tool-call.ts';
-import { isOwnAppData } from './own-tool-app.ts';
-import { appResourceFrom, type AppResource } from './app-resource.ts';
 
 export interface AppServiceDeps {
   home: string;

@@ -1,8 +1,8 @@
 // A RuleBook over the settings store, writing the audit log under the Tooldesk home.
-import type { SettingsStore } from '../../store/settings-store.ts';
-import { auditDir, fileAuditWriter } from '../../audit/audit-log.ts';
-import { RuleBook } from './rule-book.ts';
-import { toolFileCheck } from './tool-file-check.ts';
+import type { SettingsStore } from './settings-store.ts';
+import { auditDir, fileAuditWriter } from '../audit/audit-log.ts';
+import { RuleBook } from '../tools/rules/rule-book.ts';
+import { toolFileCheck } from '../tools/rules/tool-file-check.ts';
 
 export function settingsRuleBook(settings: SettingsStore, home: string, log: (message: string) => void = () => {}): RuleBook {
   return new RuleBook(

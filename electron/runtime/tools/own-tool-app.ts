@@ -7,7 +7,7 @@
 // The chat shows the app like an MCP server's; the model reads `text` (or a one-line note), never
 // the HTML. The HTML is kept with the call (at most OWN_APP_MAX_CHARS), so a reopened chat shows
 // it again without running the tool.
-import type { ToolRunResult } from '../tools/types.ts';
+import type { ToolRunResult } from './types.ts';
 
 /** The stored result keeps `data` up to 64 K characters (bound-tool-result.ts): the HTML must fit. */
 export const OWN_APP_MAX_CHARS = 60_000;
