@@ -12,11 +12,11 @@ import type {
 } from '../../../shared/tools.ts';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
 import type { ApprovalMemoryData } from './approval-memory.ts';
-import { ApprovalGate, type ApprovalSubject } from './approval-gate.ts';
+import { ApprovalGate, resultAsks, type ApprovalSubject, type GateOutcome } from './approval-gate.ts';
 import { closeNamesHint } from './close-names.ts';
 import { parseToolArgs } from './parse-tool-args.ts';
 import { resolveVarRefs } from './resolve-var-refs.ts';
-import { errorText, runTool } from './run-tool.ts';
+import { errorText, runTool, type RunToolOptions } from './run-tool.ts';
 import { takeLimitArg } from './take-limit-arg.ts';
 import {
   DEFAULT_GROUP,
@@ -39,6 +39,9 @@ import type { PermissionLevel } from '../../../shared/permissions.ts';
 import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type DecidedCall } from './rules/call-guard.ts';
 import type { CallDecision } from './rules/decide-call.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
+
+/** The gate's answer for an `auto` policy, without a call into it. */
+const AUTO_ALLOWED: GateOutcome = Object.freeze({ allowed: true, by: 'policy' });
 
 export const DEFAULT_TOOL_TIMEOUT_MS = DEFAULT_LIMITS.toolTimeoutMs;
 
@@ -272,7 +275,8 @@ export class ToolExecutor {
     const started = performance.now();
     const callId = options.callId || newCallId();
     let result: ToolExecuteResult;
-    const decided: DecidedCall = {};
+    // Filled once the call is decided, for a guard that hears how calls end (the audit log).
+    const decided: DecidedCall | undefined = this.guard?.settled ? {} : undefined;
     try {
       result = await this.run(name, args, callId, options, decided);
     } catch (error) {
@@ -282,11 +286,11 @@ export class ToolExecutor {
     }
     result.callId = callId;
     result.durationMs = performance.now() - started;
-    settleWithGuard(this.guard, decided, result, this.log);
+    if (decided) settleWithGuard(this.guard, decided, result, this.log);
     return result;
   }
 
-  private async run(name: string, rawArgs: unknown, callId: string, options: ExecuteOptions, decided: DecidedCall): Promise<ToolExecuteResult> {
+  private async run(name: string, rawArgs: unknown, callId: string, options: ExecuteOptions, decided: DecidedCall | undefined): Promise<ToolExecuteResult> {
     const arrived = performance.now();
     const entry = this.catalog.resolve(name);
     if (!entry) {
@@ -303,22 +307,32 @@ export class ToolExecutor {
     if (!prepared.ok) return failed(entry, prepared.message);
     let { args, limit } = prepared;
     const warnings = prepared.warnings;
-    const varRefs = varRefUses(parsed, this.variables);
+    const varRefs = prepared.usedRefs ? varRefUses(parsed, this.variables) : [];
 
-    const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
+    // Made only when someone is asked: a combined signal costs a WeakRef per call.
+    let combined: AbortSignal | undefined;
+    const signal = (): AbortSignal => (combined ??= options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal);
     const permission = this.permissionOf(entry);
     // Permissions as data: rules see the resolved, validated arguments; deny wins over everything.
     const decision = this.decide(entry, callId, args, permission.executionPolicy, decided);
-    const note = decision.kind === 'policy' && decision.note ? { note: decision.note } : {};
-    const subject: ApprovalSubject = { toolName: entry.name, groupName: entry.groupName, callId, args, ...(varRefs.length ? { varRefs } : {}), ...note };
+    const subjectOf = (callArgs: Args): ApprovalSubject => ({
+      toolName: entry.name,
+      groupName: entry.groupName,
+      callId,
+      args: callArgs,
+      ...(varRefs.length ? { varRefs } : {}),
+      ...(decision.kind === 'policy' && decision.note ? { note: decision.note } : {}),
+    });
     const asking = performance.now();
     const gate =
       decision.kind === 'deny'
         ? { allowed: false as const, reason: decision.reason, by: decision.by }
         : decision.kind === 'allow'
           ? { allowed: true as const, by: decision.by }
-          : await this.gate.execution(subject, decision.policy, signal);
-    decided.outcome = outcomeOf(decision, gate);
+          : decision.policy === 'auto'
+            ? AUTO_ALLOWED
+            : await this.gate.execution(subjectOf(args), decision.policy, signal());
+    if (decided) decided.outcome = outcomeOf(decision, gate);
     const approved = performance.now();
     const timings = { queuedMs: asking - arrived, approvalMs: approved - asking, runningMs: 0, formattingMs: 0, resultApprovalMs: 0 };
     const inspect = (resolvedArgs: Args, trace?: CallTrace): ToolCallInspection => ({
@@ -346,18 +360,20 @@ export class ToolExecutor {
       editedNote = `Note: the user changed the arguments before approving; the call ran with ${JSON.stringify(gate.args)}.\n\n`;
     }
 
-    const trace: CallTrace = { processes: [] };
-    const outcome = await withCallTrace(trace, () =>
-      runTool(entry.tool, args, {
-        callId,
-        sessionId: this.sessionId,
-        timeoutMs: entry.tool.timeoutMs ?? this.toolTimeoutMs,
-        signal,
-        onUpdate: options.onUpdate,
-        ...(options.conversation ? { conversation: options.conversation } : {}),
-        ...(this.stopGraceMs !== undefined ? { stopGraceMs: this.stopGraceMs } : {}),
-      }),
-    );
+    const runOptions: RunToolOptions = {
+      callId,
+      sessionId: this.sessionId,
+      timeoutMs: entry.tool.timeoutMs ?? this.toolTimeoutMs,
+      lifetime: this.lifetime.signal,
+      onUpdate: options.onUpdate,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.conversation ? { conversation: options.conversation } : {}),
+      ...(this.stopGraceMs !== undefined ? { stopGraceMs: this.stopGraceMs } : {}),
+    };
+    // Only a tool loaded from a file or a server starts processes, MCP calls or a tool host to trace;
+    // an in-process tool runs outside AsyncLocalStorage, which costs every promise while it is on.
+    const trace: CallTrace | undefined = entry.tool.source ? { processes: [] } : undefined;
+    const outcome = await (trace ? withCallTrace(trace, () => runTool(entry.tool, args, runOptions)) : runTool(entry.tool, args, runOptions));
     const ran = performance.now();
     timings.runningMs = ran - approved;
     const result =
@@ -374,7 +390,9 @@ export class ToolExecutor {
 
     const check = { status: result.status, text: result.finalText ?? '' };
     const askingResult = performance.now();
-    const approval = await this.gate.result(editedArgs ? { ...subject, args } : subject, permission.resultApprovalPolicy, check, signal);
+    const approval = resultAsks(permission.resultApprovalPolicy, result.status)
+      ? await this.gate.result(subjectOf(args), permission.resultApprovalPolicy, check, signal())
+      : AUTO_ALLOWED;
     timings.resultApprovalMs = performance.now() - askingResult;
     if (approval.allowed) return result;
     // The model must not reach a withheld result through its variables either.
@@ -396,18 +414,19 @@ export class ToolExecutor {
     return prepared.ok ? { ok: true } : { ok: false, message: prepared.message };
   }
 
-  private decide(entry: RegisteredTool, callId: string, args: Args, policy: ExecutionPolicy, decided: DecidedCall): CallDecision {
+  private decide(entry: RegisteredTool, callId: string, args: Args, policy: ExecutionPolicy, decided: DecidedCall | undefined): CallDecision {
     const builtin = entry.groupName === VARS_GROUP;
     const { name: toolName, modelName, groupName, tool } = entry;
-    decided.call = { sessionId: this.sessionId, callId, toolName, modelName, groupName, tool, builtin, args, policy, level: this.level };
-    return decideWithGuard(this.guard, decided.call);
+    const call = { sessionId: this.sessionId, callId, toolName, modelName, groupName, tool, builtin, args, policy, level: this.level };
+    if (decided) decided.call = call;
+    return decideWithGuard(this.guard, call);
   }
 
   /** `$VAR_REF` → limit argument → schema validation. */
   private prepareArgs(
     entry: RegisteredTool,
     parsed: Args,
-  ): { ok: true; args: Args; limit: number; warnings: string[] } | { ok: false; message: string } {
+  ): { ok: true; args: Args; limit: number; warnings: string[]; usedRefs: boolean } | { ok: false; message: string } {
     const resolved = resolveVarRefs(parsed, this.variables, { maxExpandedChars: this.maxExpandedChars });
     if (!resolved.ok) return { ok: false, message: resolved.error };
     const schema = entry.tool.definition.function.parameters;
@@ -417,7 +436,7 @@ export class ToolExecutor {
     const validation = sharedValidator.validate(entry.modelName, schema, args);
     if (!validation.ok) return { ok: false, message: validation.message };
     if (validation.warning) warnings.push(validation.warning);
-    return { ok: true, args, limit, warnings };
+    return { ok: true, args, limit, warnings, usedRefs: resolved.refs.length > 0 };
   }
 
   private permissionOf(entry: RegisteredTool): Required<ToolPermission> {
