@@ -158,6 +158,11 @@ export class ToolExecutor {
     return this.catalog.resolve(name)?.tool;
   }
 
+  /** The tool `name` calls is of an unlisted built-in group (FindTools): no selection applies to it. */
+  isUnlisted(name: string): boolean {
+    return this.catalog.resolve(name)?.unlisted === true;
+  }
+
   // ── enable state ──────────────────────────────────────────────────────────────────────────
 
   isGroupEnabled(name: string): boolean {
@@ -415,7 +420,7 @@ export class ToolExecutor {
   }
 
   private decide(entry: RegisteredTool, callId: string, args: Args, policy: ExecutionPolicy, decided: DecidedCall | undefined): CallDecision {
-    const builtin = entry.groupName === VARS_GROUP;
+    const builtin = this.catalog.groupOf(entry)?.builtin === true;
     const { name: toolName, modelName, groupName, tool } = entry;
     const call = { sessionId: this.sessionId, callId, toolName, modelName, groupName, tool, builtin, args, policy, level: this.level };
     if (decided) decided.call = call;
@@ -440,7 +445,7 @@ export class ToolExecutor {
   }
 
   private permissionOf(entry: RegisteredTool): Required<ToolPermission> {
-    return this.gate.permissionOf(entry.name, entry.tool, this.catalog.getGroup(entry.groupName)?.group);
+    return this.gate.permissionOf(entry.name, entry.tool, this.catalog.groupOf(entry)?.group);
   }
 }
 
