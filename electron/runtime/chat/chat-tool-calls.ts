@@ -82,7 +82,8 @@ export class ChatToolCalls {
         if (this.#running.get(call.id) === controller) this.#running.delete(call.id);
       });
     // Stopped by the user (this call's Cancel, or the turn's Stop): "cancelled", not a failure.
-    if (result.status !== 'SUCCESS' && (controller.signal.aborted || signal.aborted)) result.cancelled = true;
+    const stopped = controller.signal.aborted || signal.aborted;
+    if (stopped && (result.status === 'ERROR' || result.status === 'EXECUTION_REJECTED' || result.status === 'RESULT_REJECTED')) result.cancelled = true;
     // Image bytes go to files of the session; the result keeps their names.
     if (result.images?.length) result.images = this.#keepImages(result.images, callId);
     // Events, history and the file all carry the bounded result: what a reopened session shows.
@@ -106,7 +107,7 @@ export class ChatToolCalls {
       toolName: call.name,
       ...(groupName ? { groupName } : {}),
       args,
-      content: result.finalText ?? result.error ?? '',
+      content: result.finalText,
       result,
     };
   }

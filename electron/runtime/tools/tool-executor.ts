@@ -5,6 +5,7 @@ import type {
   Diagnostic,
   ExecutionPolicy,
   ToolDefinition,
+  ToolErrorResult,
   ToolExecuteResult,
   ToolGroupInfo,
   ToolPermission,
@@ -15,9 +16,8 @@ import type { ApprovalMemoryData } from './approval-memory.ts';
 import { ApprovalGate, resultAsks, type ApprovalSubject, type GateOutcome } from './approval-gate.ts';
 import { closeNamesHint } from './close-names.ts';
 import { parseToolArgs } from './parse-tool-args.ts';
-import { resolveVarRefs } from './resolve-var-refs.ts';
 import { errorText, runTool, type RunToolOptions } from './run-tool.ts';
-import { takeLimitArg } from './take-limit-arg.ts';
+import { prepareArgs, type PreparedArgs } from './prepare-args.ts';
 import {
   DEFAULT_GROUP,
   toToolInfo,
@@ -29,7 +29,6 @@ import {
 import { addSkillRules, BASE_TOOL_RULES, groupRulePrompt, restoreMissingRules, ruleVariableName } from './tool-rules.ts';
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup } from './types.ts';
-import { ArgsValidator } from './validate-args.ts';
 import { varRefUses } from './var-ref-uses.ts';
 import { withCallTrace, type CallTrace } from './call-trace.ts';
 import { boundError, deniedByRule, errorResult, notAllowed, resultWithheld, shapeSuccess } from './shape-result.ts';
@@ -44,12 +43,6 @@ import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
 const AUTO_ALLOWED: GateOutcome = Object.freeze({ allowed: true, by: 'policy' });
 
 export const DEFAULT_TOOL_TIMEOUT_MS = DEFAULT_LIMITS.toolTimeoutMs;
-
-/**
- * Compiled validators are cached per schema object; tools are shared by every session's
- * executor, so one cache spares each new session from recompiling (~5-20 ms per schema).
- */
-const sharedValidator = new ArgsValidator();
 
 export interface ToolExecutorOptions {
   sessionId: string;
@@ -389,11 +382,11 @@ export class ToolExecutor {
     if (warnings.length) result.warnings = [...(result.warnings ?? []), ...warnings];
     if (editedArgs) {
       result.editedArgs = editedArgs;
-      result.finalText = editedNote + (result.finalText ?? '');
+      result.finalText = editedNote + result.finalText;
     }
     result.inspection = inspect(args, trace);
 
-    const check = { status: result.status, text: result.finalText ?? '' };
+    const check = { status: result.status, text: result.finalText };
     const askingResult = performance.now();
     const approval = resultAsks(permission.resultApprovalPolicy, result.status)
       ? await this.gate.result(subjectOf(args), permission.resultApprovalPolicy, check, signal())
@@ -427,21 +420,8 @@ export class ToolExecutor {
     return decideWithGuard(this.guard, call);
   }
 
-  /** `$VAR_REF` → limit argument → schema validation. */
-  private prepareArgs(
-    entry: RegisteredTool,
-    parsed: Args,
-  ): { ok: true; args: Args; limit: number; warnings: string[]; usedRefs: boolean } | { ok: false; message: string } {
-    const resolved = resolveVarRefs(parsed, this.variables, { maxExpandedChars: this.maxExpandedChars });
-    if (!resolved.ok) return { ok: false, message: resolved.error };
-    const schema = entry.tool.definition.function.parameters;
-    const { args, limit: limitArg, warning } = takeLimitArg(resolved.value, schema);
-    const limit = limitArg ?? entry.tool.DEFAULT_OUTPUT_LIMIT_CHAR ?? this.truncateChars;
-    const warnings: string[] = warning ? [warning] : [];
-    const validation = sharedValidator.validate(entry.modelName, schema, args);
-    if (!validation.ok) return { ok: false, message: validation.message };
-    if (validation.warning) warnings.push(validation.warning);
-    return { ok: true, args, limit, warnings, usedRefs: resolved.refs.length > 0 };
+  private prepareArgs(entry: RegisteredTool, parsed: Args): PreparedArgs {
+    return prepareArgs(entry, parsed, { variables: this.variables, maxExpandedChars: this.maxExpandedChars, truncateChars: this.truncateChars });
   }
 
   private permissionOf(entry: RegisteredTool): Required<ToolPermission> {
@@ -450,11 +430,9 @@ export class ToolExecutor {
 }
 
 /** `message` is what the model reads; `forUser` (when it differs) what the chat shows. */
-function failed(entry: RegisteredTool, message: string, forUser = message): ToolExecuteResult {
+function failed(entry: RegisteredTool, message: string, forUser = message): ToolErrorResult {
   return { toolName: entry.name, status: 'ERROR', error: forUser, finalText: message };
 }
-
-/** The user's reason, word for word, as its own quoted sentence. */
 
 function newCallId(): string {
   return `call_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
