@@ -53,35 +53,88 @@ export interface ToolResultImage {
   note?: string;
 }
 
-/** The outcome of ToolExecutor.execute(). `finalText` is what the model sees. */
-export interface ToolExecuteResult {
+/**
+ * The outcome of ToolExecutor.execute(), a union on `status`: each status carries its own fields.
+ * `finalText` is what the model sees. Session files written before the union (every field
+ * optional) are read through chat/session-result.ts.
+ */
+export type ToolExecuteResult = ToolSuccessResult | ToolErrorResult | ToolRejectedResult | ToolNotFoundResult;
+export type ToolSuccessResult = OnlyOwn<ToolSuccessFields>;
+export type ToolErrorResult = OnlyOwn<ToolErrorFields>;
+export type ToolRejectedResult = OnlyOwn<ToolRejectedFields>;
+export type ToolNotFoundResult = OnlyOwn<ToolNotFoundFields>;
+
+type AnyStatusKey = keyof ToolSuccessFields | keyof ToolErrorFields | keyof ToolRejectedFields | keyof ToolNotFoundFields;
+/** A status's own fields; another status's field is never set, so reading it off the union is safe. */
+type OnlyOwn<T> = T & { [K in Exclude<AnyStatusKey, keyof T>]?: never };
+
+/** What every result carries. */
+interface ToolResultBase {
   status: ToolExecuteStatus;
-  data?: unknown;
-  error?: string;
-  rejectReason?: string;
-  formattedText?: string;
-  finalText?: string;
+  /** What the model sees. */
+  finalText: string;
+  /** The real tool name (not the model-facing alias); absent when no tool had the name. */
+  toolName?: string;
+  /** The call id used for variables. */
+  callId?: string;
+  durationMs?: number;
+}
+
+/** Where a cut text's whole copy was kept (the model reads the rest with ReadVar). */
+interface CutAndCached {
   isTruncated?: boolean;
   truncation?: TruncationInfo;
   cacheVarResult?: string;
   cacheVarArgs?: string;
-  /** What the tool printed besides its result (stderr, print()). Never sent to the model. */
+}
+
+/** What the run left behind, for the user (never sent to the model). */
+interface RunRecord {
+  /** What the tool printed besides its result (stderr, print()). */
   logs?: string;
   warnings?: string[];
-  durationMs?: number;
-  /** The real tool name (not the model-facing alias) and the call id used for variables. */
-  toolName?: string;
-  callId?: string;
+  /** What the Inspect panel shows. */
+  inspection?: ToolCallInspection;
   /** The arguments the call ran with when the user edited them on the approval card. */
   editedArgs?: Record<string, unknown>;
-  /** The user stopped it (cancelled the call or the turn): the UI says "cancelled", not "error". */
-  cancelled?: boolean;
-  /** What the Inspect panel shows (absent for calls refused before they could run). */
-  inspection?: ToolCallInspection;
+}
+
+interface ToolSuccessFields extends ToolResultBase, CutAndCached, RunRecord {
+  status: 'SUCCESS';
+  data?: unknown;
+  formattedText?: string;
   /** Images the tool returned: shown in the chat, and sent to models known to accept images. */
   images?: ToolResultImage[];
   /** The tool answered with an MCP App (`ui://` resource): the chat shows it in the call's block. */
   app?: ToolAppRef;
+}
+
+interface ToolErrorFields extends ToolResultBase, CutAndCached, RunRecord {
+  status: 'ERROR';
+  /** For the user (the model reads `finalText`). */
+  error: string;
+  /** What the tool returned with its error, when anything. */
+  data?: unknown;
+  /** The user stopped it (cancelled the call or the turn): the UI says "cancelled", not "error". */
+  cancelled?: boolean;
+}
+
+interface ToolRejectedFields extends ToolResultBase {
+  /** The rules or the user refused the run, or the user withheld the result. */
+  status: 'EXECUTION_REJECTED' | 'RESULT_REJECTED';
+  rejectReason: string;
+  warnings?: string[];
+  /** Absent for calls refused before they could run. */
+  inspection?: ToolCallInspection;
+  /** RESULT_REJECTED: the arguments the user edited before approving the run. */
+  editedArgs?: Record<string, unknown>;
+  /** The turn was stopped while the question was open. */
+  cancelled?: boolean;
+}
+
+interface ToolNotFoundFields extends ToolResultBase {
+  status: 'NOT_FOUND';
+  error: string;
 }
 
 export type ToolFormat = 'builtin' | 'python' | 'open-webui' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp';

@@ -66,7 +66,7 @@ export function humanPrinter(io: CliIO) {
           break;
         case 'tool.finished': {
           const ms = event.result.durationMs === undefined ? '' : ` ${Math.round(event.result.durationMs)} ms`;
-          err(`← ${event.toolName} ${event.result.status}${ms}: ${preview(event.result.finalText ?? event.result.error ?? '')}\n`);
+          err(`← ${event.toolName} ${event.result.status}${ms}: ${preview(event.result.finalText)}\n`);
           break;
         }
         case 'approval.resolved':

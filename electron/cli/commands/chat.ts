@@ -211,7 +211,7 @@ export const chatCommand: Command = {
         const result = await current.rerunToolCall(chosen.callId);
         if (!json) {
           printer.finish();
-          if (result.status === 'SUCCESS') io.stdout.write(`${result.finalText ?? ''}\n`);
+          if (result.status === 'SUCCESS') io.stdout.write(`${result.finalText}\n`);
           io.stderr.write(`session ${current.id}\n`);
         }
         return result.status === 'SUCCESS' ? 0 : 1;

@@ -112,9 +112,12 @@ export const toolsRunCommand: Command = {
       // MCP Apps render in the app only: the terminal gets the text, and a note that there is more.
       if (result.app && !flag(args, 'json')) io.stderr.write(`tooldesk: note: ${name} also has an interactive app (${result.app.uri}); the Tooldesk app shows it in the chat, this prints its text.\n`);
       if (flag(args, 'json')) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      else if (result.status === 'SUCCESS') io.stdout.write(`${result.finalText ?? ''}\n`);
-      else if (result.status === 'EXECUTION_REJECTED') io.stderr.write(`${notRunMessage(name, result.rejectReason ?? '', answer, Boolean((io.stdin as { isTTY?: boolean }).isTTY))}\n`);
-      else io.stderr.write(`${result.status}: ${(result.finalText ?? result.error ?? result.rejectReason ?? '').replace(/^Error: /, '')}\n`);
+      else if (result.status === 'SUCCESS') io.stdout.write(`${result.finalText}
+`);
+      else if (result.status === 'EXECUTION_REJECTED') io.stderr.write(`${notRunMessage(name, result.rejectReason, answer, Boolean((io.stdin as { isTTY?: boolean }).isTTY))}
+`);
+      else io.stderr.write(`${result.status}: ${result.finalText.replace(/^Error: /, '')}
+`);
       return result.status === 'SUCCESS' ? 0 : 1;
     } finally {
       process.removeListener('SIGINT', onSigint);

@@ -2,12 +2,12 @@
 // progress, finished), a unique call id within the session (variables are named after it), its
 // own Cancel, its images kept as files of the session, its result bounded as the session keeps
 // it, and the approval memory persisted when a call changed it. Also what one request offers
-// (all enabled definitions, or FindTools and a few when they exceed the budget).
+// (all enabled definitions, or FindTools and a few when they exceed the budget); FindTools is a
+// built-in group of the chat's executor (find-tools-group.ts), so it runs like any other call.
 import type { ChatEvent, ChatMessage, ToolResultMessage } from '../../../shared/chat.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
 import type { ToolDefinition, ToolExecuteResult } from '../../../shared/tools.ts';
-import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
 import type { LlmToolCall } from '../llm/types.ts';
 import { appOnly } from '../apps/app-visibility.ts';
 import type { ToolSession } from '../tools/tool-session.ts';
@@ -15,6 +15,7 @@ import type { ToolContext } from '../tools/types.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
 import type { SessionAttachments } from './session-attachments.ts';
 import type { SessionRecord } from './session-records.ts';
+import { createFindToolsGroup } from './find-tools-group.ts';
 import { toChatToolCall } from './stream-assistant-step.ts';
 import { ToolBudget } from './tool-budget.ts';
 
@@ -47,6 +48,8 @@ export class ChatToolCalls {
     this.#ports = ports;
     for (const m of history) if (m.role === 'tool') this.#usedCallIds.add(m.result?.callId ?? m.callId ?? '');
     this.#approvalMemoryJson = JSON.stringify(ports.tools.executor.exportApprovalMemory());
+    const executor = ports.tools.executor;
+    executor.registerToolGroup(createFindToolsGroup(this.#budget, () => executor.getEnabledToolDefinitions()));
   }
 
   /**
@@ -72,18 +75,20 @@ export class ChatToolCalls {
     // Its own controller, so cancel() stops this call and not the turn.
     const controller = new AbortController();
     this.#running.set(call.id, controller);
-    const result = await (this.#findTools(call, display.args, callId) ??
-      tools.execute(call.name, call.arguments, {
+    const result = await tools
+      .execute(call.name, call.arguments, {
         callId,
         signal: AbortSignal.any([signal, controller.signal]),
         onUpdate: (update) => this.#ports.emit({ type: 'tool.progress', sessionId, callId: call.id, update }),
         ...(this.#ports.conversation ? { conversation: this.#ports.conversation } : {}),
         ...(askAgain !== undefined ? { askAgain } : {}),
-      })).finally(() => {
-      if (this.#running.get(call.id) === controller) this.#running.delete(call.id);
-    });
+      })
+      .finally(() => {
+        if (this.#running.get(call.id) === controller) this.#running.delete(call.id);
+      });
     // Stopped by the user (this call's Cancel, or the turn's Stop): "cancelled", not a failure.
-    if (result.status !== 'SUCCESS' && (controller.signal.aborted || signal.aborted)) result.cancelled = true;
+    const stopped = controller.signal.aborted || signal.aborted;
+    if (stopped && (result.status === 'ERROR' || result.status === 'EXECUTION_REJECTED' || result.status === 'RESULT_REJECTED')) result.cancelled = true;
     // Image bytes go to files of the session; the result keeps their names.
     if (result.images?.length) result.images = this.#keepImages(result.images, callId);
     // Events, history and the file all carry the bounded result: what a reopened session shows.
@@ -107,7 +112,7 @@ export class ChatToolCalls {
       toolName: call.name,
       ...(groupName ? { groupName } : {}),
       args,
-      content: result.finalText ?? result.error ?? '',
+      content: result.finalText,
       result,
     };
   }
@@ -147,17 +152,6 @@ export class ChatToolCalls {
     }
     const bytes = mimeType ? this.#ports.attachments.read(stored) : null;
     return mimeType && bytes ? { mimeType, data: bytes.toString('base64') } : null;
-  }
-
-  /** FindTools, answered over the chat's enabled definitions (unless a tool of that name exists). */
-  #findTools(call: LlmToolCall, args: Record<string, unknown>, callId: string): Promise<ToolExecuteResult> | undefined {
-    const executor = this.#ports.tools.executor;
-    if (call.name !== FIND_TOOLS || executor.getTool(FIND_TOOLS)) return undefined;
-    const started = performance.now();
-    const result = this.#budget.find(args, executor.getEnabledToolDefinitions());
-    result.callId = callId;
-    result.durationMs = performance.now() - started;
-    return Promise.resolve(result);
   }
 
   #persistApprovalMemory(): void {

@@ -12,6 +12,7 @@ import { outlineSession } from './session-outline.ts';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
 import { applyFlags, parseRecord, SESSION_FORMAT_VERSION, type SessionRecord } from './session-records.ts';
 import { isValidSessionId } from './session-id.ts';
+import { toolResultFromFile } from './session-result.ts';
 import { DEFAULT_TITLE } from './title-from-message.ts';
 
 export interface SessionState {
@@ -100,6 +101,8 @@ function apply(state: SessionState, variables: Map<string, Variable>, record: Se
       state.title = record.title || DEFAULT_TITLE;
       break;
     case 'message':
+      // Results of older builds (every field optional) are read into the union on `status`.
+      if (record.message.role === 'tool') record.message.result = toolResultFromFile(record.message.result, record.message.content);
       state.tree.add(record.message);
       break;
     case 'head':

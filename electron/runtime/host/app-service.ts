@@ -152,9 +152,9 @@ function ownAppResource(data: unknown, uri: string): AppResource | { error: stri
 
 /** A stored result as the MCP CallToolResult an app expects (`ui/notifications/tool-result`, `tools/call`). */
 export function callToolResultOf(result: ToolExecuteResult): AppToolCallResult {
-  if (result.status !== 'SUCCESS') return { content: [{ type: 'text', text: result.error ?? result.rejectReason ?? result.finalText ?? result.status }], isError: true };
+  if (result.status !== 'SUCCESS') return { content: [{ type: 'text', text: result.error ?? result.rejectReason ?? result.finalText }], isError: true };
   const data = result.data as { text?: unknown; content?: unknown } | undefined;
-  const text = result.formattedText ?? result.finalText ?? '';
+  const text = result.formattedText ?? result.finalText;
   // mapCallResult keeps `{text, content}` when the server sent no structuredContent.
   if (data && typeof data === 'object' && typeof data.text === 'string' && Array.isArray(data.content)) return { content: data.content };
   // An own tool's app gets the text, not its own HTML back.

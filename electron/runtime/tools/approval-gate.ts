@@ -57,6 +57,11 @@ export interface ApprovalGateOptions {
   log: (message: string) => void;
 }
 
+/** Whether a result with `status` is shown to the user before the model gets it. */
+export function resultAsks(policy: ResultApprovalPolicy, status: ToolExecuteStatus): boolean {
+  return policy === 'always' || (policy === 'on-error' && status === 'ERROR');
+}
+
 export class ApprovalGate {
   private readonly memory = new ApprovalMemory();
   /** Decisions that change a tool's policy for this session ("always", result "session"). */
@@ -147,8 +152,7 @@ export class ApprovalGate {
     result: { status: ToolExecuteStatus; text: string },
     signal: AbortSignal,
   ): Promise<GateOutcome> {
-    const asks = policy === 'always' || (policy === 'on-error' && result.status === 'ERROR');
-    if (!asks) return { allowed: true, by: 'policy' };
+    if (!resultAsks(policy, result.status)) return { allowed: true, by: 'policy' };
     const request = this.request('result', subject, policy);
     request.result = result;
     const outcome = await requestApproval(this.approve, request, signal);

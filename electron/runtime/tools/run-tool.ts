@@ -21,6 +21,8 @@ export interface RunToolOptions {
   sessionId: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** A second signal that stops the tool (the session's lifetime), kept apart so no combined signal is made per call. */
+  lifetime?: AbortSignal;
   onUpdate?: (update: ToolUpdate) => void;
   /** See STOP_GRACE_MS (the default). */
   stopGraceMs?: number;
@@ -32,11 +34,19 @@ class ToolTimeout extends Error {
 }
 
 export async function runTool(tool: Tool, args: Record<string, unknown>, options: RunToolOptions): Promise<RunOutcome> {
-  if (options.signal?.aborted) return { kind: 'aborted', reason: reasonText(options.signal.reason) };
-  const deadline = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const outer = options.signal;
+  const lifetime = options.lifetime;
+  if (outer?.aborted) return { kind: 'aborted', reason: reasonText(outer.reason) };
+  if (lifetime?.aborted) return { kind: 'aborted', reason: reasonText(lifetime.reason) };
+  // One controller the outer signals are linked to by hand (unlinked in `finally`): AbortSignal.any
+  // costs a WeakRef and a registry entry per call, the larger part of a fast tool's overhead.
+  const stop = new AbortController();
+  const onOuterAbort = (event: Event): void => stop.abort((event.target as AbortSignal).reason);
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  lifetime?.addEventListener('abort', onOuterAbort, { once: true });
+  const signal = stop.signal;
   const timeoutMs = Math.max(1, options.timeoutMs);
-  const timer = setTimeout(() => deadline.abort(new ToolTimeout(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(() => stop.abort(new ToolTimeout(`timed out after ${timeoutMs} ms`)), timeoutMs);
   let settled = false;
   const onUpdate = (update: ToolUpdate): void => {
     if (settled || !options.onUpdate) return;
@@ -64,9 +74,8 @@ export async function runTool(tool: Tool, args: Record<string, unknown>, options
     const first = await Promise.race([ran, stopped]);
     if (first !== 'stopped') return first;
     // Decided now, whatever the tool says later: which message the model gets is never chance.
-    const outcome: RunOutcome = deadline.signal.aborted
-      ? { kind: 'timeout', timeoutMs }
-      : { kind: 'aborted', reason: reasonText(options.signal?.reason) };
+    // The first abort's reason is the controller's: the deadline's, or the caller's or session's.
+    const outcome: RunOutcome = signal.reason instanceof ToolTimeout ? { kind: 'timeout', timeoutMs } : { kind: 'aborted', reason: reasonText(signal.reason) };
     const late = await within(ran, options.stopGraceMs ?? STOP_GRACE_MS);
     if (late?.kind === 'ok') outcome.stopped = late.run;
     return outcome;
@@ -74,6 +83,8 @@ export async function runTool(tool: Tool, args: Record<string, unknown>, options
     settled = true;
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener('abort', onAbort);
+    outer?.removeEventListener('abort', onOuterAbort);
+    lifetime?.removeEventListener('abort', onOuterAbort);
   }
 }
 

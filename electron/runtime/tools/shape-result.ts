@@ -1,7 +1,7 @@
 // What the executor does with a tool's output: format → truncate → cache the full text and the
 // arguments as variables → the hint for reading the rest; and the same bound on an error's text.
 // Split from tool-executor.ts; the executor calls these after a run.
-import type { ToolExecuteResult } from '../../../shared/tools.ts';
+import type { ToolErrorResult, ToolRejectedResult, ToolSuccessResult } from '../../../shared/tools.ts';
 import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
 import { formatOutput, NO_OUTPUT_TEXT, truncateOutput, truncationHint } from './format-output.ts';
 import { withOwnApp } from './own-tool-app.ts';
@@ -23,14 +23,14 @@ export function shapeSuccess(
   limit: number,
   given: ToolRunResult,
   warnings: string[],
-): ToolExecuteResult {
+): ToolSuccessResult {
   // A tool of another format may answer with an MCP App (own-tool-app.ts).
   const run = withOwnApp(given);
   const formatted = formatOutput(entry.tool, run, args);
   if (formatted.warning) warnings.push(formatted.warning);
   const cut = truncateOutput(entry.tool, formatted.text, args, limit);
   if (cut.warning) warnings.push(cut.warning);
-  const result: ToolExecuteResult = {
+  const result: ToolSuccessResult = {
     toolName: entry.name,
     status: 'SUCCESS',
     data: run.data,
@@ -52,8 +52,8 @@ export function shapeSuccess(
  * An error's text is bounded like a result's: a tool failing with a megabyte of stderr must not
  * flood the model's context. When it is cut, the whole text is cached so the model can read it.
  */
-export function boundError(variables: VariableSystem, entry: RegisteredTool, args: Args, callId: string, limit: number, result: ToolExecuteResult, warnings: string[]): ToolExecuteResult {
-  const text = result.finalText ?? '';
+export function boundError(variables: VariableSystem, entry: RegisteredTool, args: Args, callId: string, limit: number, result: ToolErrorResult, warnings: string[]): ToolErrorResult {
+  const text = result.finalText;
   const cut = truncateOutput(entry.tool, text, args, limit);
   if (!cut.info.truncated) return result;
   if (cut.warning) warnings.push(cut.warning);
@@ -65,7 +65,7 @@ export function boundError(variables: VariableSystem, entry: RegisteredTool, arg
 }
 
 /** `{tool}_{callId}_result` (the full text) and `_args`, except for the vars tools themselves. */
-function cacheResult(variables: VariableSystem, entry: RegisteredTool, args: Args, callId: string, text: string, result: ToolExecuteResult): void {
+function cacheResult(variables: VariableSystem, entry: RegisteredTool, args: Args, callId: string, text: string, result: ToolSuccessResult | ToolErrorResult): void {
   if (entry.groupName === VARS_GROUP || entry.tool.SKIP_CACHE_RESULT) return;
   // Braces or spaces in a provider's call id would make the name unreachable by $VAR_REF.
   const id = callId.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -77,12 +77,12 @@ function cacheResult(variables: VariableSystem, entry: RegisteredTool, args: Arg
 }
 
 /** A throw, a timeout, an abort, or an ERROR the tool reported itself. */
-export function errorResult(entry: RegisteredTool, args: Args, outcome: RunOutcome): ToolExecuteResult {
+export function errorResult(entry: RegisteredTool, args: Args, outcome: RunOutcome): ToolErrorResult {
   if (outcome.kind === 'ok') {
     const { run } = outcome;
     const message = run.error || 'The tool reported an error without a message.';
     const detail = run.formattedText ?? (run.data !== undefined ? formatOutput(entry.tool, { data: run.data }, args).text : '');
-    const result: ToolExecuteResult = {
+    const result: ToolErrorResult = {
       toolName: entry.name,
       status: 'ERROR',
       error: message,
@@ -98,7 +98,7 @@ export function errorResult(entry: RegisteredTool, args: Args, outcome: RunOutco
       : outcome.kind === 'timeout'
         ? timeoutMessageOf(entry.tool, entry.modelName, outcome.timeoutMs)
         : `${entry.modelName} was aborted (${outcome.reason}).`;
-  const result: ToolExecuteResult = { toolName: entry.name, status: 'ERROR', error: message, finalText: `Error: ${message}` };
+  const result: ToolErrorResult = { toolName: entry.name, status: 'ERROR', error: message, finalText: `Error: ${message}` };
   // What the stopped tool printed up to then still helps the user see how far it got.
   if (outcome.kind !== 'threw' && outcome.stopped) copyLogs(result, outcome.stopped);
   return result;
@@ -110,19 +110,19 @@ function base64Bytes(data: string): number {
   return Math.floor((clean.length * 3) / 4);
 }
 
-function copyLogs(result: ToolExecuteResult, run: ToolRunResult): void {
+function copyLogs(result: ToolSuccessResult | ToolErrorResult, run: ToolRunResult): void {
   if (run.logs) result.logs = run.logs;
   if (run.warnings?.length) result.warnings = [...run.warnings];
 }
 
 /** A rule denied the call: its reason reaches the model, with the advice not to retry. */
-export function deniedByRule(entry: RegisteredTool, reason: string, inspection: ToolCallInspection): ToolExecuteResult {
+export function deniedByRule(entry: RegisteredTool, reason: string, inspection: ToolCallInspection): ToolRejectedResult {
   const finalText = `${reason} The user's rules do not allow this call; do not retry it. Ask the user if it is needed.`;
   return { toolName: entry.name, status: 'EXECUTION_REJECTED', rejectReason: reason, finalText, inspection };
 }
 
 /** The user said no on the approval card, or (`unasked`) nobody could be asked: then `reason` says why. */
-export function notAllowed(entry: RegisteredTool, reason: string, inspection: ToolCallInspection, unasked = false): ToolExecuteResult {
+export function notAllowed(entry: RegisteredTool, reason: string, inspection: ToolCallInspection, unasked = false): ToolRejectedResult {
   const theirs = reason.trim() ? ` Their reason: ${quotedReason(reason)}` : '';
   const why = reason.trim() ? ` ${reason.trim().charAt(0).toUpperCase()}${reason.trim().slice(1)}` : '';
   const finalText = unasked
@@ -132,8 +132,8 @@ export function notAllowed(entry: RegisteredTool, reason: string, inspection: To
 }
 
 /** The user withheld a result after seeing it. */
-export function resultWithheld(entry: RegisteredTool, reason: string, result: ToolExecuteResult, editedArgs?: Record<string, unknown>): ToolExecuteResult {
-  const rejected: ToolExecuteResult = {
+export function resultWithheld(entry: RegisteredTool, reason: string, result: ToolSuccessResult | ToolErrorResult, editedArgs?: Record<string, unknown>): ToolRejectedResult {
+  const rejected: ToolRejectedResult = {
     toolName: entry.name,
     status: 'RESULT_REJECTED',
     rejectReason: reason,

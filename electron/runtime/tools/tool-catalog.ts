@@ -14,6 +14,8 @@ export interface RegisteredTool {
   /** The name the model sees (an alias when `name` breaks providers' rules). */
   modelName: string;
   groupName: string;
+  /** Of an unlisted built-in group (see ToolGroup.unlisted). */
+  unlisted?: true;
 }
 
 export interface RegisteredGroup {
@@ -35,6 +37,9 @@ export class ToolCatalog {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly byModelName = new Map<string, string>();
   private readonly groups = new Map<string, RegisteredGroup>();
+  /** Unlisted built-in groups and their tools, found by name after every listed tool; they stay. */
+  private readonly unlisted = new Map<string, RegisteredGroup>();
+  private readonly unlistedTools = new Map<string, RegisteredTool>();
   private readonly groupEnabled = new Map<string, boolean>();
   private readonly toolEnabled = new Map<string, boolean>();
   private definitionsCache: ToolDefinition[] | undefined;
@@ -61,6 +66,7 @@ export class ToolCatalog {
   }
 
   registerToolGroup(group: ToolGroup): GroupRegisterResult {
+    if (group.unlisted && group.builtin) return this.registerUnlisted(group);
     this.ensureGroup(group.name, group);
     const result: GroupRegisterResult = { registered: [], errors: [] };
     for (const tool of group.tools ?? []) {
@@ -71,7 +77,7 @@ export class ToolCatalog {
     return result;
   }
 
-  /** Removes the group and its tools; returns the group as it was, or undefined. */
+  /** Removes the (listed) group and its tools; returns the group as it was, or undefined. */
   unregisterToolGroup(name: string): RegisteredGroup | undefined {
     const group = this.groups.get(name);
     if (!group) return undefined;
@@ -90,11 +96,16 @@ export class ToolCatalog {
     const direct = this.tools.get(name);
     if (direct) return direct;
     const real = this.byModelName.get(name);
-    return real === undefined ? undefined : this.tools.get(real);
+    return real === undefined ? this.unlistedTools.get(name) : this.tools.get(real);
   }
 
   getGroup(name: string): RegisteredGroup | undefined {
     return this.groups.get(name);
+  }
+
+  /** The group a registered tool belongs to (listed or not). */
+  groupOf(entry: RegisteredTool): RegisteredGroup | undefined {
+    return entry.unlisted ? this.unlisted.get(entry.groupName) : this.groups.get(entry.groupName);
   }
 
   allGroups(): RegisteredGroup[] {
@@ -133,6 +144,7 @@ export class ToolCatalog {
 
   /** Enabled tool of an enabled group; ReadVar/ListVars ride along with any enabled group. */
   isExecutable(entry: RegisteredTool): boolean {
+    if (entry.unlisted) return true;
     if (!this.isToolEnabled(entry.name)) return false;
     if (this.isGroupEnabled(entry.groupName)) return true;
     return entry.groupName === VARS_GROUP && ALWAYS_OFFERED_VAR_TOOLS.includes(entry.name) && this.anyGroupEnabled();
@@ -168,6 +180,18 @@ export class ToolCatalog {
   definitions(): ToolDefinition[] {
     this.definitionsCache ??= this.executableTools().map(toDefinition);
     return [...this.definitionsCache];
+  }
+
+  /** Its own names: a listed tool of the same name wins at lookup and is never refused for it. */
+  private registerUnlisted(group: ToolGroup): GroupRegisterResult {
+    const registered: RegisteredGroup = { name: group.name, group, toolNames: [], builtin: true };
+    this.unlisted.set(group.name, registered);
+    for (const tool of group.tools) {
+      const name = tool.definition.function.name;
+      this.unlistedTools.set(name, { tool, name, modelName: name, groupName: group.name, unlisted: true });
+      registered.toolNames.push(name);
+    }
+    return { registered: [...registered.toolNames], errors: [] };
   }
 
   private ensureGroup(name: string, group?: ToolGroup): RegisteredGroup {

@@ -5,6 +5,7 @@ import type {
   Diagnostic,
   ExecutionPolicy,
   ToolDefinition,
+  ToolErrorResult,
   ToolExecuteResult,
   ToolGroupInfo,
   ToolPermission,
@@ -12,12 +13,11 @@ import type {
 } from '../../../shared/tools.ts';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
 import type { ApprovalMemoryData } from './approval-memory.ts';
-import { ApprovalGate, type ApprovalSubject } from './approval-gate.ts';
+import { ApprovalGate, resultAsks, type ApprovalSubject, type GateOutcome } from './approval-gate.ts';
 import { closeNamesHint } from './close-names.ts';
 import { parseToolArgs } from './parse-tool-args.ts';
-import { resolveVarRefs } from './resolve-var-refs.ts';
-import { errorText, runTool } from './run-tool.ts';
-import { takeLimitArg } from './take-limit-arg.ts';
+import { errorText, runTool, type RunToolOptions } from './run-tool.ts';
+import { prepareArgs, type PreparedArgs } from './prepare-args.ts';
 import {
   DEFAULT_GROUP,
   toToolInfo,
@@ -29,7 +29,6 @@ import {
 import { addSkillRules, BASE_TOOL_RULES, groupRulePrompt, restoreMissingRules, ruleVariableName } from './tool-rules.ts';
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup } from './types.ts';
-import { ArgsValidator } from './validate-args.ts';
 import { varRefUses } from './var-ref-uses.ts';
 import { withCallTrace, type CallTrace } from './call-trace.ts';
 import { boundError, deniedByRule, errorResult, notAllowed, resultWithheld, shapeSuccess } from './shape-result.ts';
@@ -40,13 +39,10 @@ import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type Decid
 import type { CallDecision } from './rules/decide-call.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
 
-export const DEFAULT_TOOL_TIMEOUT_MS = DEFAULT_LIMITS.toolTimeoutMs;
+/** The gate's answer for an `auto` policy, without a call into it. */
+const AUTO_ALLOWED: GateOutcome = Object.freeze({ allowed: true, by: 'policy' });
 
-/**
- * Compiled validators are cached per schema object; tools are shared by every session's
- * executor, so one cache spares each new session from recompiling (~5-20 ms per schema).
- */
-const sharedValidator = new ArgsValidator();
+export const DEFAULT_TOOL_TIMEOUT_MS = DEFAULT_LIMITS.toolTimeoutMs;
 
 export interface ToolExecutorOptions {
   sessionId: string;
@@ -155,6 +151,11 @@ export class ToolExecutor {
   /** By real name or by the alias the model sees. */
   getTool(name: string): Tool | undefined {
     return this.catalog.resolve(name)?.tool;
+  }
+
+  /** The tool `name` calls is of an unlisted built-in group (FindTools): no selection applies to it. */
+  isUnlisted(name: string): boolean {
+    return this.catalog.resolve(name)?.unlisted === true;
   }
 
   // ── enable state ──────────────────────────────────────────────────────────────────────────
@@ -274,7 +275,8 @@ export class ToolExecutor {
     const started = performance.now();
     const callId = options.callId || newCallId();
     let result: ToolExecuteResult;
-    const decided: DecidedCall = {};
+    // Filled once the call is decided, for a guard that hears how calls end (the audit log).
+    const decided: DecidedCall | undefined = this.guard?.settled ? {} : undefined;
     try {
       result = await this.run(name, args, callId, options, decided);
     } catch (error) {
@@ -284,11 +286,11 @@ export class ToolExecutor {
     }
     result.callId = callId;
     result.durationMs = performance.now() - started;
-    settleWithGuard(this.guard, decided, result, this.log);
+    if (decided) settleWithGuard(this.guard, decided, result, this.log);
     return result;
   }
 
-  private async run(name: string, rawArgs: unknown, callId: string, options: ExecuteOptions, decided: DecidedCall): Promise<ToolExecuteResult> {
+  private async run(name: string, rawArgs: unknown, callId: string, options: ExecuteOptions, decided: DecidedCall | undefined): Promise<ToolExecuteResult> {
     const arrived = performance.now();
     const entry = this.catalog.resolve(name);
     if (!entry) {
@@ -305,24 +307,34 @@ export class ToolExecutor {
     if (!prepared.ok) return failed(entry, prepared.message);
     let { args, limit } = prepared;
     const warnings = prepared.warnings;
-    const varRefs = varRefUses(parsed, this.variables);
+    const varRefs = prepared.usedRefs ? varRefUses(parsed, this.variables) : [];
 
-    const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
+    // Made only when someone is asked: a combined signal costs a WeakRef per call.
+    let combined: AbortSignal | undefined;
+    const signal = (): AbortSignal => (combined ??= options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal);
     const permission = this.permissionOf(entry);
     // Permissions as data: rules see the resolved, validated arguments; deny wins over everything.
     const decision = this.decide(entry, callId, args, permission.executionPolicy, decided);
-    const note = decision.kind === 'policy' && decision.note ? { note: decision.note } : {};
-    const subject: ApprovalSubject = { toolName: entry.name, groupName: entry.groupName, callId, args, ...(varRefs.length ? { varRefs } : {}), ...note };
+    const subjectOf = (callArgs: Args): ApprovalSubject => ({
+      toolName: entry.name,
+      groupName: entry.groupName,
+      callId,
+      args: callArgs,
+      ...(varRefs.length ? { varRefs } : {}),
+      ...(decision.kind === 'policy' && decision.note ? { note: decision.note } : {}),
+    });
     const asking = performance.now();
     const gate =
       decision.kind === 'deny'
         ? { allowed: false as const, reason: decision.reason, by: decision.by }
         : options.askAgain !== undefined
-          ? await this.gate.askAgain({ ...subject, note: options.askAgain }, signal)
+          ? await this.gate.askAgain({ ...subjectOf(args), note: options.askAgain }, signal())
           : decision.kind === 'allow'
             ? { allowed: true as const, by: decision.by }
-            : await this.gate.execution(subject, decision.policy, signal);
-    decided.outcome = outcomeOf(decision, gate);
+            : decision.policy === 'auto'
+              ? AUTO_ALLOWED
+              : await this.gate.execution(subjectOf(args), decision.policy, signal());
+    if (decided) decided.outcome = outcomeOf(decision, gate);
     const approved = performance.now();
     const timings = { queuedMs: asking - arrived, approvalMs: approved - asking, runningMs: 0, formattingMs: 0, resultApprovalMs: 0 };
     const inspect = (resolvedArgs: Args, trace?: CallTrace): ToolCallInspection => ({
@@ -350,18 +362,20 @@ export class ToolExecutor {
       editedNote = `Note: the user changed the arguments before approving; the call ran with ${JSON.stringify(gate.args)}.\n\n`;
     }
 
-    const trace: CallTrace = { processes: [] };
-    const outcome = await withCallTrace(trace, () =>
-      runTool(entry.tool, args, {
-        callId,
-        sessionId: this.sessionId,
-        timeoutMs: entry.tool.timeoutMs ?? this.toolTimeoutMs,
-        signal,
-        onUpdate: options.onUpdate,
-        ...(options.conversation ? { conversation: options.conversation } : {}),
-        ...(this.stopGraceMs !== undefined ? { stopGraceMs: this.stopGraceMs } : {}),
-      }),
-    );
+    const runOptions: RunToolOptions = {
+      callId,
+      sessionId: this.sessionId,
+      timeoutMs: entry.tool.timeoutMs ?? this.toolTimeoutMs,
+      lifetime: this.lifetime.signal,
+      onUpdate: options.onUpdate,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.conversation ? { conversation: options.conversation } : {}),
+      ...(this.stopGraceMs !== undefined ? { stopGraceMs: this.stopGraceMs } : {}),
+    };
+    // Only a tool loaded from a file or a server starts processes, MCP calls or a tool host to trace;
+    // an in-process tool runs outside AsyncLocalStorage, which costs every promise while it is on.
+    const trace: CallTrace | undefined = entry.tool.source ? { processes: [] } : undefined;
+    const outcome = await (trace ? withCallTrace(trace, () => runTool(entry.tool, args, runOptions)) : runTool(entry.tool, args, runOptions));
     const ran = performance.now();
     timings.runningMs = ran - approved;
     const result =
@@ -372,13 +386,15 @@ export class ToolExecutor {
     if (warnings.length) result.warnings = [...(result.warnings ?? []), ...warnings];
     if (editedArgs) {
       result.editedArgs = editedArgs;
-      result.finalText = editedNote + (result.finalText ?? '');
+      result.finalText = editedNote + result.finalText;
     }
     result.inspection = inspect(args, trace);
 
-    const check = { status: result.status, text: result.finalText ?? '' };
+    const check = { status: result.status, text: result.finalText };
     const askingResult = performance.now();
-    const approval = await this.gate.result(editedArgs ? { ...subject, args } : subject, permission.resultApprovalPolicy, check, signal);
+    const approval = resultAsks(permission.resultApprovalPolicy, result.status)
+      ? await this.gate.result(subjectOf(args), permission.resultApprovalPolicy, check, signal())
+      : AUTO_ALLOWED;
     timings.resultApprovalMs = performance.now() - askingResult;
     if (approval.allowed) return result;
     // The model must not reach a withheld result through its variables either.
@@ -400,41 +416,27 @@ export class ToolExecutor {
     return prepared.ok ? { ok: true } : { ok: false, message: prepared.message };
   }
 
-  private decide(entry: RegisteredTool, callId: string, args: Args, policy: ExecutionPolicy, decided: DecidedCall): CallDecision {
-    const builtin = entry.groupName === VARS_GROUP;
+  private decide(entry: RegisteredTool, callId: string, args: Args, policy: ExecutionPolicy, decided: DecidedCall | undefined): CallDecision {
+    const builtin = this.catalog.groupOf(entry)?.builtin === true;
     const { name: toolName, modelName, groupName, tool } = entry;
-    decided.call = { sessionId: this.sessionId, callId, toolName, modelName, groupName, tool, builtin, args, policy, level: this.level };
-    return decideWithGuard(this.guard, decided.call);
+    const call = { sessionId: this.sessionId, callId, toolName, modelName, groupName, tool, builtin, args, policy, level: this.level };
+    if (decided) decided.call = call;
+    return decideWithGuard(this.guard, call);
   }
 
-  /** `$VAR_REF` → limit argument → schema validation. */
-  private prepareArgs(
-    entry: RegisteredTool,
-    parsed: Args,
-  ): { ok: true; args: Args; limit: number; warnings: string[] } | { ok: false; message: string } {
-    const resolved = resolveVarRefs(parsed, this.variables, { maxExpandedChars: this.maxExpandedChars });
-    if (!resolved.ok) return { ok: false, message: resolved.error };
-    const schema = entry.tool.definition.function.parameters;
-    const { args, limit: limitArg, warning } = takeLimitArg(resolved.value, schema);
-    const limit = limitArg ?? entry.tool.DEFAULT_OUTPUT_LIMIT_CHAR ?? this.truncateChars;
-    const warnings: string[] = warning ? [warning] : [];
-    const validation = sharedValidator.validate(entry.modelName, schema, args);
-    if (!validation.ok) return { ok: false, message: validation.message };
-    if (validation.warning) warnings.push(validation.warning);
-    return { ok: true, args, limit, warnings };
+  private prepareArgs(entry: RegisteredTool, parsed: Args): PreparedArgs {
+    return prepareArgs(entry, parsed, { variables: this.variables, maxExpandedChars: this.maxExpandedChars, truncateChars: this.truncateChars });
   }
 
   private permissionOf(entry: RegisteredTool): Required<ToolPermission> {
-    return this.gate.permissionOf(entry.name, entry.tool, this.catalog.getGroup(entry.groupName)?.group);
+    return this.gate.permissionOf(entry.name, entry.tool, this.catalog.groupOf(entry)?.group);
   }
 }
 
 /** `message` is what the model reads; `forUser` (when it differs) what the chat shows. */
-function failed(entry: RegisteredTool, message: string, forUser = message): ToolExecuteResult {
+function failed(entry: RegisteredTool, message: string, forUser = message): ToolErrorResult {
   return { toolName: entry.name, status: 'ERROR', error: forUser, finalText: message };
 }
-
-/** The user's reason, word for word, as its own quoted sentence. */
 
 function newCallId(): string {
   return `call_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;

@@ -17,7 +17,7 @@ export function applyToolSelection(executor: ToolExecutor, selection: ChatToolSe
 export function selectionRefusal(executor: ToolExecutor, selection: ChatToolSelection | null, name: string): string | undefined {
   if (!selection) return undefined;
   const tool = executor.getTool(name);
-  if (!tool) return undefined;
+  if (!tool || executor.isUnlisted(name)) return undefined;
   const real = tool.definition.function.name;
   if (selection.tools.includes(real)) return undefined;
   return (

@@ -116,6 +116,12 @@ export interface ToolGroup {
   defaultPermission?: ToolPermission;
   source?: ToolSourceInfo;
   builtin?: boolean;
+  /**
+   * A built-in group the catalog neither lists nor offers, and no switch, selection or tool set
+   * touches: its tools run when called by name, unless a listed tool has that name. FindTools is
+   * one (the chat's tool budget offers it itself, chat/find-tools-group.ts).
+   */
+  unlisted?: boolean;
 }
 
 /**

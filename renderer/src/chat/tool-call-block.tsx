@@ -87,10 +87,10 @@ export function ToolCallBlock(props: {
   const resultText = () => {
     const r = props.call.result;
     if (!r) return '';
-    if (r.status === 'SUCCESS') return r.formattedText ?? r.finalText ?? '';
+    if (r.status === 'SUCCESS') return r.formattedText ?? r.finalText;
     // A rejection has its own "Rejected: reason" line; the text the model got about it is in Inspect.
-    if (r.status === 'EXECUTION_REJECTED' || r.status === 'RESULT_REJECTED') return r.formattedText ?? '';
-    return r.formattedText ?? r.error ?? r.finalText ?? '';
+    if (r.status === 'EXECUTION_REJECTED' || r.status === 'RESULT_REJECTED') return '';
+    return r.error ?? r.finalText;
   };
   // The header shows what ran: the user's edited arguments when there are some (issue 25 §6).
   const edited = () => props.call.result?.editedArgs;

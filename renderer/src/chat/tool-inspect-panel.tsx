@@ -113,7 +113,7 @@ export function ToolInspectPanel(props: { args: Record<string, unknown>; result:
         </Show>
       </Show>
       <Part title="Durations" text={timings()} testId="inspect-durations" />
-      <Part title="Text the model got" text={props.result.finalText ?? props.result.error ?? ''} testId="inspect-model-text" />
+      <Part title="Text the model got" text={props.result.finalText} testId="inspect-model-text" />
       <Show when={variables()}>
         <Part title="Variables" text={variables()} testId="inspect-variables" />
       </Show>

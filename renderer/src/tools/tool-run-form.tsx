@@ -60,7 +60,7 @@ export function ToolRunForm(props: { tool: ToolInfo; groupEnabled?: boolean }) {
                 </button>
               </Show>
             </div>
-            <pre class="plain">{r().formattedText ?? r().finalText ?? r().error ?? r().rejectReason ?? ''}</pre>
+            <pre class="plain">{r().formattedText ?? r().finalText}</pre>
           </div>
         )}
       </Show>

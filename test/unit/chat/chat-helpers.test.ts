@@ -172,7 +172,7 @@ describe('session file robustness', () => {
     const data: Record<string, unknown> = { n: 10n, shared: { x: 1 } };
     data.self = data;
     data.again = data.shared;
-    const line = toJsonLine({ t: 'message', at: 1, message: { id: 'm', createdAt: 1, role: 'tool', callId: 'c', toolName: 't', content: '', result: { status: 'SUCCESS', data } } });
+    const line = toJsonLine({ t: 'message', at: 1, message: { id: 'm', createdAt: 1, role: 'tool', callId: 'c', toolName: 't', content: '', result: { status: 'SUCCESS', data, finalText: '' } } });
     expect(JSON.parse(line).message.result.data).toEqual({ n: '10', shared: { x: 1 }, self: '[Circular]', again: { x: 1 } });
   });
 });

@@ -44,7 +44,7 @@ describe('tool images in a session', () => {
     expect(files.read(image!.stored!)?.toString('base64')).toBe(PNG);
     expect(files.read('../s2.jsonl')).toBeNull();
     expect(files.read('.hidden')).toBeNull();
-    const message: ToolResultMessage = { id: 'm', createdAt: 1, role: 'tool', callId: 'c', toolName: 't', content: '', result: { status: 'SUCCESS', images: [image!, { mimeType: 'image/png', size: 1, stored: 'gone.png' }, { mimeType: 'image/svg+xml', size: 1, note: 'not kept' }] } };
+    const message: ToolResultMessage = { id: 'm', createdAt: 1, role: 'tool', callId: 'c', toolName: 't', content: '', result: { status: 'SUCCESS', finalText: '', images: [image!, { mimeType: 'image/png', size: 1, stored: 'gone.png' }, { mimeType: 'image/svg+xml', size: 1, note: 'not kept' }] } };
     expect(files.toolImageParts(message)).toEqual([
       { type: 'image', mediaType: 'image/png', data: PNG },
       { type: 'text', text: '[Image 2 of this call: no longer available.]' },

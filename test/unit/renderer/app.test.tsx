@@ -85,7 +85,7 @@ describe('App', () => {
     fireEvent.keyDown(document, { key: 'k', ctrlKey: true });
     expect(document.activeElement).toBe(screen.getByTestId('session-search'));
 
-    emit({ type: 'tool.finished', sessionId: 's1', callId: 'c1', toolName: 'big', result: { status: 'SUCCESS', formattedText: 'x', isTruncated: true, cacheVarResult: 'big_c1_result' } });
+    emit({ type: 'tool.finished', sessionId: 's1', callId: 'c1', toolName: 'big', result: { status: 'SUCCESS', formattedText: 'x', finalText: 'x', isTruncated: true, cacheVarResult: 'big_c1_result' } });
     fireEvent.click(await screen.findByRole('button', { name: 'Open full result' }));
     const viewer = await screen.findByTestId('variable-viewer');
     expect(viewer).toHaveTextContent('$VAR_REF{{big_c1_result}}');

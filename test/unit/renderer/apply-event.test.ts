@@ -149,10 +149,10 @@ describe('applyEvent', () => {
     run(
       state,
       { type: 'approval.resolved', sessionId: S, requestId: 'r1', decision: { decision: 'reject', reason: 'secret' } },
-      { type: 'tool.finished', sessionId: S, callId: 'c1', toolName: 'echo', result: { status: 'RESULT_REJECTED', rejectReason: 'secret' } },
+      { type: 'tool.finished', sessionId: S, callId: 'c1', toolName: 'echo', result: { status: 'RESULT_REJECTED', rejectReason: 'secret', finalText: 'secret' } },
     );
     expect(chat.toolCalls.c1!.status).toBe('rejected');
-    run(state, { type: 'tool.finished', sessionId: S, callId: 'c9', toolName: 'x', result: { status: 'NOT_FOUND', error: 'no tool x' } });
+    run(state, { type: 'tool.finished', sessionId: S, callId: 'c9', toolName: 'x', result: { status: 'NOT_FOUND', error: 'no tool x', finalText: 'no tool x' } });
     expect(chat.toolCalls.c9!.status).toBe('error');
   });
 
@@ -194,7 +194,7 @@ describe('applySnapshot', () => {
           { role: 'assistant', id: 'a1', createdAt: 2, content: '', toolCalls: [{ id: 'c1', name: 'ls', args: { path: '.' } }] },
           { role: 'tool', id: 't1', createdAt: 3, callId: 'c1', toolName: 'ls', groupName: 'fs', content: 'a b', result: { status: 'SUCCESS', finalText: 'a b' } },
           // A /tool run: no assistant message announced it.
-          { role: 'tool', id: 't2', createdAt: 4, callId: 'c2', toolName: 'echo', content: 'x', result: { status: 'ERROR', error: 'bad' } },
+          { role: 'tool', id: 't2', createdAt: 4, callId: 'c2', toolName: 'echo', content: 'x', result: { status: 'ERROR', error: 'bad', finalText: 'bad' } },
         ],
         pendingApprovals: [request('r1', 'c3')],
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@solidjs/testing-library';
+import { cleanup, fireEvent, render, screen } from '@solidjs/testing-library';
 import { createStore } from 'solid-js/store';
 import { ToolCallBlock } from '../../../renderer/src/chat/tool-call-block.tsx';
 import type { ToolCallState } from '../../../renderer/src/store/app-state.ts';
@@ -44,7 +44,7 @@ describe('ToolCallBlock', () => {
     setCall('partial', 'found 1\n');
     setCall('partial', (p) => `${p}found 2\n`);
     expect(screen.getByTestId('tool-partial')).toHaveTextContent('found 1 found 2');
-    setCall({ status: 'done', finishedAt: Date.now(), result: { status: 'SUCCESS', formattedText: 'a.ts:1 TODO', durationMs: 42 } });
+    setCall({ status: 'done', finishedAt: Date.now(), result: { status: 'SUCCESS', formattedText: 'a.ts:1 TODO', finalText: 'a.ts:1 TODO', durationMs: 42 } });
     expect(screen.queryByTestId('tool-partial')).toBeNull();
     expect(screen.getByTestId('tool-status')).toHaveTextContent('done · 42 ms');
     const details = screen.getByTestId('tool-result') as HTMLDetailsElement;
@@ -57,7 +57,7 @@ describe('ToolCallBlock', () => {
   it('shows a truncated badge naming the _result variable and opens it', () => {
     const { onOpenVariable } = setup({
       status: 'done',
-      result: { status: 'SUCCESS', formattedText: 'x', isTruncated: true, cacheVarResult: 'search_files_c1_result' },
+      result: { status: 'SUCCESS', formattedText: 'x', finalText: 'x', isTruncated: true, cacheVarResult: 'search_files_c1_result' },
     });
     expect(screen.getByTestId('truncated-badge')).toHaveTextContent('truncated · search_files_c1_result');
     fireEvent.click(screen.getByRole('button', { name: 'Open full result' }));
@@ -73,15 +73,19 @@ describe('ToolCallBlock', () => {
     expect(screen.getByTestId('tool-status')).toHaveTextContent(text);
   });
 
+  // A rejection carries no output since results are a union on status: the two halves of this
+  // test (the reason line, output as text) each get a result that can carry what they show.
   it('shows the reject reason and renders tool output as text', () => {
-    setup({ status: 'rejected', result: { status: 'EXECUTION_REJECTED', rejectReason: 'not now', formattedText: '<img src=x onerror=alert(1)>' } });
+    setup({ status: 'rejected', result: { status: 'EXECUTION_REJECTED', rejectReason: 'not now', finalText: 'The user did not allow running echo.' } });
     expect(screen.getByTestId('tool-call')).toHaveTextContent('Rejected: not now');
+    cleanup();
+    setup({ status: 'error', result: { status: 'ERROR', error: '<img src=x onerror=alert(1)>', finalText: 'Error: <img src=x onerror=alert(1)>' } });
     expect(screen.getByTestId('tool-call').querySelector('img')).toBeNull();
     expect(screen.getByTestId('tool-result')).toHaveTextContent('<img src=x onerror=alert(1)>');
   });
 
   it("lists the runtime's warnings about the call, as text", () => {
-    setup({ status: 'done', result: { status: 'SUCCESS', formattedText: 'ok', warnings: ['The working folder / contains your home', '<b>not html</b>'] } });
+    setup({ status: 'done', result: { status: 'SUCCESS', formattedText: 'ok', finalText: 'ok', warnings: ['The working folder / contains your home', '<b>not html</b>'] } });
     const list = screen.getByTestId('tool-warnings');
     expect(list.querySelectorAll('li')).toHaveLength(2);
     expect(list).toHaveTextContent('The working folder / contains your home');
@@ -89,7 +93,7 @@ describe('ToolCallBlock', () => {
   });
 
   it('shows no warning list when there is none', () => {
-    setup({ status: 'done', result: { status: 'SUCCESS', formattedText: 'ok' } });
+    setup({ status: 'done', result: { status: 'SUCCESS', formattedText: 'ok', finalText: 'ok' } });
     expect(screen.queryByTestId('tool-warnings')).toBeNull();
   });
 

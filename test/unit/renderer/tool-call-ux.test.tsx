@@ -89,7 +89,7 @@ describe('applyEvent: reruns, cancelled, the chat selection', () => {
     const chat = state.chats.s!;
     expect(chat.rows.map((r) => r.id)).toEqual(['call:c1']);
     expect(chat.toolCalls.c1!.reruns).toEqual(['c2']);
-    applyEvent({ type: 'tool.finished', sessionId: 's', callId: 'c2', toolName: 'echo', result: { status: 'ERROR', cancelled: true } }, state);
+    applyEvent({ type: 'tool.finished', sessionId: 's', callId: 'c2', toolName: 'echo', result: { status: 'ERROR', error: 'aborted', finalText: 'Error: aborted', cancelled: true } }, state);
     expect(chat.toolCalls.c2!.status).toBe('cancelled');
   });
 });

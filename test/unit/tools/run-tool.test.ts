@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { runTool, toRunResult } from '../../../electron/runtime/tools/run-tool.ts';
 import { makeTool } from './make-tool.ts';
@@ -37,6 +38,24 @@ describe('runTool', () => {
     setTimeout(() => controller.abort(new Error('user pressed stop')), 5);
     const out = await runTool(tool, {}, { ...base, signal: controller.signal, stopGraceMs: 50 });
     expect(out).toEqual({ kind: 'aborted', reason: 'user pressed stop' });
+  });
+
+  it("stops the tool when the session ends (lifetime), with the session's reason", async () => {
+    const lifetime = new AbortController();
+    const tool = makeTool('t', () => new Promise(() => {}));
+    setTimeout(() => lifetime.abort(new Error('session closed')), 5);
+    const out = await runTool(tool, {}, { ...base, signal: new AbortController().signal, lifetime: lifetime.signal, stopGraceMs: 50 });
+    expect(out).toEqual({ kind: 'aborted', reason: 'session closed' });
+  });
+
+  it("leaves no listener on the caller's or the session's signal once a call is over", async () => {
+    const caller = new AbortController();
+    const lifetime = new AbortController();
+    const options = { ...base, signal: caller.signal, lifetime: lifetime.signal };
+    for (let i = 0; i < 50; i++) await runTool(makeTool('t', async () => ({ data: i })), {}, options);
+    await runTool(makeTool('t', async () => { throw new Error('x'); }), {}, options);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(lifetime.signal, 'abort')).toHaveLength(0);
   });
 
   it('gives the tool its deadline in the context, and waits a grace for it to stop once it passes', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { currentCallTrace } from '../../../electron/runtime/tools/call-trace.ts';
 import { ToolExecutor } from '../../../electron/runtime/tools/tool-executor.ts';
 import type { Tool } from '../../../electron/runtime/tools/types.ts';
 import { makeGroup, makeTool } from './make-tool.ts';
@@ -356,5 +357,17 @@ describe('ToolExecutor.execute', () => {
     await executor.notifySession('start');
     expect(events).toEqual(['start:s1']);
     expect(logged[0]).toContain('hook failed');
+  });
+});
+
+describe('ToolExecutor call tracing', () => {
+  it('traces the calls of tools loaded from a file or a server, and runs in-process tools untraced', async () => {
+    const traced = (name: string) => makeTool(name, async () => ({ data: currentCallTrace() !== undefined }));
+    const fromFile = { ...traced('from_file'), source: { format: 'script' as const, file: '/tools/from_file.json' } };
+    const executor = executorWith([fromFile, traced('in_process')]);
+    expect((await executor.execute('from_file', {})).data).toBe(true);
+    expect((await executor.execute('in_process', {})).data).toBe(false);
+    // Both keep an Inspect record, with no processes for the untraced one.
+    expect((await executor.execute('in_process', {})).inspection?.processes).toEqual([]);
   });
 });

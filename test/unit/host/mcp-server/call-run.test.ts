@@ -9,7 +9,7 @@ describe('CallRun', () => {
     let ask!: (r: ApprovalRequest) => Promise<ApprovalDecision>;
     const run = new CallRun(async () => {
       const first = await ask(req('execution'));
-      if (first.decision === 'reject') return { status: 'EXECUTION_REJECTED', finalText: 'no' };
+      if (first.decision === 'reject') return { status: 'EXECUTION_REJECTED', rejectReason: 'no', finalText: 'no' };
       const second = await ask(req('result'));
       return { status: 'SUCCESS', finalText: `done after ${second.decision}` };
     });
@@ -45,7 +45,7 @@ describe('CallRun', () => {
     const run: CallRun = new CallRun(async (signal) => {
       seen = signal;
       decision = await run.ask(req('execution'), signal);
-      return { status: 'ERROR', finalText: 'stopped' } satisfies ToolExecuteResult;
+      return { status: 'ERROR', error: 'stopped', finalText: 'stopped' } satisfies ToolExecuteResult;
     });
     const controller = new AbortController();
     const step = run.next({ signal: controller.signal });
