@@ -78,7 +78,7 @@ describe('small defects', () => {
     await note.waitFor();
     await expect(note.textContent()).resolves.toMatch(/^llama3\.2 is not known to accept images/);
     await screenshot(page, 'e2e-image-note-model');
-    await page.getByTestId('attachment-chip').getByRole('button').first().click();
+    await page.getByTestId('attachment-chip').getByRole('button', { name: 'Remove dot.png' }).click();
   });
 
   it('the placeholder and the variable names wrap between words only, at 1280×800 and 900×700', async () => {

@@ -58,7 +58,7 @@ describe('tooldesk rules', () => {
     await runCli(home, ['rules', 'add', 'deny', 'script_*', '--where', 'path^=~/.ssh', '--reason', 'keys stay private'], '', env);
     const denied = await runCli(home, ['tools', 'run', 'script_read_file', '--yes', '--args', JSON.stringify({ path: '~/projects/../.ssh/id_rsa' })], '', env);
     expect(denied.code).toBe(1);
-    expect(denied.stderr).toContain('EXECUTION_REJECTED: Denied by rule 1: keys stay private');
+    expect(denied.stderr).toContain('Not run: Denied by rule 1: keys stay private. `tooldesk rules test script_read_file` shows which rule decides it.');
     expect(denied.stdout + denied.stderr).not.toContain('PRIVATE-KEY-TEXT');
     const allowed = await runCli(home, ['tools', 'run', 'script_read_file', '--args', JSON.stringify({ path: join(home, 'projects/notes.txt') })], '', env);
     expect(allowed.code).toBe(0);

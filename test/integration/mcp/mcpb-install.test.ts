@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHeadlessKeyring, type HeadlessKeyring } from '../../support/headless-keyring.ts';
-import { packBundle } from '../../support/pack-mcpb.ts';
+import { acmeManifest, packBundle } from '../../support/pack-mcpb.ts';
 import { removeScratch, repoRoot, scratchInCheckout } from '../../support/run-cli.ts';
 
 const BIN = join(repoRoot, 'electron/cli/bin.mjs');
@@ -21,33 +21,8 @@ afterAll(() => {
   removeScratch();
 });
 
-/** Packs a bundle whose server is server-everything (its get-env tool shows what env it got). */
-function pack(version: string, extra: Record<string, unknown> = {}): string {
-  const manifest = {
-    manifest_version: '0.3',
-    name: 'acme-weather',
-    display_name: 'Acme Weather',
-    version,
-    description: 'Forecasts from Acme',
-    author: { name: 'Acme Labs', email: 'dev@acme.example' },
-    server: {
-      type: 'node',
-      entry_point: 'server/index.js',
-      mcp_config: { command: 'node', args: ['${__dirname}/server/index.js', '${user_config.workspace}'], env: { ACME_API_KEY: '${user_config.api_key}', ACME_UNITS: '${user_config.units}' } },
-    },
-    tools: [{ name: 'echo', description: 'Echo' }, { name: 'get-env', description: 'Environment' }],
-    prompts: [{ name: 'forecast', text: 'Forecast for ${arguments.city}', arguments: ['city'] }],
-    compatibility: { platforms: ['linux', 'darwin', 'win32'] },
-    privacy_policies: ['https://acme.example/privacy'],
-    user_config: {
-      api_key: { type: 'string', title: 'API key', description: 'Your Acme key', sensitive: true, required: true },
-      workspace: { type: 'directory', title: 'Workspace', description: 'Where forecasts are saved', required: true },
-      units: { type: 'string', title: 'Units', description: 'metric or imperial', default: 'metric' },
-    },
-    ...extra,
-  };
-  return packBundle(manifest, `acme-${version}.mcpb`);
-}
+/** Acme Weather (pack-mcpb.ts: server-everything, whose get-env tool shows what env it got). */
+const pack = (version: string, extra: Record<string, unknown> = {}): string => packBundle({ ...acmeManifest(version), ...extra }, `acme-${version}.mcpb`);
 
 function cli(home: string, args: string[], input = '') {
   const env = { PATH: process.env.PATH!, HOME: home, TOOLDESK_HOME: join(home, '.tooldesk'), TOOLDESK_SECRET_SERVICE: `Tooldesk-mcpb-${process.pid}`, ...keyring?.env };
