@@ -175,7 +175,7 @@ export class VariableSystem {
       const bounded = Number.isFinite(want);
       const ring: Entry[] = [];
       let matched = 0;
-      for (const entry of this.lruEntries()) {
+      for (let entry = this.oldest; entry; entry = entry.newer) {
         if (!matches(entry)) continue;
         if (want > 0) ring[bounded ? matched % want : matched] = entry;
         matched++;
