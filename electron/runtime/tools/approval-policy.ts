@@ -16,12 +16,15 @@ export const READ_ONLY_PERMISSION: Required<ToolPermission> = {
 
 /** Layers from strongest to weakest; invalid values are ignored, not obeyed. */
 export function effectivePermission(...layers: (ToolPermission | undefined)[]): Required<ToolPermission> {
-  const executionPolicy = layers
-    .map((layer) => layer?.executionPolicy)
-    .find((p): p is ExecutionPolicy => EXECUTION_POLICIES.includes(p as ExecutionPolicy));
-  const resultApprovalPolicy = layers
-    .map((layer) => layer?.resultApprovalPolicy)
-    .find((p): p is ResultApprovalPolicy => RESULT_APPROVAL_POLICIES.includes(p as ResultApprovalPolicy));
+  // Loops, not map/find: this runs on every call.
+  let executionPolicy: ExecutionPolicy | undefined;
+  let resultApprovalPolicy: ResultApprovalPolicy | undefined;
+  for (const layer of layers) {
+    const execution = layer?.executionPolicy;
+    if (executionPolicy === undefined && EXECUTION_POLICIES.includes(execution as ExecutionPolicy)) executionPolicy = execution;
+    const result = layer?.resultApprovalPolicy;
+    if (resultApprovalPolicy === undefined && RESULT_APPROVAL_POLICIES.includes(result as ResultApprovalPolicy)) resultApprovalPolicy = result;
+  }
   return {
     executionPolicy: executionPolicy ?? DEFAULT_PERMISSION.executionPolicy,
     resultApprovalPolicy: resultApprovalPolicy ?? DEFAULT_PERMISSION.resultApprovalPolicy,

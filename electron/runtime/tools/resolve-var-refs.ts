@@ -40,6 +40,12 @@ export function resolveVarRefs<T>(
   source: VarRefSource,
   options: ResolveVarRefsOptions = {},
 ): ResolveVarRefsResult<T> {
+  // The usual call holds no reference: nothing to copy and no resolver to make.
+  try {
+    if (!hasVarRefs(args)) return { ok: true, value: args, refs: [] };
+  } catch {
+    // Nested too deep to scan: the walk below reports it.
+  }
   const resolver = new Resolver(source, options.maxExpandedChars ?? DEFAULT_MAX_EXPANDED_CHARS);
   try {
     const value = resolver.walk(args) as T;

@@ -38,15 +38,13 @@ export async function runTool(tool: Tool, args: Record<string, unknown>, options
   const lifetime = options.lifetime;
   if (outer?.aborted) return { kind: 'aborted', reason: reasonText(outer.reason) };
   if (lifetime?.aborted) return { kind: 'aborted', reason: reasonText(lifetime.reason) };
-  // One controller the outer signals are linked to by hand (unlinked in `finally`): AbortSignal.any
-  // costs a WeakRef and a registry entry per call, the larger part of a fast tool's overhead.
-  const stop = new AbortController();
-  const onOuterAbort = (event: Event): void => stop.abort((event.target as AbortSignal).reason);
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
-  lifetime?.addEventListener('abort', onOuterAbort, { once: true });
-  const signal = stop.signal;
   const timeoutMs = Math.max(1, options.timeoutMs);
-  const timer = setTimeout(() => stop.abort(new ToolTimeout(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  // The outer signals are linked to the stop by hand (unlinked in `finally`): AbortSignal.any
+  // costs a WeakRef and a registry entry per call, the larger part of a fast tool's overhead.
+  const stop = new RunStop();
+  outer?.addEventListener('abort', stop, { once: true });
+  lifetime?.addEventListener('abort', stop, { once: true });
+  const timer = setTimeout(abortOnTimeout, timeoutMs, stop, timeoutMs);
   let settled = false;
   const onUpdate = (update: ToolUpdate): void => {
     if (settled || !options.onUpdate) return;
@@ -56,35 +54,82 @@ export async function runTool(tool: Tool, args: Record<string, unknown>, options
       // Contract: onUpdate never throws into the tool.
     }
   };
-
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<'stopped'>((resolve) => {
-    onAbort = () => resolve('stopped');
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  const ran = (async (): Promise<RunOutcome> => {
-    try {
-      const value = await tool.execute(args, { callId: options.callId, sessionId: options.sessionId, signal, onUpdate, timeoutMs, ...(options.conversation ? { conversation: options.conversation } : {}) });
-      return { kind: 'ok', run: toRunResult(value) };
-    } catch (error) {
-      return { kind: 'threw', message: errorText(error) };
-    }
-  })();
+  const context: ToolContext = {
+    callId: options.callId,
+    sessionId: options.sessionId,
+    // Made when the tool reads it: most in-process tools never do, and a controller costs more
+    // than the rest of the run.
+    get signal() {
+      return stop.signal();
+    },
+    onUpdate,
+    timeoutMs,
+    ...(options.conversation ? { conversation: options.conversation } : {}),
+  };
+  const ran = callTool(tool, args, context);
   try {
-    const first = await Promise.race([ran, stopped]);
-    if (first !== 'stopped') return first;
+    const first = await new Promise<RunOutcome | typeof STOPPED>((resolve) => {
+      stop.onStop = resolve;
+      void ran.then(resolve);
+    });
+    if (first !== STOPPED) return first;
     // Decided now, whatever the tool says later: which message the model gets is never chance.
-    // The first abort's reason is the controller's: the deadline's, or the caller's or session's.
-    const outcome: RunOutcome = signal.reason instanceof ToolTimeout ? { kind: 'timeout', timeoutMs } : { kind: 'aborted', reason: reasonText(signal.reason) };
+    // The first abort's reason is the stop's: the deadline's, or the caller's or session's.
+    const outcome: RunOutcome = stop.reason instanceof ToolTimeout ? { kind: 'timeout', timeoutMs } : { kind: 'aborted', reason: reasonText(stop.reason) };
     const late = await within(ran, options.stopGraceMs ?? STOP_GRACE_MS);
     if (late?.kind === 'ok') outcome.stopped = late.run;
     return outcome;
   } finally {
     settled = true;
+    stop.onStop = undefined;
     clearTimeout(timer);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-    outer?.removeEventListener('abort', onOuterAbort);
-    lifetime?.removeEventListener('abort', onOuterAbort);
+    outer?.removeEventListener('abort', stop);
+    lifetime?.removeEventListener('abort', stop);
+  }
+}
+
+const STOPPED = Symbol('stopped');
+
+/** Why a run stops (deadline, caller, session), and the tool's signal once the tool asks for it. */
+class RunStop implements EventListenerObject {
+  reason: unknown;
+  private stopped = false;
+  private controller: AbortController | undefined;
+  /** Wakes runTool's wait; cleared once the run is over. */
+  onStop: ((value: typeof STOPPED) => void) | undefined;
+
+  signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.stopped) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  /** The first reason wins, as a controller's does. */
+  abort(reason: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+    this.onStop?.(STOPPED);
+  }
+
+  /** An outer signal's abort event. */
+  handleEvent(event: Event): void {
+    this.abort((event.target as AbortSignal).reason);
+  }
+}
+
+function abortOnTimeout(stop: RunStop, timeoutMs: number): void {
+  stop.abort(new ToolTimeout(`timed out after ${timeoutMs} ms`));
+}
+
+async function callTool(tool: Tool, args: Record<string, unknown>, context: ToolContext): Promise<RunOutcome> {
+  try {
+    return { kind: 'ok', run: toRunResult(await tool.execute(args, context)) };
+  } catch (error) {
+    return { kind: 'threw', message: errorText(error) };
   }
 }
 

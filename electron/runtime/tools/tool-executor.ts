@@ -337,14 +337,10 @@ export class ToolExecutor {
     if (decided) decided.outcome = outcomeOf(decision, gate);
     const approved = performance.now();
     const timings = { queuedMs: asking - arrived, approvalMs: approved - asking, runningMs: 0, formattingMs: 0, resultApprovalMs: 0 };
-    const inspect = (resolvedArgs: Args, trace?: CallTrace): ToolCallInspection => ({
-      resolvedArgs,
-      varRefs,
-      processes: trace?.processes ?? [],
-      ...(trace?.mcp ? { mcp: trace.mcp } : {}),
-      ...(trace?.toolHost ? { toolHost: trace.toolHost } : {}),
-      timings,
-    });
+    const inspect = (resolvedArgs: Args, trace?: CallTrace): ToolCallInspection =>
+      trace?.mcp || trace?.toolHost
+        ? { resolvedArgs, varRefs, processes: trace.processes, ...(trace.mcp ? { mcp: trace.mcp } : {}), ...(trace.toolHost ? { toolHost: trace.toolHost } : {}), timings }
+        : { resolvedArgs, varRefs, processes: trace?.processes ?? [], timings };
     if (decision.kind === 'deny') return deniedByRule(entry, decision.reason, inspect(args));
     if (!gate.allowed) return notAllowed(entry, gate.reason, inspect(args), gate.by === 'no-approver');
     let editedNote = '';
@@ -362,15 +358,16 @@ export class ToolExecutor {
       editedNote = `Note: the user changed the arguments before approving; the call ran with ${JSON.stringify(gate.args)}.\n\n`;
     }
 
+    // Absent options stay undefined rather than spread in: runTool reads them the same either way.
     const runOptions: RunToolOptions = {
       callId,
       sessionId: this.sessionId,
       timeoutMs: entry.tool.timeoutMs ?? this.toolTimeoutMs,
       lifetime: this.lifetime.signal,
       onUpdate: options.onUpdate,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.conversation ? { conversation: options.conversation } : {}),
-      ...(this.stopGraceMs !== undefined ? { stopGraceMs: this.stopGraceMs } : {}),
+      signal: options.signal,
+      conversation: options.conversation,
+      stopGraceMs: this.stopGraceMs,
     };
     // Only a tool loaded from a file or a server starts processes, MCP calls or a tool host to trace;
     // an in-process tool runs outside AsyncLocalStorage, which costs every promise while it is on.

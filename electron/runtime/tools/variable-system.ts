@@ -49,8 +49,11 @@ export type VariableChangeListener = (change: VariableChange) => void;
 interface Entry {
   variable: Variable;
   bytes: number;
-  /** Lower-cased name, desc and tags: what `search` matches against. */
-  haystack: string;
+  /** Lower-cased name, desc and tags: what `search` matches against (made by the first search). */
+  haystack?: string;
+  /** Neighbours in the eviction order (non-rule entries only). */
+  older?: Entry;
+  newer?: Entry;
 }
 
 export class VariableSystem {
@@ -58,8 +61,12 @@ export class VariableSystem {
   readonly maxBytes: number;
   private readonly now: () => number;
   private readonly rules = new Map<string, Entry>();
-  /** Non-rule entries, least recently used first (Map keeps insertion order). */
+  /** Non-rule entries by name; their order of use is the list from `oldest` to `newest`. */
   private readonly lru = new Map<string, Entry>();
+  // A linked list, not the Map's insertion order: evicting the front of a Map walks past every
+  // entry deleted since it last rehashed, a cost that grew with each call until the rehash.
+  private oldest: Entry | undefined;
+  private newest: Entry | undefined;
   private lruBytes = 0;
   // A persistence listener failing must not break the tool call that changed a variable.
   private readonly changed = new Emitter<VariableChange>();
@@ -112,8 +119,8 @@ export class VariableSystem {
     const entry = this.lru.get(name);
     if (!entry) return undefined;
     entry.variable.accessedAt = this.now();
-    this.lru.delete(name);
-    this.lru.set(name, entry);
+    this.unlink(entry);
+    this.linkNewest(entry);
     return { ...entry.variable };
   }
 
@@ -135,7 +142,7 @@ export class VariableSystem {
 
   *names(): IterableIterator<string> {
     yield* this.rules.keys();
-    yield* this.lru.keys();
+    for (const entry of this.lruEntries()) yield entry.variable.name;
   }
 
   /** Rules first (by name), then the rest most recently used first. */
@@ -146,7 +153,7 @@ export class VariableSystem {
     const matches = (entry: Entry): boolean =>
       (type === undefined || entry.variable.type === type) &&
       (tag === undefined || entry.variable.tags.includes(tag)) &&
-      (needle === undefined || entry.haystack.includes(needle));
+      (needle === undefined || (entry.haystack ??= haystackOf(entry.variable)).includes(needle));
 
     const offset = Math.max(0, Math.trunc(query.offset ?? 0));
     const limit = query.limit === undefined ? Infinity : Math.max(0, Math.trunc(query.limit));
@@ -168,7 +175,7 @@ export class VariableSystem {
       const bounded = Number.isFinite(want);
       const ring: Entry[] = [];
       let matched = 0;
-      for (const entry of this.lru.values()) {
+      for (let entry = this.oldest; entry; entry = entry.newer) {
         if (!matches(entry)) continue;
         if (want > 0) ring[bounded ? matched % want : matched] = entry;
         matched++;
@@ -196,14 +203,13 @@ export class VariableSystem {
 
   clear(): void {
     this.rules.clear();
-    this.lru.clear();
-    this.lruBytes = 0;
+    this.clearLru();
     this.emit({ kind: 'clear' });
   }
 
   /** Every variable, rules first, then least recently used first (restore keeps that order). */
   serialize(): SerializedVariables {
-    const variables = [...this.rules.values(), ...this.lru.values()].map((e) => ({
+    const variables = [...this.rules.values(), ...this.lruEntries()].map((e) => ({
       ...e.variable,
       tags: [...e.variable.tags],
     }));
@@ -213,8 +219,7 @@ export class VariableSystem {
   /** Replaces the contents with `data`; malformed entries are skipped. Returns how many were. */
   restore(data: SerializedVariables | unknown): { restored: number; skipped: number } {
     this.rules.clear();
-    this.lru.clear();
-    this.lruBytes = 0;
+    this.clearLru();
     const list = isRecord(data) && Array.isArray(data.variables) ? data.variables : [];
     let skipped = 0;
     for (const raw of list) {
@@ -241,6 +246,7 @@ export class VariableSystem {
       this.rules.set(entry.variable.name, entry);
     } else {
       this.lru.set(entry.variable.name, entry);
+      this.linkNewest(entry);
       this.lruBytes += entry.bytes;
     }
   }
@@ -254,19 +260,50 @@ export class VariableSystem {
     const entry = this.lru.get(name);
     if (!entry) return undefined;
     this.lru.delete(name);
+    this.unlink(entry);
     this.lruBytes -= entry.bytes;
     return entry;
   }
 
   /** Evicts least recently used entries, never `keep` (the one just written). */
   private enforceBounds(keep?: string): void {
-    for (const [name, entry] of this.lru) {
-      if (this.lru.size <= this.maxEntries && this.lruBytes <= this.maxBytes) break;
-      if (name === keep) continue;
-      this.lru.delete(name);
-      this.lruBytes -= entry.bytes;
-      this.emit({ kind: 'evict', name, type: entry.variable.type });
+    let entry = this.oldest;
+    while (entry && (this.lru.size > this.maxEntries || this.lruBytes > this.maxBytes)) {
+      const next = entry.newer;
+      const { name, type } = entry.variable;
+      if (name !== keep) {
+        this.detach(name);
+        this.emit({ kind: 'evict', name, type });
+      }
+      entry = next;
     }
+  }
+
+  /** Non-rule entries, least recently used first. */
+  private *lruEntries(): IterableIterator<Entry> {
+    for (let entry = this.oldest; entry; entry = entry.newer) yield entry;
+  }
+
+  private linkNewest(entry: Entry): void {
+    entry.older = this.newest;
+    entry.newer = undefined;
+    if (this.newest) this.newest.newer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    entry.older = entry.newer = undefined;
+  }
+
+  private clearLru(): void {
+    this.lru.clear();
+    this.oldest = this.newest = undefined;
+    this.lruBytes = 0;
   }
 
   private emit(change: VariableChange): void {
@@ -275,8 +312,11 @@ export class VariableSystem {
 }
 
 function makeEntry(variable: Variable): Entry {
-  const haystack = [variable.name, variable.desc ?? '', ...variable.tags].join('\n').toLowerCase();
-  return { variable, bytes: Buffer.byteLength(variable.value, 'utf8'), haystack };
+  return { variable, bytes: Buffer.byteLength(variable.value, 'utf8'), haystack: undefined, older: undefined, newer: undefined };
+}
+
+function haystackOf(variable: Variable): string {
+  return [variable.name, variable.desc ?? '', ...variable.tags].join('\n').toLowerCase();
 }
 
 function toInfo(variable: Variable): VariableInfo {

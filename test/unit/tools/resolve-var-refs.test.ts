@@ -14,6 +14,17 @@ describe('resolveVarRefs', () => {
     expect(out).toEqual({ ok: true, value: { a: 'x=abcdefgh;', b: 'cde' }, refs: ['v'] });
   });
 
+  it('returns arguments without references as they are, and reports ones nested too deep to walk', () => {
+    const args = { q: 'no reference here', list: [1, { path: '~/a' }] };
+    const out = resolveVarRefs(args, vars({ v: 'x' }));
+    expect(out).toEqual({ ok: true, value: args, refs: [] });
+    expect(out.ok && out.value).toBe(args);
+    let deep: unknown[] = ['$VAR_REF{{v}}'];
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    const tooDeep = resolveVarRefs({ deep }, vars({ v: 'x' }));
+    expect(tooDeep).toEqual({ ok: false, error: expect.stringMatching(/^\$VAR_REF expansion failed: Maximum call stack size exceeded/) });
+  });
+
   it('walks nested arrays and objects and leaves non-strings alone', () => {
     const args = { list: ['$VAR_REF{{v}}', 1, { deep: ['pre $VAR_REF{{v:0:1}} post'] }], n: 5, flag: true, nil: null };
     const out = resolveVarRefs(args, vars({ v: 'XYZ' }));

@@ -32,6 +32,29 @@ describe('runTool', () => {
     expect(seen?.aborted).toBe(true);
   });
 
+  it('gives a tool that first reads its signal after the deadline one already aborted, with the reason', async () => {
+    let seen: AbortSignal | undefined;
+    // Made lazily: the signal is read only once the run has been stopped.
+    const tool = makeTool('t', (_a, ctx) => new Promise((resolve) => setTimeout(() => resolve({ data: (seen = ctx.signal).aborted }), 40)));
+    const out = await runTool(tool, {}, { ...base, timeoutMs: 10, stopGraceMs: 200 });
+    expect(out).toEqual({ kind: 'timeout', timeoutMs: 10, stopped: { data: true } });
+    expect(seen?.reason).toMatchObject({ name: 'TimeoutError', message: 'timed out after 10 ms' });
+  });
+
+  it("gives the tool one signal however often it reads it, aborted by the caller's abort", async () => {
+    const caller = new AbortController();
+    const reads: AbortSignal[] = [];
+    const tool = makeTool('t', (_a, ctx) => {
+      reads.push(ctx.signal, ctx.signal, { ...ctx }.signal);
+      return new Promise(() => {});
+    });
+    setTimeout(() => caller.abort(new Error('user pressed stop')), 5);
+    const out = await runTool(tool, {}, { ...base, signal: caller.signal, stopGraceMs: 20 });
+    expect(out).toEqual({ kind: 'aborted', reason: 'user pressed stop' });
+    expect(new Set(reads).size).toBe(1);
+    expect(reads[0]!.aborted).toBe(true);
+  });
+
   it('reports the caller aborting as aborted, not as a timeout', async () => {
     const controller = new AbortController();
     const tool = makeTool('t', () => new Promise(() => {}));

@@ -45,6 +45,37 @@ describe('VariableSystem', () => {
     expect([...vars.names()].sort()).toEqual(['a', 'd', 'e']);
   });
 
+  it('keeps the order of use through long churn of adds, updates, gets, removes and evictions', () => {
+    // A model of the eviction order (least recently used first) run beside the store.
+    const vars = new VariableSystem({ maxEntries: 7, now: clock() });
+    const model: string[] = [];
+    const evicted: string[] = [];
+    const modelEvicted: string[] = [];
+    vars.onChange((c) => c.kind === 'evict' && evicted.push(c.name!));
+    const use = (name: string) => {
+      const at = model.indexOf(name);
+      if (at >= 0) model.splice(at, 1);
+      model.push(name);
+    };
+    for (let i = 0; i < 500; i++) {
+      const name = `v${(i * 7919) % 13}`;
+      if (i % 5 === 0) {
+        if (vars.get(name)) use(name);
+      } else if (i % 11 === 0) {
+        vars.remove(name);
+        if (model.includes(name)) model.splice(model.indexOf(name), 1);
+      } else {
+        vars.add(name, String(i), 'ToolCallResult');
+        use(name);
+        while (model.length > 7) modelEvicted.push(model.shift()!);
+      }
+      expect([...vars.names()]).toEqual(model);
+    }
+    expect(evicted).toEqual(modelEvicted);
+    expect(vars.list().items.map((v) => v.name)).toEqual([...model].reverse());
+    expect(vars.serialize().variables.map((v) => v.name)).toEqual(model);
+  });
+
   it('never evicts RULE entries and does not count them against the bound', () => {
     const vars = new VariableSystem({ maxEntries: 2, maxBytes: 10 });
     vars.add('Rule/g/r', 'x'.repeat(100), 'RULE');
