@@ -1,7 +1,9 @@
-// `.mcpb` bundles packed in the test with the real mcpb CLI (node_modules/@anthropic-ai/mcpb),
-// inside the checkout (scratchInCheckout) so the sandboxed server can import its node_modules.
-// The server is server-everything (its get-env tool shows what env it got).
+// `.mcpb` bundles packed in the test with the real mcpb CLI (node_modules/@anthropic-ai/mcpb).
+// The server is server-everything (its get-env tool shows what env it got), bundled with its
+// dependencies into server/index.js as a real bundle ships them: it runs wherever the bundle is
+// unpacked, whatever the sandbox shows of the checkout (one under /tmp is hidden from it).
 import { spawnSync } from 'node:child_process';
+import { buildSync } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVERYTHING } from './mcp-servers.ts';
@@ -35,11 +37,28 @@ export function acmeManifest(version: string): Record<string, unknown> {
   };
 }
 
+let everythingServer: Uint8Array | undefined;
+/** server-everything and its dependencies in one ES module (built once per test file). */
+function everythingServerSource(): Uint8Array {
+  everythingServer ??= buildSync({
+    stdin: { contents: `process.argv.splice(2, 0, 'stdio');\nawait import(${JSON.stringify(EVERYTHING)});\n`, resolveDir: repoRoot, loader: 'js' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    minify: true,
+    write: false,
+    logLevel: 'error',
+    // Bundled CommonJS dependencies call require(): give the module one.
+    banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
+  }).outputFiles[0]!.contents;
+  return everythingServer;
+}
+
 /** Packs `manifest` (with the everything server as its entry point); returns the .mcpb path. */
 export function packBundle(manifest: Record<string, unknown>, fileName = `${String(manifest.name)}-${String(manifest.version)}.mcpb`): string {
   const dir = scratchInCheckout('td-mcpb-src-');
   mkdirSync(join(dir, 'server'));
-  writeFileSync(join(dir, 'server', 'index.js'), `process.argv.splice(2, 0, 'stdio');\nawait import(${JSON.stringify(EVERYTHING)});\n`);
+  writeFileSync(join(dir, 'server', 'index.js'), everythingServerSource());
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   const out = join(scratchInCheckout('td-mcpb-out-'), fileName);
   const packed = spawnSync(MCPB, ['pack', dir, out], { encoding: 'utf8', timeout: 60_000 });
