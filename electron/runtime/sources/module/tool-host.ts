@@ -241,7 +241,7 @@ export class ToolHost {
   private requestLoad(inc: Incarnation, record: LoadRecord): Promise<LoadAnswer | Failure> {
     const id = this.nextId++;
     // The app fills the transpile cache from the sources it reads itself (the host cannot write it).
-    transpileAhead(this.config.transformCacheDir, record.entry, this.config.ctx.toolSourceMaxBytes);
+    transpileAhead(this.config.transformCacheDir, record.entry, record.toolDir === record.entry.path, this.config.ctx.toolSourceMaxBytes);
     return new Promise<LoadAnswer | Failure>((resolve) => {
       inc.pending.set(id, { kind: 'load', file: record.entry.path, resolve });
       this.send(inc, { t: 'load', id, loadId: record.loadId, entry: record.entry, workingDir: this.config.ctx.workingDir, factoryTimeoutMs: FACTORY_TIMEOUT_MS, ...(this.config.ctx.toolSourceMaxBytes ? { maxSourceBytes: this.config.ctx.toolSourceMaxBytes } : {}) });
