@@ -13,7 +13,6 @@ import type { McpServerView } from '../../../shared/mcp.ts';
 import { registryLocalName, type McpBundleView, type McpRegistrySearch } from '../../../shared/mcp-install.ts';
 import type { OpenedBundle } from '../sources/mcp/mcpb-bundle.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
-import type { SecretService } from './services.ts';
 
 export interface McpInstallService {
   openBundle(fileName: string, data: string): Promise<McpBundleView>;
@@ -28,7 +27,8 @@ export interface McpInstallService {
 export interface McpInstallParts {
   home: string;
   settings: SettingsStore;
-  secrets: Pick<SecretService, 'set'>;
+  /** Stores a secret (the host's SecretService.set). */
+  secrets: { set(name: string, value: string): Promise<void> };
   /** Where secrets go now: sensitive bundle values need the keychain itself. */
   secretBackend: () => Promise<'keyring' | 'session' | 'none'>;
   /** The server rows after a change (McpService.list). */
