@@ -16,11 +16,8 @@ export interface McpBundleField {
   default?: string | number | boolean;
 }
 
-/** A bundle opened (unpacked in a staging folder) and waiting for Install or Cancel. */
-export interface McpBundleView {
-  /** The staged bundle, for installMcpBundle / discardMcpBundle. */
-  id: string;
-  fileName: string;
+/** What a bundle's manifest says about it, as shown before it is installed. */
+export interface McpBundleFacts {
   name: string;
   version: string;
   displayName?: string;
@@ -31,6 +28,13 @@ export interface McpBundleView {
   /** Absent: any platform. */
   platforms?: string[];
   privacyPolicies: string[];
+}
+
+/** A bundle opened (unpacked in a staging folder) and waiting for Install or Cancel. */
+export interface McpBundleView extends McpBundleFacts {
+  /** The staged bundle, for installMcpBundle / discardMcpBundle. */
+  id: string;
+  fileName: string;
   signature: { status: 'signed' | 'unsigned' | 'self-signed'; publisher?: string };
   userConfig: McpBundleField[];
   /** Why it cannot be installed on this machine (a bundle for another platform). */

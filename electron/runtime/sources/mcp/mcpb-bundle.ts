@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { getMcpConfigForManifest, unpackExtension, verifyMcpbFile, vAny } from '@anthropic-ai/mcpb';
+import type { McpBundleFacts } from '../../../../shared/mcp-install.ts';
 
 export interface UserConfigField {
   key: string;
@@ -20,16 +21,7 @@ export interface UserConfigField {
   default?: unknown;
 }
 
-export interface BundleManifest {
-  name: string;
-  version: string;
-  displayName?: string;
-  description?: string;
-  author?: string;
-  tools: string[];
-  prompts: string[];
-  platforms?: string[];
-  privacyPolicies: string[];
+export interface BundleManifest extends McpBundleFacts {
   userConfig: UserConfigField[];
   raw: Record<string, unknown>;
 }
