@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fetchRegistryBundle, latestServer, registryBundleCache, registryBundlePackage, registryEntry, searchRegistry, type RegistryServer } from '../../runtime/host/mcp-client.ts';
+import { registryLocalName } from '../../../shared/mcp-install.ts';
 import type { SettingsStore } from '../../runtime/store/settings-store.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
@@ -61,7 +62,7 @@ export async function installFromRegistry(args: ParsedArgs, name: string, given:
       return 1;
     }
     const server = found.value;
-    const local = option(args, 'name') ?? server.name.split('/').at(-1)!.replace(/[^A-Za-z0-9_.-]/g, '-');
+    const local = option(args, 'name') ?? registryLocalName(server.name);
     io.stdout.write(`${server.name} ${server.version} [${kinds(server)}]${server.title ? ` — ${server.title}` : ''}\n${server.description ? `  ${server.description}\n` : ''}`);
     const bundlePackage = registryBundlePackage(server);
     if (bundlePackage) {
