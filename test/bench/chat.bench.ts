@@ -4,8 +4,6 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { ChatMessage } from '../../shared/chat.ts';
 import type { Variable } from '../../shared/variables.ts';
 import { SessionManager } from '../../electron/runtime/chat/session-manager.ts';
@@ -14,13 +12,11 @@ import type { SessionRecord } from '../../electron/runtime/chat/session-records.
 import { createOpenAICompatibleProvider } from '../../electron/runtime/llm/openai-compatible-provider.ts';
 import { openSettingsStore } from '../../electron/runtime/store/settings-store.ts';
 import { startFakeOpenAI, type FakeTurn } from '../support/fake-openai-server.ts';
-import { percentile, report } from './report.ts';
+import { gc, percentile, report } from './report.ts';
 
 const MESSAGES = 5000;
 const VARIABLES = 1000;
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 function writeBigSession(dir: string, id: string): string {
   const records: SessionRecord[] = [{ t: 'session', v: 1, id, createdAt: 1, title: 'big' }];

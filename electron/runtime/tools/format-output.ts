@@ -52,12 +52,7 @@ export interface Truncated {
  * `limit` (≤ 0 means none).
  */
 export function truncateOutput(tool: Tool, text: string, args: Record<string, unknown>, limit: number): Truncated {
-  const untouched = (warning?: string): Truncated => {
-    const length = countCodePoints(text);
-    const info = { truncated: false, originalLength: length, keptLength: length, omitted: 0 };
-    return warning ? { text, info, limit, warning } : { text, info, limit };
-  };
-  if (tool.SKIP_EXTERNAL_TRUNCATE) return untouched();
+  if (tool.SKIP_EXTERNAL_TRUNCATE) return untouched(text, limit);
   if (tool.truncateForLLM) {
     let out: string;
     try {
@@ -65,7 +60,7 @@ export function truncateOutput(tool: Tool, text: string, args: Record<string, un
     } catch (error) {
       return withDefault(text, limit, `truncateForLLM threw (${errorText(error)}); used the default truncation.`);
     }
-    if (out === text) return untouched();
+    if (out === text) return untouched(text, limit);
     const originalLength = countCodePoints(text);
     const keptLength = countCodePoints(out);
     const info = { truncated: true, originalLength, keptLength, omitted: Math.max(0, originalLength - keptLength) };
@@ -74,9 +69,15 @@ export function truncateOutput(tool: Tool, text: string, args: Record<string, un
   return withDefault(text, limit);
 }
 
+function untouched(text: string, limit: number): Truncated {
+  const length = countCodePoints(text);
+  return { text, info: { truncated: false, originalLength: length, keptLength: length, omitted: 0 }, limit };
+}
+
 function withDefault(text: string, limit: number, warning?: string): Truncated {
-  const { text: out, headLength, ...info } = truncateContent(text, limit);
-  const result: Truncated = { text: out, info, headLength, limit };
+  const cut = truncateContent(text, limit);
+  const info = { truncated: cut.truncated, originalLength: cut.originalLength, keptLength: cut.keptLength, omitted: cut.omitted };
+  const result: Truncated = { text: cut.text, info, headLength: cut.headLength, limit };
   if (warning) result.warning = warning;
   return result;
 }

@@ -24,18 +24,10 @@ export function elisionNote(omitted: number): string {
  * limit or a non-finite one means no truncation.
  */
 export function truncateContent(text: string, limit: number = DEFAULT_TRUNCATE_CHARS): TruncatedText {
-  const noCut = (length: number): TruncatedText => ({
-    text,
-    truncated: false,
-    originalLength: length,
-    keptLength: length,
-    omitted: 0,
-    headLength: length,
-  });
   // Cheap exits first: a string never has more code points than UTF-16 units.
-  if (!(limit > 0) || !Number.isFinite(limit) || text.length <= limit) return noCut(countCodePoints(text));
+  if (!(limit > 0) || !Number.isFinite(limit) || text.length <= limit) return uncut(text, countCodePoints(text));
   const originalLength = countCodePoints(text);
-  if (originalLength <= limit) return noCut(originalLength);
+  if (originalLength <= limit) return uncut(text, originalLength);
 
   const keep = Math.floor(limit);
   const headLength = Math.ceil(keep * HEAD_SHARE);
@@ -51,4 +43,9 @@ export function truncateContent(text: string, limit: number = DEFAULT_TRUNCATE_C
     omitted,
     headLength,
   };
+}
+
+/** A module function, not a closure per call: the executor truncates on every call. */
+function uncut(text: string, length: number): TruncatedText {
+  return { text, truncated: false, originalLength: length, keptLength: length, omitted: 0, headLength: length };
 }

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { runTool, toRunResult } from '../../../electron/runtime/tools/run-tool.ts';
+import { RunningTools, runTool, toRunResult } from '../../../electron/runtime/tools/run-tool.ts';
 import { makeTool } from './make-tool.ts';
 
 const base = { callId: 'c1', sessionId: 's1', timeoutMs: 1000 };
@@ -45,7 +45,8 @@ describe('runTool', () => {
     const caller = new AbortController();
     const reads: AbortSignal[] = [];
     const tool = makeTool('t', (_a, ctx) => {
-      reads.push(ctx.signal, ctx.signal, { ...ctx }.signal);
+      const { signal } = ctx;
+      reads.push(ctx.signal, ctx.signal, signal);
       return new Promise(() => {});
     });
     setTimeout(() => caller.abort(new Error('user pressed stop')), 5);
@@ -64,21 +65,26 @@ describe('runTool', () => {
   });
 
   it("stops the tool when the session ends (lifetime), with the session's reason", async () => {
-    const lifetime = new AbortController();
+    const lifetime = new RunningTools();
     const tool = makeTool('t', () => new Promise(() => {}));
-    setTimeout(() => lifetime.abort(new Error('session closed')), 5);
-    const out = await runTool(tool, {}, { ...base, signal: new AbortController().signal, lifetime: lifetime.signal, stopGraceMs: 50 });
+    setTimeout(() => lifetime.end(new Error('session closed')), 5);
+    const out = await runTool(tool, {}, { ...base, signal: new AbortController().signal, lifetime, stopGraceMs: 50 });
     expect(out).toEqual({ kind: 'aborted', reason: 'session closed' });
+    // A call started once the session has ended does not run at all.
+    let ran = false;
+    const after = await runTool(makeTool('t', async () => { ran = true; }), {}, { ...base, lifetime });
+    expect(after).toEqual({ kind: 'aborted', reason: 'session closed' });
+    expect(ran).toBe(false);
   });
 
-  it("leaves no listener on the caller's or the session's signal once a call is over", async () => {
+  it("leaves no listener on the caller's signal and no entry in the session's running calls once a call is over", async () => {
     const caller = new AbortController();
-    const lifetime = new AbortController();
-    const options = { ...base, signal: caller.signal, lifetime: lifetime.signal };
+    const lifetime = new RunningTools();
+    const options = { ...base, signal: caller.signal, lifetime };
     for (let i = 0; i < 50; i++) await runTool(makeTool('t', async () => ({ data: i })), {}, options);
     await runTool(makeTool('t', async () => { throw new Error('x'); }), {}, options);
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
-    expect(getEventListeners(lifetime.signal, 'abort')).toHaveLength(0);
+    expect(lifetime.size).toBe(0);
   });
 
   it('gives the tool its deadline in the context, and waits a grace for it to stop once it passes', async () => {

@@ -12,12 +12,12 @@ type TestKind = (typeof TESTS)[number];
 
 export interface CompiledMatcher {
   /** Path segments; `undefined`: every string in the arguments. */
-  path?: string[];
+  path: string[] | undefined;
   kind: TestKind;
   /** The pattern applies to paths: values are normalised before the test. */
   paths: boolean;
   test: (value: string) => boolean;
-  equals?: string;
+  equals: string | undefined;
 }
 
 export interface CompiledRule {
@@ -26,13 +26,13 @@ export interface CompiledRule {
   /** How the chat and the CLI name it: "rule 3", "tool set "web" rule 1". */
   label: string;
   action: RuleAction;
-  reason?: string;
+  reason: string | undefined;
   tool: RegExp;
   /** The tool glob with look-alike letters folded (deny and ask match it too). */
   toolSkeleton: RegExp;
   where: CompiledMatcher[];
   /** Why it cannot be used; such a rule denies what its tool glob names. */
-  broken?: string;
+  broken: string | undefined;
 }
 
 export interface CompileContext {
@@ -84,28 +84,30 @@ function compileRule(rule: unknown, number: number, label: string, context: Comp
   const problems = ruleProblems(rule);
   const r = (typeof rule === 'object' && rule !== null ? rule : {}) as Partial<ToolRule>;
   const toolGlob = typeof r.tool === 'string' && r.tool.trim() ? r.tool.trim() : '*';
-  const base = {
+  // Every rule and matcher has one shape (absent fields undefined, not missing): the rules are
+  // read on every call, and one shape keeps those reads fast.
+  const broken = problems.length ? problems.join('; ') : undefined;
+  return {
     number,
     label,
-    action: RULE_ACTIONS.includes(r.action as RuleAction) ? (r.action as RuleAction) : 'deny',
-    ...(typeof r.reason === 'string' && r.reason.trim() ? { reason: r.reason.trim() } : {}),
+    action: broken === undefined && RULE_ACTIONS.includes(r.action as RuleAction) ? (r.action as RuleAction) : 'deny',
+    reason: typeof r.reason === 'string' && r.reason.trim() ? r.reason.trim() : undefined,
     tool: globToRegExp(toolGlob, { paths: false }),
     toolSkeleton: globToRegExp(nameSkeleton(toolGlob), { paths: false }),
+    where: broken === undefined ? (r.where ?? []).map((m) => compileMatcher(m, context)) : [],
+    broken,
   };
-  if (problems.length) return { ...base, action: 'deny', where: [], broken: problems.join('; ') };
-  return { ...base, where: (r.where ?? []).map((m) => compileMatcher(m, context)) };
 }
 
 function compileMatcher(m: RuleMatcher, context: CompileContext): CompiledMatcher {
   const path = m.path === undefined ? undefined : splitPath(m.path);
-  const at = path ? { path } : {};
   if (m.regex !== undefined) {
     const re = new RegExp(m.regex, 'u');
-    return { ...at, kind: 'regex', paths: false, test: (v) => re.test(v) };
+    return { path, kind: 'regex', paths: false, test: (v) => re.test(v), equals: undefined };
   }
   if (m.equals !== undefined) {
     const want = typeof m.equals === 'string' ? m.equals : JSON.stringify(m.equals);
-    return { ...at, kind: 'equals', paths: false, equals: want, test: (v) => v === want };
+    return { path, kind: 'equals', paths: false, test: (v) => v === want, equals: want };
   }
   const pattern = (m.glob ?? m.prefix)!;
   const paths = isPathPattern(pattern);
@@ -113,11 +115,11 @@ function compileMatcher(m: RuleMatcher, context: CompileContext): CompiledMatche
   const normalised = paths ? normalisePattern(pattern, context.home) : pattern;
   if (m.glob !== undefined) {
     const re = globToRegExp(normalised, { paths });
-    return { ...at, kind: 'glob', paths, test: (v) => re.test(v) };
+    return { path, kind: 'glob', paths, test: (v) => re.test(v), equals: undefined };
   }
   // A path prefix matches whole folder names: `/home/u/pro` is not a prefix of `/home/u/projects`.
   const folder = normalised.endsWith('/') ? normalised : `${normalised}/`;
-  return { ...at, kind: 'prefix', paths, test: paths ? (v) => v === normalised || v.startsWith(folder) : (v) => v.startsWith(normalised) };
+  return { path, kind: 'prefix', paths, test: paths ? (v) => v === normalised || v.startsWith(folder) : (v) => v.startsWith(normalised), equals: undefined };
 }
 
 function normalisePattern(pattern: string, home: string): string {

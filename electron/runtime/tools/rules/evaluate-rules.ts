@@ -6,7 +6,7 @@
 import type { RuleVerdict } from '../../../../shared/permissions.ts';
 import type { CompiledMatcher, CompiledRule } from './compile-rules.ts';
 import { nameSkeleton } from './look-alike.ts';
-import { looksLikePath, pathForms, type PathContext } from './normalise-path.ts';
+import { looksLikePath, valueForms, type PathContext, type ValueForms } from './normalise-path.ts';
 
 export interface RuleCall {
   /** The real name and the name the model sees (they differ for aliased tools). */
@@ -34,27 +34,18 @@ export function rulesForTool(rules: readonly CompiledRule[], names: string[]): C
 
 /** The decision among rules that already name the tool (rulesForTool). */
 export function evaluateForTool(rules: readonly CompiledRule[], args: Record<string, unknown>, context: PathContext): RuleVerdict {
-  const forms = new Map<string, string[]>();
-  const formsOf = (value: string): string[] => {
-    let known = forms.get(value);
-    if (!known) {
-      const { lexical, real } = pathForms(value, context);
-      known = [value, lexical, real];
-      forms.set(value, known);
-    }
-    return known;
-  };
+  const values = new CallValues(args, context);
   let ask: CompiledRule | undefined;
   let allow: CompiledRule | undefined;
   for (const rule of rules) {
     if (rule.action === 'allow') {
       if (allow || ask) continue;
-      if (rule.where.every((m) => matchesStrictly(m, args, formsOf))) allow = rule;
+      if (everyMatcher(rule.where, values, true)) allow = rule;
       continue;
     }
     if (rule.action === 'ask' && ask) continue;
     if (rule.broken) return verdict('deny', rule, `${rule.label} cannot be used (${rule.broken}); fix it in Settings → Rules or remove it with \`tooldesk rules remove ${rule.number}\`.`);
-    if (!rule.where.every((m) => matchesGenerously(m, args, formsOf))) continue;
+    if (!everyMatcher(rule.where, values, false)) continue;
     if (rule.action === 'deny') return verdict('deny', rule, rule.reason);
     ask = rule;
   }
@@ -67,15 +58,72 @@ function verdict(action: RuleVerdict['action'], rule: CompiledRule, reason: stri
   return { action, rule: rule.number, label: rule.label, ...(reason ? { reason } : {}) };
 }
 
-type FormsOf = (value: string) => string[];
+/**
+ * One call's argument values as the rules read them, each worked out once per call: every string
+ * in the arguments, and the forms of each path-like value (a path's real form costs a file system
+ * look-up). Loops rather than array helpers: every call with rules on its tool passes here.
+ */
+class CallValues {
+  private strings: string[] | undefined;
+  private readonly forms = new Map<string, ValueForms>();
 
-function matchesGenerously(m: CompiledMatcher, args: unknown, formsOf: FormsOf): boolean {
-  return valuesAt(m, args).some((value) => candidates(m, value, formsOf, false).some(m.test));
+  constructor(
+    readonly args: Record<string, unknown>,
+    private readonly context: PathContext,
+  ) {}
+
+  allStrings(): string[] {
+    if (!this.strings) {
+      this.strings = [];
+      collectStrings(this.args, this.strings, 0);
+    }
+    return this.strings;
+  }
+
+  formsOf(value: string): ValueForms {
+    let known = this.forms.get(value);
+    if (!known) this.forms.set(value, (known = valueForms(value, this.context)));
+    return known;
+  }
 }
 
-function matchesStrictly(m: CompiledMatcher, args: unknown, formsOf: FormsOf): boolean {
-  const values = valuesAt(m, args);
-  return values.length > 0 && values.every((value) => candidates(m, value, formsOf, true).every(m.test));
+function everyMatcher(where: readonly CompiledMatcher[], values: CallValues, strict: boolean): boolean {
+  for (const m of where) if (!(strict ? matchesStrictly(m, values) : matchesGenerously(m, values))) return false;
+  return true;
+}
+
+/** Some value at the matcher's path passes its test in some form. */
+function matchesGenerously(m: CompiledMatcher, values: CallValues): boolean {
+  if (!m.path) {
+    for (const value of values.allStrings()) if (passesGenerously(m, value, values)) return true;
+    return false;
+  }
+  const key = oneKey(m.path);
+  if (key !== undefined) {
+    const value = ownValue(values.args, key);
+    return value !== undefined && passesGenerously(m, value, values);
+  }
+  for (const value of valuesAt(m.path, values.args)) if (passesGenerously(m, value, values)) return true;
+  return false;
+}
+
+/** There are values at the matcher's path, and every form of every one passes its test. */
+function matchesStrictly(m: CompiledMatcher, values: CallValues): boolean {
+  if (!m.path) {
+    const strings = values.allStrings();
+    if (strings.length === 0) return false;
+    for (const value of strings) if (!passesStrictly(m, value, values)) return false;
+    return true;
+  }
+  const key = oneKey(m.path);
+  if (key !== undefined) {
+    const value = ownValue(values.args, key);
+    return value !== undefined && passesStrictly(m, value, values);
+  }
+  const found = valuesAt(m.path, values.args);
+  if (found.length === 0) return false;
+  for (const value of found) if (!passesStrictly(m, value, values)) return false;
+  return true;
 }
 
 /**
@@ -84,22 +132,42 @@ function matchesStrictly(m: CompiledMatcher, args: unknown, formsOf: FormsOf): b
  * relative (`notes.txt` in the working folder); one that scans every string does so only for
  * strings with a `/` or a leading `~` or `.`, so plain words cost no file system look-up.
  */
-function candidates(m: CompiledMatcher, value: unknown, formsOf: FormsOf, strict: boolean): string[] {
-  if (typeof value !== 'string') return [typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value) ?? 'null'];
-  const pathLike = looksLikePath(value) || (m.paths && (m.path !== undefined || value.includes('/')));
-  if (!pathLike) return [value];
-  const [raw, lexical, real] = formsOf(value);
-  return strict ? [lexical!, real!] : [raw!, lexical!, real!];
+function passesGenerously(m: CompiledMatcher, value: unknown, values: CallValues): boolean {
+  if (typeof value !== 'string') return m.test(textOf(value));
+  if (!isPathLike(m, value)) return m.test(value);
+  if (m.test(value)) return true;
+  const { generous } = values.formsOf(value);
+  for (let i = generous[0] === value ? 1 : 0; i < generous.length; i++) if (m.test(generous[i]!)) return true;
+  return false;
 }
 
-function valuesAt(m: CompiledMatcher, args: unknown): unknown[] {
-  if (!m.path) {
-    const strings: string[] = [];
-    collectStrings(args, strings, 0);
-    return strings;
-  }
+function passesStrictly(m: CompiledMatcher, value: unknown, values: CallValues): boolean {
+  if (typeof value !== 'string') return m.test(textOf(value));
+  if (!isPathLike(m, value)) return m.test(value);
+  for (const form of values.formsOf(value).strict) if (!m.test(form)) return false;
+  return true;
+}
+
+function isPathLike(m: CompiledMatcher, value: string): boolean {
+  return looksLikePath(value) || (m.paths && (m.path !== undefined || value.includes('/')));
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : (JSON.stringify(value) ?? 'null');
+}
+
+/** A matcher's path that names one argument (most do): read without arrays. */
+function oneKey(path: readonly string[]): string | undefined {
+  return path.length === 1 && path[0] !== '*' ? path[0] : undefined;
+}
+
+function ownValue(args: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(args, key) ? args[key] : undefined;
+}
+
+function valuesAt(path: readonly string[], args: unknown): unknown[] {
   let current: unknown[] = [args];
-  for (const segment of m.path) {
+  for (const segment of path) {
     const next: unknown[] = [];
     for (const value of current) {
       if (typeof value !== 'object' || value === null) continue;

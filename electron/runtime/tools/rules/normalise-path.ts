@@ -3,7 +3,7 @@
 // (lexical), then symlinks resolved on the longest existing part (real). `~/projects/../.ssh`
 // and a link into `~/.ssh` both end up as the real `~/.ssh`.
 import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export interface PathContext {
   home: string;
@@ -16,9 +16,23 @@ export interface PathForms {
   real: string;
 }
 
+/** A value's forms with repeats left out: what a deny or ask rule tests, and what an allow rule does. */
+export interface ValueForms extends PathForms {
+  /** As written, folded, real. */
+  generous: string[];
+  /** Folded and real. */
+  strict: string[];
+}
+
+export function valueForms(value: string, context: PathContext): ValueForms {
+  const { lexical, real } = pathForms(value, context);
+  const strict = lexical === real ? [lexical] : [lexical, real];
+  return { lexical, real, strict, generous: value === lexical ? strict : [value, ...strict] };
+}
+
 /** A value that looks like a file path (absolute, `~`, `./`, `../`). */
 export function looksLikePath(value: string): boolean {
-  return value.startsWith('/') || value === '~' || value.startsWith('~/') || value.startsWith('./') || value.startsWith('../') || value === '..' || /^[A-Za-z]:[\\/]/.test(value);
+  return value.startsWith('/') || value === '~' || value.startsWith('~/') || value.startsWith('./') || value.startsWith('../') || value === '..' || (value[1] === ':' && /^[A-Za-z]:[\\/]/.test(value));
 }
 
 export function expandHome(value: string, home: string): string {
@@ -28,8 +42,9 @@ export function expandHome(value: string, home: string): string {
 }
 
 export function pathForms(value: string, context: PathContext): PathForms {
-  const withHome = expandHome(value.replace(/^file:\/\//, ''), context.home);
-  const lexical = isAbsolute(withHome) ? resolve(withHome) : resolve(context.base, withHome);
+  const path = value.startsWith('file://') ? value.slice(7) : value;
+  // One resolve: `~/x` against the home, a relative path against the working folder.
+  const lexical = path === '~' ? resolve(context.home) : path.startsWith('~/') ? resolve(context.home, path.slice(2)) : resolve(context.base, path);
   return { lexical, real: realOfLongestExisting(lexical) };
 }
 
