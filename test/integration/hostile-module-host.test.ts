@@ -75,6 +75,36 @@ describe('module tool host', () => {
     expect(await ex.execute('c_after', {})).toMatchObject({ status: 'SUCCESS', finalText: expect.stringContaining('c_after ok') });
   });
 
+  // The host sends its answers in batches: a module that takes it down without an exit handler
+  // running (SIGKILL) takes the unsent answers of the modules before it along. The app must still
+  // name the right module, and load the others.
+  it('SIGKILL at load in the middle of a batch: only that module is named; the ones before and after load and run', async () => {
+    const before = ['a1', 'a2', 'a3', 'a4', 'a5'];
+    const files: Record<string, string> = Object.fromEntries(before.map((n) => [`${n}.ts`, fine(n)]));
+    files['b_kills.ts'] = 'process.kill(process.pid, "SIGKILL");\nexport default () => ({ name: "never", execute: async () => "x" });\n';
+    files['c_after.ts'] = fine('c_after');
+    const { entries } = root(files);
+    const ctx = testSourceContext();
+    const { groups, diagnostics } = await loadModuleFactories(entries, ctx);
+    expect(names(groups)).toEqual([...before, 'c_after']);
+    expect(diagnostics).toEqual([expect.objectContaining({ severity: 'error', file: entries.find((e) => e.path.endsWith('b_kills.ts'))!.path, code: 'module-host-failed' })]);
+    const ex = executorFor(groups, 10_000);
+    for (const name of [...before, 'c_after']) expect(await ex.execute(name, {})).toMatchObject({ status: 'SUCCESS', finalText: expect.stringContaining(`${name} ok`) });
+  });
+
+  it(`an endless loop after quick loads is named (not the quick ones whose answers it held back), within ${LOAD_TIMEOUT_MS / 1000} s and a short reload`, async () => {
+    const before = ['a1', 'a2', 'a3'];
+    const files: Record<string, string> = Object.fromEntries(before.map((n) => [`${n}.ts`, fine(n)]));
+    files['b_loops.ts'] = 'while (true) {}\nexport default () => [];\n';
+    files['c_after.ts'] = fine('c_after');
+    const { entries } = root(files);
+    const started = Date.now();
+    const { groups, diagnostics } = await loadModuleFactories(entries, testSourceContext());
+    expect(Date.now() - started).toBeLessThan(LOAD_TIMEOUT_MS + 10_000);
+    expect(names(groups)).toEqual([...before, 'c_after']);
+    expect(diagnostics).toEqual([expect.objectContaining({ file: entries.find((e) => e.path.endsWith('b_loops.ts'))!.path, message: expect.stringContaining('did not finish loading') })]);
+  }, 60_000);
+
   it('a throw at load and a factory that throws: diagnostics; the neighbour loads', async () => {
     const { entries } = root({ 'a_throws.ts': 'throw new Error("boom at import");\nexport default () => [];\n', 'b_factory.ts': 'export default () => { throw new Error("factory boom"); };\n', 'c_fine.ts': fine('c_fine') });
     const { groups, diagnostics } = await loadModuleFactories(entries, testSourceContext());

@@ -36,7 +36,8 @@ export interface ExecReply {
 
 /** App → host. */
 export type ToHost =
-  | { t: 'load'; id: number; loadId: number; entry: SourceEntry; workingDir: string; factoryTimeoutMs: number; maxSourceBytes?: number }
+  /** `careful`: send every answer before starting this load (the app is finding which module breaks its host). */
+  | { t: 'load'; id: number; loadId: number; entry: SourceEntry; workingDir: string; factoryTimeoutMs: number; maxSourceBytes?: number; careful?: boolean }
   | { t: 'execute'; id: number; loadId: number; key: string; args: Record<string, unknown>; callId: string; sessionId: string }
   | { t: 'session'; id: number; loadId: number; key: string; event: SessionEvent }
   | { t: 'cancel'; id: number }

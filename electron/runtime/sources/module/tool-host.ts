@@ -22,6 +22,8 @@ import type { BridgeName } from './shim/bridge-files.ts';
 /** A module's factory may take this long; the whole load of one entry gets a little more. */
 export const FACTORY_TIMEOUT_MS = 10_000;
 export const LOAD_TIMEOUT_MS = FACTORY_TIMEOUT_MS + 5_000;
+/** The bound on each module loaded again after its host hung, until the one that hangs is found. */
+const QUICK_RELOAD_MS = 5_000;
 /** Starting Node and the host script; generous because a busy machine starts slowly. */
 const START_TIMEOUT_MS = 30_000;
 /** How long an exec() a call did not wait for may outlive the call's answer. */
@@ -49,6 +51,8 @@ let nextLoadId = 1;
 
 export class ToolHost {
   private current: Promise<Incarnation | Failure> | undefined;
+  /** Settles once the current start has its process (or failed): the host boots from then on. */
+  private spawned: Promise<void> = Promise.resolve();
   private nextId = 1;
   private readonly loads = new Map<number, LoadRecord>();
   private readonly forgeries = new HostForgeries();
@@ -88,14 +92,30 @@ export class ToolHost {
   async loadAll(items: Array<{ entry: SourceEntry; label: string; toolDir: string }>): Promise<LoadOutcome[]> {
     const records = items.map(({ entry, label, toolDir }): LoadRecord => ({ loadId: nextLoadId++, entry, label, toolDir, secrets: new Set() }));
     for (const record of records) this.loads.set(record.loadId, record);
+    // The host boots (or is already up) while the app transpiles what it will ask for.
+    let starting: Promise<Incarnation | Failure> | undefined = this.incarnation();
+    await this.spawned;
+    for (const record of records) this.transpileAhead(record);
     const answers: Array<LoadAnswer | Failure> = [];
+    // The host answers in batches, so when it dies (or hangs) the unsent answers go with it and
+    // the first unanswered module need not be the one to blame. The modules still unanswered then
+    // load again carefully (each answer sent before the next load starts): the one that breaks
+    // that host is the one to blame.
+    let careful = false;
+    // After a hang: the modules that loaded unanswered before the one that hung took under 50 ms
+    // there (see host/main.ts), so in the careful round a short bound finds the one that hangs.
+    let quick = false;
     while (answers.length < records.length) {
-      const inc = await this.incarnation();
+      const inc = await (starting ?? this.incarnation());
+      starting = undefined;
       if ('failure' in inc) {
         while (answers.length < records.length) answers.push(inc);
         break;
       }
-      const waiting = records.slice(answers.length).map((record) => this.requestLoad(inc, record));
+      // One write for all of them: each write wakes the host.
+      inc.process.stdin.cork();
+      const waiting = records.slice(answers.length).map((record) => this.requestLoad(inc, record, careful));
+      inc.process.stdin.uncork();
       this.busy(inc);
       for (const answer of waiting) {
         // The host loads one entry at a time: the bound starts when the one before it answered.
@@ -107,11 +127,19 @@ export class ToolHost {
             timer = setTimeout(() => {
               void this.kill(inc, `The module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (an endless loop or a wait that never ends at load time?), so its tool host was stopped`);
               resolve({ failure: 'timeout' });
-            }, LOAD_TIMEOUT_MS);
+            }, quick ? QUICK_RELOAD_MS : LOAD_TIMEOUT_MS);
           }),
         ]);
         clearTimeout(timer);
         if ('failure' in bounded) {
+          if (!careful) {
+            // Once this host has ended, the unanswered modules load again, carefully.
+            await answer;
+            careful = true;
+            quick = bounded.failure === 'timeout';
+            break;
+          }
+          quick = false;
           // This entry took the host down (or hung it): it alone fails, the rest go to a new host.
           const failure = await answer;
           answers.push('failure' in failure ? failure : { failure: `the tool host stopped while loading ${entry.path}` });
@@ -226,6 +254,7 @@ export class ToolHost {
   private async loadInto(record: LoadRecord): Promise<LoadAnswer | Failure> {
     const inc = await this.incarnation();
     if ('failure' in inc) return inc;
+    this.transpileAhead(record);
     const answer = this.requestLoad(inc, record);
     this.busy(inc);
     const timer = setTimeout(() => {
@@ -237,14 +266,17 @@ export class ToolHost {
     return result;
   }
 
-  /** Sends one `load`; settles with the host's answer, or a failure when the host ends first. */
-  private requestLoad(inc: Incarnation, record: LoadRecord): Promise<LoadAnswer | Failure> {
-    const id = this.nextId++;
-    // The app fills the transpile cache from the sources it reads itself (the host cannot write it).
+  /** The app fills the transpile cache from the sources it reads itself (the host cannot write it). */
+  private transpileAhead(record: LoadRecord): void {
     transpileAhead(this.config.transformCacheDir, record.entry, record.toolDir === record.entry.path, this.config.ctx.toolSourceMaxBytes);
+  }
+
+  /** Sends one `load`; settles with the host's answer, or a failure when the host ends first. */
+  private requestLoad(inc: Incarnation, record: LoadRecord, careful = true): Promise<LoadAnswer | Failure> {
+    const id = this.nextId++;
     return new Promise<LoadAnswer | Failure>((resolve) => {
       inc.pending.set(id, { kind: 'load', file: record.entry.path, resolve });
-      this.send(inc, { t: 'load', id, loadId: record.loadId, entry: record.entry, workingDir: this.config.ctx.workingDir, factoryTimeoutMs: FACTORY_TIMEOUT_MS, ...(this.config.ctx.toolSourceMaxBytes ? { maxSourceBytes: this.config.ctx.toolSourceMaxBytes } : {}) });
+      this.send(inc, { t: 'load', id, loadId: record.loadId, entry: record.entry, workingDir: this.config.ctx.workingDir, factoryTimeoutMs: FACTORY_TIMEOUT_MS, ...(this.config.ctx.toolSourceMaxBytes ? { maxSourceBytes: this.config.ctx.toolSourceMaxBytes } : {}), ...(careful ? { careful } : {}) });
     }).then((answer) => {
       inc.pending.delete(id);
       if (!('failure' in answer)) inc.loaded.add(record.loadId);
@@ -261,7 +293,9 @@ export class ToolHost {
         return this.incarnation();
       });
     }
-    const started = this.start();
+    let spawned!: () => void;
+    this.spawned = new Promise((resolve) => (spawned = resolve));
+    const started = this.start(spawned);
     this.current = started;
     // A host that could not start is tried again on the next request, not remembered as broken.
     void started.then((inc) => {
@@ -270,7 +304,15 @@ export class ToolHost {
     return started;
   }
 
-  private async start(): Promise<Incarnation | Failure> {
+  private async start(spawned: () => void): Promise<Incarnation | Failure> {
+    try {
+      return await this.boot(spawned);
+    } finally {
+      spawned();
+    }
+  }
+
+  private async boot(spawned: () => void): Promise<Incarnation | Failure> {
     const { ctx, root, sandbox, transformCacheDir, bridges, bridgesDir, readOnlyPaths } = this.config;
     const launch = await hostLaunch(ctx.cacheDir);
     if ('error' in launch) return { failure: launch.error };
@@ -283,6 +325,7 @@ export class ToolHost {
       env: { ...ctx.env, ...launch.env },
       sandbox: { ...sandbox, readOnlyPaths: [...(sandbox.readOnlyPaths ?? []), ...launch.readOnlyPaths, ...readOnlyPaths, bridgesDir, ...(transformCacheDir ? [transformCacheDir] : [])] },
     });
+    spawned();
     if ('error' in managed) return { failure: `the module tool host could not start: ${managed.error}` };
     const inc: Incarnation = { process: managed, pid: managed.pid, launch: { command: launch.command, args: hostArgs, cwd: root }, pending: new Map(), loaded: new Set(), execs: new Map(), dead: false, exitNote: '' };
     const ready = new Promise<number | Failure>((resolve) => {
