@@ -2,12 +2,18 @@
 // executor runs each tool inside its own trace (AsyncLocalStorage follows the awaits) and the
 // source context's runner adds what it started to the trace of the call that asked for it.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { McpCallTrace, ToolHostTrace, ToolProcessTrace } from '../../../shared/tool-inspection.ts';
+import type { McpCallTrace, ToolCallInspection, ToolHostTrace, ToolProcessTrace } from '../../../shared/tool-inspection.ts';
 
 export interface CallTrace {
   processes: ToolProcessTrace[];
   mcp?: McpCallTrace;
   toolHost?: ToolHostTrace;
+}
+
+/** The Inspect view's record of a call: resolved arguments, references, what its trace saw, timings. */
+export function callInspection(resolvedArgs: Record<string, unknown>, varRefs: ToolCallInspection['varRefs'], timings: ToolCallInspection['timings'], trace?: CallTrace): ToolCallInspection {
+  if (!trace?.mcp && !trace?.toolHost) return { resolvedArgs, varRefs, processes: trace?.processes ?? [], timings };
+  return { resolvedArgs, varRefs, processes: trace.processes, ...(trace.mcp ? { mcp: trace.mcp } : {}), ...(trace.toolHost ? { toolHost: trace.toolHost } : {}), timings };
 }
 
 /** Bound per stream kept in a trace; the rest is summarised in `cut`. */

@@ -30,7 +30,7 @@ import { addSkillRules, BASE_TOOL_RULES, groupRulePrompt, restoreMissingRules, r
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup } from './types.ts';
 import { varRefUses } from './var-ref-uses.ts';
-import { withCallTrace, type CallTrace } from './call-trace.ts';
+import { callInspection, withCallTrace, type CallTrace } from './call-trace.ts';
 import { boundError, deniedByRule, errorResult, notAllowed, resultWithheld, shapeSuccess } from './shape-result.ts';
 import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
 import { VariableSystem, type VariableChangeListener } from './variable-system.ts';
@@ -333,8 +333,8 @@ export class ToolExecutor {
     if (decided) decided.outcome = outcomeOf(decision, gate);
     const approved = performance.now();
     const timings = { queuedMs: asking - arrived, approvalMs: approved - asking, runningMs: 0, formattingMs: 0, resultApprovalMs: 0 };
-    if (decision.kind === 'deny') return deniedByRule(entry, decision.reason, inspection(args, varRefs, timings));
-    if (!gate.allowed) return notAllowed(entry, gate.reason, inspection(args, varRefs, timings), gate.by === 'no-approver');
+    if (decision.kind === 'deny') return deniedByRule(entry, decision.reason, callInspection(args, varRefs, timings));
+    if (!gate.allowed) return notAllowed(entry, gate.reason, callInspection(args, varRefs, timings), gate.by === 'no-approver');
     let editedNote = '';
     let editedArgs: Args | undefined;
     if (gate.args) {
@@ -343,7 +343,7 @@ export class ToolExecutor {
       const again = this.prepareArgs(entry, gate.args);
       if (!again.ok) {
         const message = `The arguments the user edited before approving are not valid: ${again.message}`;
-        return { ...failed(entry, message), editedArgs, inspection: inspection(gate.args, varRefs, timings) };
+        return { ...failed(entry, message), editedArgs, inspection: callInspection(gate.args, varRefs, timings) };
       }
       ({ args, limit } = again);
       warnings.push(...again.warnings);
@@ -377,7 +377,7 @@ export class ToolExecutor {
       result.editedArgs = editedArgs;
       result.finalText = editedNote + result.finalText;
     }
-    result.inspection = inspection(args, varRefs, timings, trace);
+    result.inspection = callInspection(args, varRefs, timings, trace);
 
     const check = { status: result.status, text: result.finalText };
     const askingResult = performance.now();
@@ -433,12 +433,6 @@ function subjectOf(entry: RegisteredTool, callId: string, args: Args, varRefs: T
   if (varRefs.length) subject.varRefs = varRefs;
   if (decision.kind === 'policy' && decision.note) subject.note = decision.note;
   return subject;
-}
-
-/** The Inspect view's record of a call: resolved arguments, references, processes, timings. */
-function inspection(resolvedArgs: Args, varRefs: ToolCallInspection['varRefs'], timings: ToolCallInspection['timings'], trace?: CallTrace): ToolCallInspection {
-  if (!trace?.mcp && !trace?.toolHost) return { resolvedArgs, varRefs, processes: trace?.processes ?? [], timings };
-  return { resolvedArgs, varRefs, processes: trace.processes, ...(trace.mcp ? { mcp: trace.mcp } : {}), ...(trace.toolHost ? { toolHost: trace.toolHost } : {}), timings };
 }
 
 /** `message` is what the model reads; `forUser` (when it differs) what the chat shows. */

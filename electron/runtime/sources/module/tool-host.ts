@@ -1,12 +1,11 @@
-// The app's side of one module tool host (host/main.ts): starts it through spawnManaged inside the
-// sandbox, sends requests, checks every answer, runs the `exec` calls its modules make through the
-// app's runner, and restarts it when it dies. Nothing here ever imports or evaluates user code.
-import { spawnManaged } from '../../runner/spawn-managed.ts';
-import type { SandboxSpec } from '../../runner/types.ts';
+// The app's side of one module tool host (host/main.ts): starts it inside the sandbox
+// (host-boot.ts), sends requests, checks every answer, runs the `exec` calls its modules make
+// through the app's runner, and restarts it when it dies. Nothing here ever imports or evaluates
+// user code.
 import { currentCallTrace, traceToolHost, withCallTrace } from '../../tools/call-trace.ts';
 import type { SessionEvent, ToolContext, ToolRunResult } from '../../tools/types.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
-import { hostLaunch } from './host-launch.ts';
+import { bootHost, type HostStart } from './host-boot.ts';
 import { runModuleExec } from './module-exec.ts';
 import type { LoadRecord } from './load-record.ts';
 
@@ -15,34 +14,21 @@ export type { LoadOutcome } from './host-incarnation.ts';
 import { describeForged, HostForgeries } from './host-forgeries.ts';
 import { EXPECTED_KIND, type Failure, type Incarnation, type LoadAnswer, type LoadOutcome, type CallOutput } from './host-incarnation.ts';
 import { transpileAhead } from './transpile-ahead.ts';
-import { checkedResult, isObject, lastLines, parse, readLines, validDiagnostic, validToolInfo } from './host-messages.ts';
-import { MAX_CALL_OUTPUT_CHARS, MAX_LINE_BYTES, type ExecRequest, type FromHost, type ToHost } from './host-protocol.ts';
-import type { BridgeName } from './shim/bridge-files.ts';
+import { checkedResult, isObject, validDiagnostic, validToolInfo } from './host-messages.ts';
+import { MAX_CALL_OUTPUT_CHARS, type ExecRequest, type FromHost, type ToHost } from './host-protocol.ts';
 
 /** A module's factory may take this long; the whole load of one entry gets a little more. */
 export const FACTORY_TIMEOUT_MS = 10_000;
 export const LOAD_TIMEOUT_MS = FACTORY_TIMEOUT_MS + 5_000;
 /** The bound on each module loaded again after its host hung, until the one that hangs is found. */
 const QUICK_RELOAD_MS = 5_000;
-/** Starting Node and the host script; generous because a busy machine starts slowly. */
-const START_TIMEOUT_MS = 30_000;
 /** How long an exec() a call did not wait for may outlive the call's answer. */
 export const EXEC_GRACE_MS = 200;
 /** After a cancel, how long the tool has to return before its host is killed. */
 export const CANCEL_GRACE_MS = 2_000;
 const SESSION_TIMEOUT_MS = FACTORY_TIMEOUT_MS;
 
-export interface HostConfig {
-  /** The newest context with these settings (see useContext). */
-  ctx: SourceContext;
-  root: string;
-  sandbox: SandboxSpec;
-  /** Transpiled modules (written here by the app, read-only for the host). */
-  transformCacheDir: string | null;
-  bridges: Record<BridgeName, string>;
-  bridgesDir: string;
-  /** Folders the host reads code from (its script, node_modules), shown read-only in the sandbox. */
-  readOnlyPaths: string[];
+export interface HostConfig extends HostStart {
   /** Called when the host ended because no listed tool needs it (the pool forgets it). */
   onUnused?: (host: ToolHost) => void;
 }
@@ -306,57 +292,17 @@ export class ToolHost {
 
   private async start(spawned: () => void): Promise<Incarnation | Failure> {
     try {
-      return await this.boot(spawned);
+      this.starts++;
+      const inc = await bootHost(this.config, {
+        spawned,
+        message: (inc, message) => this.onMessage(inc, message),
+        kill: (inc, why) => void this.kill(inc, why),
+      });
+      if (!('failure' in inc)) this.idle(inc);
+      return inc;
     } finally {
       spawned();
     }
-  }
-
-  private async boot(spawned: () => void): Promise<Incarnation | Failure> {
-    const { ctx, root, sandbox, transformCacheDir, bridges, bridgesDir, readOnlyPaths } = this.config;
-    const launch = await hostLaunch(ctx.cacheDir);
-    if ('error' in launch) return { failure: launch.error };
-    this.starts++;
-    const hostArgs = [...launch.args, JSON.stringify({ cacheDir: transformCacheDir, bridges })];
-    const managed = await spawnManaged({
-      command: launch.command,
-      args: hostArgs,
-      cwd: root,
-      env: { ...ctx.env, ...launch.env },
-      sandbox: { ...sandbox, readOnlyPaths: [...(sandbox.readOnlyPaths ?? []), ...launch.readOnlyPaths, ...readOnlyPaths, bridgesDir, ...(transformCacheDir ? [transformCacheDir] : [])] },
-    });
-    spawned();
-    if ('error' in managed) return { failure: `the module tool host could not start: ${managed.error}` };
-    const inc: Incarnation = { process: managed, pid: managed.pid, launch: { command: launch.command, args: hostArgs, cwd: root }, pending: new Map(), loaded: new Set(), execs: new Map(), dead: false, exitNote: '' };
-    const ready = new Promise<number | Failure>((resolve) => {
-      const timer = setTimeout(() => resolve({ failure: `the module tool host did not start within ${START_TIMEOUT_MS / 1000} s` }), START_TIMEOUT_MS);
-      readLines(managed.stdout, (line) => {
-        const message = parse(line);
-        if (message?.t === 'ready') {
-          clearTimeout(timer);
-          resolve(typeof message.pid === 'number' ? message.pid : managed.pid);
-        } else if (message) this.onMessage(inc, message);
-      }, () => void this.kill(inc, `the module tool host sent a line longer than ${MAX_LINE_BYTES / 1024 / 1024} MB`));
-      void managed.exited.then(({ code, signal }) => {
-        clearTimeout(timer);
-        inc.dead = true;
-        const tail = lastLines(managed.stderrTail());
-        const how = inc.exitNote || `the module tool host ended (${signal ? `signal ${signal}` : `exit code ${code}`})`;
-        const failure = `${how}${tail ? `: ${tail}` : ''}`;
-        resolve({ failure });
-        for (const pending of inc.pending.values()) pending.resolve({ failure });
-        inc.pending.clear();
-        for (const exec of inc.execs.values()) exec.controller.abort();
-      });
-    });
-    const pid = await ready;
-    if (typeof pid !== 'number') {
-      await managed.kill();
-      return pid;
-    }
-    inc.pid = pid;
-    this.idle(inc);
-    return inc;
   }
 
   private onMessage(inc: Incarnation, message: FromHost): void {

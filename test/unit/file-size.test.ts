@@ -1,0 +1,28 @@
+// Issue 21: no source file of the app grows past 450 lines; a file that does has more than one
+// job, and the next change should split it rather than add to it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const MAX_LINES = 450;
+
+describe('source file size', () => {
+  it(`no .ts, .tsx or .mjs file in electron/, renderer/ or shared/ is over ${MAX_LINES} lines`, () => {
+    const over: string[] = [];
+    let seen = 0;
+    for (const top of ['electron', 'renderer', 'shared']) {
+      for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !/\.(ts|tsx|mjs)$/.test(entry.name)) continue;
+        const path = join(entry.parentPath, entry.name);
+        if (path.includes('/node_modules/')) continue;
+        seen++;
+        const lines = readFileSync(path, 'utf8').split('\n').length - 1;
+        if (lines > MAX_LINES) over.push(`${relative(root, path)}: ${lines} lines`);
+      }
+    }
+    expect(seen).toBeGreaterThan(300);
+    expect(over).toEqual([]);
+  });
+});
