@@ -159,6 +159,16 @@ describe('a chat with the fake model', () => {
     await expect(box.getByTestId('lightbox-zoom').textContent()).resolves.toMatch(/%$/);
     const [download] = await Promise.all([page.waitForEvent('download'), box.getByRole('button', { name: 'Save' }).click()]);
     expect(download.suggestedFilename()).toBe('gradient.png');
+    // Copy puts the image itself on the clipboard, as a PNG of its own size.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+    await box.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => box.getByTestId('lightbox-status').textContent()).toBe('Copied');
+    const copied = await page.evaluate(async () => {
+      const [item] = await navigator.clipboard.read();
+      const bitmap = await createImageBitmap(await item!.getType('image/png'));
+      return { types: item!.types, width: bitmap.width, height: bitmap.height };
+    });
+    expect(copied).toEqual({ types: ['image/png'], width: 480, height: 320 });
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'e2e-image-lightbox');
     await page.keyboard.press('Escape');

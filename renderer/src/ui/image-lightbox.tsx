@@ -20,7 +20,8 @@ export function imageSrc(image: ShownImage): string | null {
 const ZOOMS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4];
 
 async function pngBlob(img: HTMLImageElement, image: ShownImage): Promise<Blob> {
-  if (image.mimeType.toLowerCase() === 'image/png') return (await fetch(imageSrc(image)!)).blob();
+  // Decoded here, not fetched: the app's CSP (connect-src) refuses fetching a data: URL.
+  if (image.mimeType.toLowerCase() === 'image/png') return new Blob([Uint8Array.from(atob(image.data.replace(/\s/g, '')), (c) => c.charCodeAt(0))], { type: 'image/png' });
   const canvas = document.createElement('canvas');
   canvas.width = img.naturalWidth;
   canvas.height = img.naturalHeight;
