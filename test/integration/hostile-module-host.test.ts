@@ -212,6 +212,20 @@ describe('module tool host', () => {
     expect(await after.groups[0]!.tools[0]!.execute({}, testToolContext())).toMatchObject({ status: 'SUCCESS', data: 'reuse_a ok' });
   });
 
+  // Load answers are batched; a call's progress must not be: it reaches the app while the tool
+  // is still busy, even when the tool then blocks its host.
+  it('a progress update reaches the app at once, before the tool that sent it stops blocking its host', async () => {
+    const { entries } = root({ 'busy.ts': 'export default () => ({ name: "busy", async execute(_id: string, _p: unknown, onUpdate: (u: unknown) => void) { onUpdate({ content: [{ type: "text", text: "started" }] }); const end = Date.now() + 1500; while (Date.now() < end) {} return "done"; } });\n' });
+    const { groups } = await loadModuleFactories(entries, testSourceContext());
+    let updateAt = 0;
+    const started = Date.now();
+    const result = await groups[0]!.tools[0]!.execute({}, testToolContext({ onUpdate: () => (updateAt ||= Date.now()) }));
+    const doneAt = Date.now();
+    expect(result).toMatchObject({ status: 'SUCCESS' });
+    expect(updateAt).toBeGreaterThan(started);
+    expect(doneAt - updateAt).toBeGreaterThan(1000);
+  });
+
   it('a root whose modules give no tools leaves no host running', async () => {
     const { entries } = root({ 'broken.ts': 'export default 42;\n' });
     const ctx = testSourceContext();

@@ -17,7 +17,7 @@ export interface PathForms {
 }
 
 /** A value's forms with repeats left out: what a deny or ask rule tests, and what an allow rule does. */
-export interface ValueForms extends PathForms {
+export interface ValueForms {
   /** As written, folded, real. */
   generous: string[];
   /** Folded and real. */
@@ -27,7 +27,7 @@ export interface ValueForms extends PathForms {
 export function valueForms(value: string, context: PathContext): ValueForms {
   const { lexical, real } = pathForms(value, context);
   const strict = lexical === real ? [lexical] : [lexical, real];
-  return { lexical, real, strict, generous: value === lexical ? strict : [value, ...strict] };
+  return { strict, generous: value === lexical ? strict : [value, ...strict] };
 }
 
 /** A value that looks like a file path (absolute, `~`, `./`, `../`). */

@@ -57,14 +57,17 @@ function send(message: FromHost): void {
     line = safeStringify({ t: 'result', id: message.id, result: { status: 'ERROR', error: `the tool's result is larger than ${MAX_LINE_BYTES / 1024 / 1024} MB` } });
   }
   queueLine(line);
+  // Only load answers wait: a call's progress, output, exec requests and result go out at once
+  // (with the answers queued before them), whatever the tool does next.
+  if (message.t !== 'loaded') flush();
 }
 
-// Answers go out in batches: each pipe write wakes the app, and 300 module loads spent more time
-// writing one answer each than loading (50–100 µs a write on a small VM). A batch is written when
-// the host has nothing more to do at once, when it is large, and before a load that starts over
-// 50 ms after the last batch (so a slow module never holds back the answers before it for long).
-// A module that takes the host down can take the unsent answers with it: the app then loads the
-// unanswered modules again in `careful` loads, before each of which everything is written.
+// Load answers go out in batches: each pipe write wakes the app, and 300 module loads spent more
+// time writing one answer each than loading (50–100 µs a write on a small VM). A batch is written
+// when the host has nothing more to do at once, when it is large, and before a load that starts
+// over 50 ms after the last batch (so a slow module never holds back the answers before it for
+// long). A module that takes the host down can take the unsent answers with it: the app then loads
+// the unanswered modules again in `careful` loads, before each of which everything is written.
 const BATCH_BYTES = 60 * 1024;
 const BATCH_MAX_AGE_MS = 50;
 let batch: string[] = [];
