@@ -52,6 +52,10 @@ export interface McpImportCandidate {
   foreign: string[];
   /** VS Code `${input:ID}` values to answer; the answer is stored as the keychain secret `secret`. */
   questions: Array<{ id: string; description: string; password: boolean; secret: string }>;
+  /** `${…}` variables that could not be resolved at import (kept as written). */
+  warnings?: string[];
+  /** Environment variables (`${env:NAME}`) read when the server starts, never stored. */
+  fromEnvironment?: string[];
 }
 
 export interface McpImportPreview {

@@ -4,7 +4,7 @@
 // servers are still imported and each secret is named with the command that sets it).
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { answerQuestions, isTrustedProjectFolder, knownConfigFiles, markSecretsMissing, planImport, type ConfigLocation, type ImportedServer } from '../../runtime/host/mcp-client.ts';
+import { answerQuestions, entryEnvRefs, isTrustedProjectFolder, knownConfigFiles, markSecretsMissing, planImport, type ConfigLocation, type ImportedServer } from '../../runtime/host/mcp-client.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, options, parseArgs } from '../parse-args.ts';
@@ -44,7 +44,7 @@ export const mcpImportCommand: Command = {
     const approver = new TerminalApprover(io.stdin, io.stderr);
     try {
       const servers = serverEntries(settings);
-      const plan = planImport(locations, servers, { isTrusted: (folder) => isTrustedProjectFolder(settings.get(), folder) });
+      const plan = planImport(locations, servers, { home, isTrusted: (folder) => isTrustedProjectFolder(settings.get(), folder) });
       if (file && plan.add.length === 0 && plan.skipped.length === 0 && plan.problems.length === 0) {
         io.stderr.write(`tooldesk mcp import: ${resolve(file)} does not exist\n`);
         return 1;
@@ -93,6 +93,9 @@ function describe(server: ImportedServer): string {
     else lines.push(`    receives keychain secret ${name}`);
   }
   for (const q of server.questions.filter((q) => !server.references.includes(q.secret))) lines.push(`    asks VS Code input "${q.id}" (${q.description}), written into its arguments`);
+  const env = entryEnvRefs(server.entry);
+  if (env.length) lines.push(`    reads ${env.map((n) => `$${n}`).join(', ')} from the environment when it starts (never written into the settings)`);
+  for (const warning of server.warnings) lines.push(`    warning: ${warning}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -7,6 +7,7 @@ export {
   descriptionSnapshotFile,
   keychainCredentialStore,
   formDefaults,
+  entryEnvRefs,
   knownConfigFiles,
   planImport,
   answerQuestions,

@@ -331,6 +331,19 @@ function ImportPreview(props: { preview: McpImportPreview; onImport: (request: {
                       receives keychain secrets: {server.references.join(', ')}
                     </span>
                   </Show>
+                  <Show when={(server.fromEnvironment ?? []).length > 0}>
+                    <br />
+                    <span class="muted small" data-testid="mcp-import-env">
+                      reads from the environment when it starts: {(server.fromEnvironment ?? []).map((n) => `$${n}`).join(', ')}
+                    </span>
+                  </Show>
+                  <For each={server.warnings ?? []}>
+                    {(warning) => (
+                      <p class="small warning" data-testid="mcp-import-warning">
+                        {warning}
+                      </p>
+                    )}
+                  </For>
                   <For each={server.foreign ?? []}>
                     {(secret) => (
                       <label class="row small" data-testid="mcp-import-allow">

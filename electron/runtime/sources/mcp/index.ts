@@ -14,6 +14,7 @@ import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
 export { McpManager, type McpGroupSource } from './mcp-manager.ts';
 export { serverLogFile } from './server-log.ts';
 export { descriptionSnapshotFile } from './description-watch.ts';
+export { entryEnvRefs } from './config-variables.ts';
 export { knownConfigFiles, planImport, answerQuestions, moveSecrets, type ConfigLocation, type ImportedServer } from './import-config.ts';
 export { keychainCredentialStore } from './oauth-flow.ts';
 export { formDefaults, type FormValue } from './form-defaults.ts';

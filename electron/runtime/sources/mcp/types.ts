@@ -89,6 +89,8 @@ export interface McpClientDeps {
   stateDir?: string;
   /** Where each server's bounded log is also written (`NAME.log`); absent = memory only. */
   logDir?: string;
+  /** Where `${env:NAME}` in a server's config is read from when it starts (default: process.env). */
+  env?: NodeJS.ProcessEnv;
   /** Restart delays after a crash, ms (default 1 s doubling to 30 s); no restart after the last. */
   restartDelaysMs?: number[];
 }
