@@ -66,6 +66,7 @@ export function createMcpService(parts: McpServiceParts): McpService {
         restarts: state?.restarts ?? 0,
         ...folderView(server),
         ...(state?.writeRefusal ? { writeRefusal: state.writeRefusal } : {}),
+        ...(state?.startTimeline ? { startTimeline: state.startTimeline } : {}),
         ...secretMissingView(entries()[server.name]),
       };
     });

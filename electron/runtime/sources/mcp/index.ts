@@ -65,6 +65,7 @@ export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClien
   return {
     resolveSecrets: options.resolveSecrets,
     workingDir: settings.workingDir ?? homedir(),
+    startTimeoutMs: settings.limits.mcpStartTimeoutMs,
     sandboxBase: { maxProcesses: settings.limits.maxProcesses, maxMemoryBytes: settings.limits.maxMemoryBytes },
     ...(options.interactions ? { interactions: options.interactions } : {}),
     ...(options.home ? { logDir: mcpLogDir(options.home), stateDir: mcpStateDir(options.home) } : {}),
