@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { answerQuestions, entryEnvRefs, isTrustedProjectFolder, knownConfigFiles, markSecretsMissing, planImport, type ConfigLocation, type ImportedServer } from '../../runtime/host/mcp-client.ts';
+import { secretEnvName } from '../../../shared/secret-env-name.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, options, parseArgs } from '../parse-args.ts';
@@ -148,7 +149,19 @@ async function keepSecrets(io: CliIO, servers: ImportedServer[], skip: boolean):
   const { failed } = await storeSecretsKeeping(io, wanted);
   for (const f of failed) {
     const server = wanted.find((w) => w.name === f.name)!.server;
-    io.stderr.write(`secret ${f.name} could not be stored (${f.why}); it was held for this run only: set it again with \`tooldesk secrets set ${f.name}\` before enabling ${server}\n`);
+    mark(server, f.name);
+    if (!f.noKeychain) {
+      io.stderr.write(`secret ${f.name} could not be stored (${f.why}): ${server} is marked "secret missing" until \`tooldesk secrets set ${f.name}\`\n`);
+      continue;
+    }
+    // `secrets set` fails too without a keychain: name what works here instead.
+    io.stderr.write(
+      `secret ${f.name} could not be stored (${f.why}): ${server} cannot start without it and is marked "secret missing". ` +
+        `Export ${secretEnvName(f.name)}=… in the environment Tooldesk starts from (read when the server starts), ` +
+        `or unlock a Secret Service (gnome-keyring, KeePassXC) and run \`tooldesk secrets set ${f.name}\`\n`,
+    );
   }
+  const blocked = [...new Set(failed.filter((f) => f.noKeychain).map((f) => wanted.find((w) => w.name === f.name)!.server))];
+  if (blocked.length) io.stderr.write(`without a keychain these servers cannot start until their secrets are given as above: ${blocked.join(', ')}\n`);
   return missing;
 }
