@@ -19,6 +19,7 @@ export {
   markSecretsMissing,
   missingSecretsOf,
   secretStored,
+  serverWriteGuard,
   type ConfigLocation,
   type ImportedServer,
   type FormValue,

@@ -174,7 +174,7 @@ export function createMcpService(parts: McpServiceParts): McpService {
     async allowWrite(name, folder) {
       const entry = entries()[name];
       if (!entry) throw apiError('NotFoundError', `no MCP server named "${name}"`);
-      const next = entryAllowingWrite(entry, folder);
+      const next = entryAllowingWrite(entry, folder, { home: parts.home ?? homedir(), ...(manager ? { isProtected: (path: string) => manager.isProtected(path) } : {}) });
       if ('error' in next) throw invalid(`"${name}": ${next.error}`);
       if (next.added.length) write({ ...entries(), [name]: next.entry });
       return list();

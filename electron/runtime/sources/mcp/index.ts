@@ -1,6 +1,7 @@
 // The MCP client's entry point for composition roots: a manager built from the settings, kept in
 // step with them (servers added, removed, groups switched), starting stdio servers through
 // runner/spawn-managed.ts.
+import type { WriteGuard } from './allow-write.ts';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Settings } from '../../../../shared/settings.ts';
@@ -47,6 +48,12 @@ function isProtectedPath(paths: ProtectedPaths, path: string): boolean {
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
   };
   return [paths.appHome, ...paths.toolRoots].some((p) => within(p, path) || within(path, p));
+}
+
+/** What "allow writing" may never open for a server, outside a running manager (the CLI). */
+export function serverWriteGuard(settings: Settings, appHome: string, userHome = homedir()): WriteGuard {
+  const paths = protectedPathsFor(settings, appHome);
+  return { isProtected: (path) => isProtectedPath(paths, path), home: userHome };
 }
 
 export const mcpLogDir = (home: string) => join(home, 'logs', 'mcp');

@@ -20,7 +20,7 @@ import type { McpOAuthFlow } from './oauth-flow.ts';
 import { isLegacyAuthServer, remoteServerTransport } from './remote-transport.ts';
 import { switchedOffMessage, type McpServer } from './server-config.ts';
 import { clientCapabilities, handleServerRequests } from './server-requests.ts';
-import { allowWriteText, findWriteRefusal, type WriteRefusal } from './write-refusal.ts';
+import { allowWriteText, cannotAllowWriteText, findWriteRefusal, type WriteRefusal } from './write-refusal.ts';
 import { ServerLog, serverLogFile } from './server-log.ts';
 import { isStartTimeout, StartTimeline, StartTimeoutError, startTimeoutText } from './start-timeline.ts';
 import { stdioServerTransport } from './stdio-server-transport.ts';
@@ -240,6 +240,7 @@ export class McpConnection {
     if (result.status !== 'ERROR' || !this.#sandboxed || !result.error) return result;
     const refusal = findWriteRefusal(result.error, this.#deps.isProtected);
     if (!refusal) return result;
+    if ('never' in refusal) return { ...result, error: `${result.error}\n${cannotAllowWriteText(this.name, refusal)}` };
     this.#writeRefusal = refusal;
     this.#changed();
     return { ...result, error: `${result.error}\n${allowWriteText(this.name, refusal)}` };
