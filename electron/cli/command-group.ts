@@ -13,7 +13,10 @@ export interface CommandGroupSpec {
   footer?: string[];
 }
 
-export function commandGroup(spec: CommandGroupSpec): Command {
+/** A command made of sub-commands; `subcommands` lets docs/commands.md list each one. */
+export type CommandGroup = Command & { readonly subcommands: readonly CommandEntry[] };
+
+export function commandGroup(spec: CommandGroupSpec): CommandGroup {
   const usage = (): string => {
     const width = Math.max(...spec.subcommands.map((c) => c.name.length));
     return [
@@ -28,6 +31,7 @@ export function commandGroup(spec: CommandGroupSpec): Command {
   return {
     name: spec.name,
     summary: spec.summary,
+    subcommands: spec.subcommands,
     get usage() {
       return usage();
     },

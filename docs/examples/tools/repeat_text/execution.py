@@ -1,0 +1,2 @@
+text = "{text}"
+print(" ".join([text] * {repeat}))
