@@ -109,7 +109,7 @@ const testCommand: Command = {
     const callArgs = parseJsonObject(option(args, 'args'), '--args');
     return withCliRuntime(io, async (runtime) => {
       const book = runtime.rules();
-      const verdict = evaluateRules(book.rules(option(args, 'toolset')), { names: [tool], args: callArgs }, { home: book.home, base: book.workingDir() });
+      const verdict = evaluateRules(book.rules(option(args, 'toolset')), { names: [tool], args: callArgs }, { home: book.home, bases: [book.workingDir()] });
       if (verdict.action === 'none') io.stdout.write(`none: no rule matches ${tool}; its policy decides\n`);
       else io.stdout.write(`${verdict.action} by ${verdict.label}${verdict.reason ? `: ${verdict.reason}` : ''}\n`);
       return 0;

@@ -21,6 +21,7 @@ import { switchedOffMessage, type McpServer } from './server-config.ts';
 import { clientCapabilities, handleServerRequests } from './server-requests.ts';
 import { allowWriteText, findWriteRefusal, type WriteRefusal } from './write-refusal.ts';
 import { ServerLog, serverLogFile } from './server-log.ts';
+import { serverRelativeTo } from './server-roots.ts';
 import { stdioServerTransport } from './stdio-server-transport.ts';
 import { exitText, ManagedStdioTransport } from './stdio-transport.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
@@ -87,6 +88,11 @@ export class McpConnection {
 
   get server(): McpServer {
     return this.#server;
+  }
+
+  /** Where the server resolves relative paths (its tools' Tool.relativeTo). */
+  relativeTo(): string[] {
+    return serverRelativeTo(this.#server, this.#deps.workingDir);
   }
 
   /** The server said it announces tool list changes. */

@@ -27,6 +27,7 @@ export function policyFromAnnotations(annotations: McpTool['annotations']): Tool
 export function serverGroup(connection: McpConnection, taken: Set<string>, switchedOff?: Partial<KnownTools>): ToolGroup {
   const server = connection.server;
   const listed = switchedOff ? (switchedOff.tools ?? []) : connection.tools();
+  const relativeTo = connection.relativeTo();
   const tools: Tool[] = listed.map((mcp) => {
     const name = callableName(server.name, mcp.name, taken);
     taken.add(name);
@@ -42,6 +43,7 @@ export function serverGroup(connection: McpConnection, taken: Set<string>, switc
         },
       },
       source: { format: 'mcp', file: `mcp:${server.name}` },
+      relativeTo,
       timeoutMs: connection.callDeadlineMs(mcp.name),
       meta: {
         mcp: {

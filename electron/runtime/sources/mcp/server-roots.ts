@@ -4,6 +4,7 @@
 // a server keeps the folders of its own configuration (server-filesystem *replaces* its
 // command-line folders with the client's roots). The working folder is a root only when named.
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { argFolders, expandHome } from './launchers.ts';
@@ -14,6 +15,21 @@ export function serverRoots(server: McpServer): string[] {
   if (server.kind !== 'stdio') return [];
   const writable = server.writable.map((w) => resolve(expandHome(w))).filter((w) => existsSync(w));
   return unique([...argFolders(server.args), ...writable]);
+}
+
+/** Where a stdio server runs: its `cwd`, else the working folder. */
+export function serverCwd(server: Extract<McpServer, { kind: 'stdio' }>, workingDir: string | undefined): string {
+  return expandHome(server.cwd ?? workingDir ?? homedir());
+}
+
+/**
+ * The folders a server resolves a relative path against, as the rules must (Tool.relativeTo):
+ * its cwd, then its roots (server-filesystem resolves against its allowed folders). A remote
+ * server's folders are not ours to know: none.
+ */
+export function serverRelativeTo(server: McpServer, workingDir: string | undefined): string[] {
+  if (server.kind !== 'stdio') return [];
+  return unique([resolve(serverCwd(server, workingDir)), ...serverRoots(server)]);
 }
 
 /** `roots/list`'s answer. */

@@ -2,9 +2,9 @@
 // working folder, its writable folders (a launcher's cache made first), under the sandbox with
 // network, and its stdout read as bounded JSON-RPC with everything else kept in its log.
 import { mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import type { Transport } from '@modelcontextprotocol/client';
-import { expandHome, tempFoldersNamed, writableFolders } from './launchers.ts';
+import { tempFoldersNamed, writableFolders } from './launchers.ts';
+import { serverCwd } from './server-roots.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
 import type { McpServer } from './server-config.ts';
 import type { ServerLog } from './server-log.ts';
@@ -26,7 +26,7 @@ export async function stdioServerTransport(
   const env = await resolveSecretRefs(server.env, deps.resolveSecrets);
   if ('error' in env) return { error: `could not start: ${env.error}` };
   log.redact(env.secrets);
-  const cwd = expandHome(server.cwd ?? deps.workingDir ?? homedir());
+  const cwd = serverCwd(server, deps.workingDir);
   const { folders: writable, launcherCache } = writableFolders(server);
   if (launcherCache && writable[0]) {
     try {

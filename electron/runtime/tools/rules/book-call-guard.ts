@@ -7,6 +7,7 @@ import type { CallGuard, GuardedCall } from './call-guard.ts';
 import { decideCall, type CallDecision } from './decide-call.ts';
 import { evaluateForTool, rulesForTool } from './evaluate-rules.ts';
 import type { CompiledRule } from './compile-rules.ts';
+import type { PathContext } from './normalise-path.ts';
 import type { RuleVerdict } from '../../../../shared/permissions.ts';
 
 const NO_RULE: RuleVerdict = { action: 'none' };
@@ -28,10 +29,19 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
     if (!found) perTool.set(key, (found = rulesForTool(rules, names)));
     return found;
   };
+  // Relative paths mean the folder the tool runs in (Tool.relativeTo), else the working folder.
+  let workingDir = '';
+  let inWorkingDir: PathContext = { home: book.home, bases: [] };
+  const pathContext = (call: GuardedCall): PathContext => {
+    if (call.tool.relativeTo) return { home: book.home, bases: call.tool.relativeTo };
+    const now = book.workingDir();
+    if (now !== workingDir) inWorkingDir = { home: book.home, bases: [(workingDir = now)] };
+    return inWorkingDir;
+  };
   return {
     decide(call) {
       const rules = rulesFor(book.rules(options.toolSet?.()), namesOf(call));
-      const verdict = rules.length ? evaluateForTool(rules, call.args, { home: book.home, base: book.workingDir() }) : NO_RULE;
+      const verdict = rules.length ? evaluateForTool(rules, call.args, pathContext(call)) : NO_RULE;
       const server = mcpServerOf(call);
       const overridden = book.settings().permissionOverrides?.[call.toolName]?.executionPolicy !== undefined;
       // Only what the user approved is bound to the server's identity: an override or an allow rule.
