@@ -66,7 +66,10 @@ function verdict(action: RuleVerdict['action'], rule: CompiledRule, reason: stri
  */
 class CallValues {
   private strings: string[] | undefined;
-  private readonly forms = new Map<string, ValueForms>();
+  // Most calls test one path value: kept in two fields; a Map only for the rest.
+  private firstValue: string | undefined;
+  private firstForms: ValueForms | undefined;
+  private forms: Map<string, ValueForms> | undefined;
 
   constructor(
     readonly args: Record<string, unknown>,
@@ -82,6 +85,12 @@ class CallValues {
   }
 
   formsOf(value: string): ValueForms {
+    if (value === this.firstValue) return this.firstForms!;
+    if (this.firstValue === undefined) {
+      this.firstValue = value;
+      return (this.firstForms = valueForms(value, this.context));
+    }
+    this.forms ??= new Map();
     let known = this.forms.get(value);
     if (!known) this.forms.set(value, (known = valueForms(value, this.context)));
     return known;

@@ -29,7 +29,7 @@ export function valueForms(value: string, context: PathContext): ValueForms {
   const strict: string[] = [];
   let unresolvable = readings.unresolvable;
   for (const raw of readings.paths) {
-    const lexical = resolve(raw);
+    const lexical = isFolded(raw) ? raw : resolve(raw);
     add(strict, lexical);
     if (isPerProcessPath(lexical)) {
       unresolvable = true;
@@ -42,6 +42,13 @@ export function valueForms(value: string, context: PathContext): ValueForms {
     else add(strict, kernel);
   }
   return { strict, generous: strict.includes(value) ? strict : [value, ...strict], unresolvable };
+}
+
+/** No `.`, `..`, doubled or trailing slash: resolve() would give it back unchanged (and costs more than this). */
+const UNFOLDED = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
+function isFolded(path: string): boolean {
+  return !UNFOLDED.test(path);
 }
 
 function add(list: string[], form: string): void {
