@@ -163,7 +163,7 @@ function passesStrictly(m: CompiledMatcher, value: unknown, values: CallValues):
   return true;
 }
 
-function isPathLike(m: CompiledMatcher, value: string): boolean {
+export function isPathLike(m: CompiledMatcher, value: string): boolean {
   return looksLikePath(value) || (m.paths && (m.path !== undefined || value.includes('/')));
 }
 
@@ -180,7 +180,7 @@ function ownValue(args: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(args, key) ? args[key] : undefined;
 }
 
-function valuesAt(path: readonly string[], args: unknown): unknown[] {
+export function valuesAt(path: readonly string[], args: unknown): unknown[] {
   let current: unknown[] = [args];
   for (const segment of path) {
     const next: unknown[] = [];
