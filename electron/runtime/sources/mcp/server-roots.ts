@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { resolveEnvRefs } from './config-variables.ts';
 import { argFolders, expandHome } from './launchers.ts';
 import type { McpServer } from './server-config.ts';
 
@@ -17,9 +18,9 @@ export function serverRoots(server: McpServer): string[] {
   return unique([...argFolders(server.args), ...writable]);
 }
 
-/** Where a stdio server runs: its `cwd`, else the working folder. */
-export function serverCwd(server: Extract<McpServer, { kind: 'stdio' }>, workingDir: string | undefined): string {
-  return expandHome(server.cwd ?? workingDir ?? homedir());
+/** Where a stdio server runs: its `cwd` (its `${env:…}` resolved), else the working folder. */
+export function serverCwd(cwd: string | undefined, workingDir: string | undefined): string {
+  return expandHome(cwd || workingDir || homedir());
 }
 
 /**
@@ -27,9 +28,11 @@ export function serverCwd(server: Extract<McpServer, { kind: 'stdio' }>, working
  * its cwd, then its roots (server-filesystem resolves against its allowed folders). A remote
  * server's folders are not ours to know: none.
  */
-export function serverRelativeTo(server: McpServer, workingDir: string | undefined): string[] {
+export function serverRelativeTo(server: McpServer, workingDir: string | undefined, env: NodeJS.ProcessEnv): string[] {
   if (server.kind !== 'stdio') return [];
-  return unique([resolve(serverCwd(server, workingDir)), ...serverRoots(server)]);
+  // The cwd as the next start will resolve it (a variable that is not set: that start fails).
+  const cwd = server.cwd ? resolveEnvRefs(server.cwd, env) : undefined;
+  return unique([resolve(serverCwd(cwd && 'value' in cwd ? cwd.value : server.cwd, workingDir)), ...serverRoots(server)]);
 }
 
 /** `roots/list`'s answer. */
