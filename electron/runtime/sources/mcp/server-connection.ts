@@ -22,7 +22,6 @@ import { switchedOffMessage, type McpServer } from './server-config.ts';
 import { clientCapabilities, handleServerRequests } from './server-requests.ts';
 import { allowWriteText, cannotAllowWriteText, findWriteRefusal, type WriteRefusal } from './write-refusal.ts';
 import { ServerLog, serverLogFile } from './server-log.ts';
-import { serverRelativeTo } from './server-roots.ts';
 import { isStartTimeout, StartTimeline, StartTimeoutError, startTimeoutText } from './start-timeline.ts';
 import { stdioServerTransport } from './stdio-server-transport.ts';
 import { exitText, ManagedStdioTransport } from './stdio-transport.ts';
@@ -91,11 +90,6 @@ export class McpConnection {
 
   get server(): McpServer {
     return this.#server;
-  }
-
-  /** Where the server resolves relative paths (its tools' Tool.relativeTo). */
-  relativeTo(): string[] {
-    return serverRelativeTo(this.#server, this.#deps.workingDir, this.#deps.env ?? process.env);
   }
 
   /** The server said it announces tool list changes. */

@@ -22,12 +22,13 @@ export function policyFromAnnotations(annotations: McpTool['annotations']): Tool
 /**
  * `taken`: callable names other groups already use; this group's names are added to it.
  * `switchedOff`: the server is off; its group shows the tools it last listed (if any), each
- * marked off, and a call says how to switch it on instead of starting it.
+ * marked off, and a call says how to switch it on instead of starting it. `relativeTo`: where the
+ * server resolves relative paths (server-roots.ts serverRelativeTo; none known: the rules cannot
+ * resolve them).
  */
-export function serverGroup(connection: McpConnection, taken: Set<string>, switchedOff?: Partial<KnownTools>): ToolGroup {
+export function serverGroup(connection: McpConnection, taken: Set<string>, switchedOff?: Partial<KnownTools>, relativeTo: readonly string[] = []): ToolGroup {
   const server = connection.server;
   const listed = switchedOff ? (switchedOff.tools ?? []) : connection.tools();
-  const relativeTo = connection.relativeTo();
   const tools: Tool[] = listed.map((mcp) => {
     const name = callableName(server.name, mcp.name, taken);
     taken.add(name);
