@@ -26,6 +26,7 @@ import { settingsRuleBook } from './store/settings-rule-book.ts';
 import { openSettingsStore, type SettingsStore } from './store/settings-store.ts';
 import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
 import type { ToolGroupSource } from './tools/tools-change.ts';
+import type { SkillSource } from './sources/skills/index.ts';
 
 export interface RuntimeToolOptions {
   /** Load these folders (user roots) instead of the settings' roots (the CLI's --root). */
@@ -92,6 +93,8 @@ export interface RuntimeTools {
   session: ToolSessionFactory;
   /** The MCP servers (absent with `mcp: false`): their states for Settings, restart. */
   mcp?: McpManager;
+  /** The skills (Agent Skills folders and MCP servers' skills); their group is among `source`'s. */
+  skills: SkillSource;
 }
 
 export interface Runtime {
@@ -106,6 +109,8 @@ export interface Runtime {
   sandboxStatus(): SandboxStatus;
   /** Loads the tools on first call. */
   tools(): Promise<RuntimeTools>;
+  /** The skills, read once (watched when the tools are); the same source the tools use. */
+  skills(): Promise<SkillSource>;
   /**
    * The MCP servers, for the commands about the servers themselves (`mcp list --status`, `mcp logs
    * --start`). Without `only`, in a runtime whose tools have MCP, the tools' own manager (never two
@@ -213,9 +218,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     closers.push(() => registry.close());
     await registry.load();
     if (toolOptions.watch) registry.watch();
+    const skills = await skillSource();
     // Every kind of tool source, in precedence order: tool folders, then MCP servers (one group
     // each). Combined after the first load, which the sources do not announce.
-    const groupSources: ToolGroupSource[] = [registry];
+    const groupSources: ToolGroupSource[] = [registry, skills];
     let mcp: McpManager | undefined;
     // A one-shot listing with no server configured has no MCP part to load (the SDK is big);
     // a long-running runtime keeps it ready for servers added while it runs.
@@ -249,10 +255,27 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     return {
       source,
       ...(mcp ? { mcp } : {}),
+      skills,
       roots: () => registry.roots(),
       reloadPaths: (paths) => registry.reloadPaths(paths),
       session: await openToolSession(source),
     };
+  });
+
+  /** The skills alone (`skills list` loads no tool); the tools' skills group comes from this one. */
+  const skillSource = once(async (): Promise<SkillSource> => {
+    const [{ openSkillSource }, { secretResolverFrom }] = await Promise.all([import('./sources/skills/open-skill-source.ts'), import('./runner/secret-resolver.ts')]);
+    const opened = openSkillSource({
+      home,
+      settings,
+      cwd: (current) => toolOptions?.cwd ?? current.workingDir ?? homedir(),
+      toolRoots: () => toolRoots(),
+      runnerOptions: { resolveSecrets: secretResolverFrom(secrets) },
+      watch: toolOptions?.watch ?? false,
+      log,
+    });
+    closers.push(() => opened.close());
+    return opened.source;
   });
 
   /** Every ToolSession goes through here; the runtime closes those still open when it closes. */
@@ -305,6 +328,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     toolRoots: () => toolRoots(),
     sandboxStatus: () => sandboxStatus(settings.get()),
     tools,
+    skills: skillSource,
     async mcp(mcpOptions = {}) {
       if (!mcpOptions.only && toolOptions && toolOptions.mcp !== false) {
         const own = (await tools()).mcp;
