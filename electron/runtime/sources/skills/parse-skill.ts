@@ -70,6 +70,25 @@ export function parseSkill(text: string, file: string, folderName: string): { sk
   return { skill: { frontMatter, body: lines.slice(end + 1).join('\n').replace(/^\n+/, ''), bodyLine: end + 2 + leadingBlank(lines.slice(end + 1)) }, diagnostics };
 }
 
+/**
+ * The common case without the YAML parser (it costs about a millisecond per skill, most of a
+ * listing's time): every line a `key: plain text` pair whose value YAML would read as that same
+ * string. Anything else (quotes, lists, maps, `: ` or ` #` in a value, numbers) → null.
+ */
+function plainFields(yamlText: string): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  for (const line of yamlText.split('\n')) {
+    if (line.trim() === '') continue;
+    const m = /^([A-Za-z][\w-]*): (.+)$/.exec(line);
+    if (!m) return null;
+    const value = m[2]!.trim();
+    if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(value) || /: | #|:$/.test(value) || /^(true|false|yes|no|on|off|null|~|[-+.\d][\d._eE+-]*)$/i.test(value)) return null;
+    if (Object.hasOwn(out, m[1]!)) return null;
+    out[m[1]!] = value;
+  }
+  return out;
+}
+
 function leadingBlank(lines: string[]): number {
   let n = 0;
   while (n < lines.length && lines[n]!.trim() === '') n++;
@@ -81,6 +100,8 @@ function leadingBlank(lines: string[]): number {
  * common in published skills), `key: value` lines are read as plain strings, with a warning.
  */
 function readFrontMatter(yamlText: string, warn: (message: string, line?: number) => void): Record<string, unknown> {
+  const simple = plainFields(yamlText);
+  if (simple) return simple;
   const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: false });
   if (doc.errors.length === 0) {
     const value = doc.toJS() as unknown;

@@ -12,7 +12,10 @@ import type { Skill, SkillLoadResult } from './skill-types.ts';
 /** A SKILL.md bigger than this is not read (a diagnostic says so). */
 export const MAX_SKILL_MD_BYTES = 512 * 1024;
 
-export function scanSkillRoots(roots: readonly SkillRoot[]): SkillLoadResult {
+/** Parsed SKILL.md files by path, reused while size and mtime stay the same. */
+export type SkillParseCache = Map<string, { key: string; parsed: ReturnType<typeof parseSkill> }>;
+
+export function scanSkillRoots(roots: readonly SkillRoot[], cache: SkillParseCache = new Map()): SkillLoadResult {
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const root of roots) {
@@ -39,11 +42,12 @@ export function scanSkillRoots(roots: readonly SkillRoot[]): SkillLoadResult {
       const dir = join(root.root, name);
       const file = join(dir, 'SKILL.md');
       let size: number;
+      let key: string;
       try {
-        if (!statSync(dir).isDirectory()) continue;
         const stats = statSync(file);
         if (!stats.isFile()) continue;
         size = stats.size;
+        key = `${stats.size}:${stats.mtimeMs}:${name}`;
       } catch {
         continue; // a folder without SKILL.md is not a skill
       }
@@ -51,7 +55,11 @@ export function scanSkillRoots(roots: readonly SkillRoot[]): SkillLoadResult {
         diagnostics.push({ severity: 'error', file, message: `SKILL.md is ${size} bytes (at most ${MAX_SKILL_MD_BYTES}): not read`, code: 'skill' });
         continue;
       }
-      const parsed = parseSkill(readFileSync(file, 'utf8'), file, name);
+      let parsed = cache.get(file)?.key === key ? cache.get(file)!.parsed : undefined;
+      if (!parsed) {
+        parsed = parseSkill(readFileSync(file, 'utf8'), file, name);
+        cache.set(file, { key, parsed });
+      }
       diagnostics.push(...parsed.diagnostics);
       if (!parsed.skill) continue;
       const listing = listSkillFiles(dir);

@@ -16,30 +16,24 @@ export function listSkillFiles(dir: string): { files: string[]; cut: boolean } {
   const files: string[] = [];
   let cut = false;
   const walk = (abs: string, rel: string, depth: number) => {
-    let names: string[];
+    let entries;
     try {
-      names = readdirSync(abs);
+      // Dirents carry the type: no lstat per file (a warm listing of 200 skills stays cheap).
+      entries = readdirSync(abs, { withFileTypes: true });
     } catch {
       return;
     }
-    for (const name of names.sort()) {
-      if (SKIPPED.has(name)) continue;
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (SKIPPED.has(entry.name)) continue;
       if (files.length >= MAX_SKILL_FILES) {
         cut = true;
         return;
       }
-      const childAbs = join(abs, name);
-      const childRel = rel ? `${rel}/${name}` : name;
-      let stats;
-      try {
-        stats = lstatSync(childAbs);
-      } catch {
-        continue;
-      }
-      if (stats.isDirectory()) {
-        if (depth < MAX_DEPTH) walk(childAbs, childRel, depth + 1);
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (depth < MAX_DEPTH) walk(join(abs, entry.name), childRel, depth + 1);
         else cut = true;
-      } else if (stats.isFile() || stats.isSymbolicLink()) files.push(childRel);
+      } else if (entry.isFile() || entry.isSymbolicLink()) files.push(childRel);
     }
   };
   walk(dir, '', 0);

@@ -10,7 +10,7 @@ import { diffGroups, type ToolGroupSource, type ToolsChange } from '../../tools/
 import type { ToolGroup } from '../../tools/types.ts';
 import type { SourceContext } from '../types.ts';
 import { ActiveSkills } from './active-skills.ts';
-import { qualifyClashes, scanSkillRoots } from './scan-skills.ts';
+import { qualifyClashes, scanSkillRoots, type SkillParseCache } from './scan-skills.ts';
 import { SkillApprovals } from './skill-approvals.ts';
 import { skillEnabled } from './skill-enabled.ts';
 import { SkillDigests } from './skill-files.ts';
@@ -37,6 +37,7 @@ export class SkillSource implements ToolGroupSource {
   readonly active = new ActiveSkills();
   readonly #options: SkillSourceOptions;
   readonly #changed: Emitter<ToolsChange>;
+  readonly #parsed: SkillParseCache = new Map();
   #local: Skill[] = [];
   #remote = new Map<string, Skill[]>();
   #all: Skill[] = [];
@@ -94,7 +95,7 @@ export class SkillSource implements ToolGroupSource {
 
   /** Reads every root again and rebuilds the group (settings changed, files changed). */
   load(): void {
-    const result = scanSkillRoots(this.#options.roots());
+    const result = scanSkillRoots(this.#options.roots(), this.#parsed);
     this.#local = result.skills;
     this.#diagnostics = result.diagnostics;
     this.#rebuild();

@@ -8,7 +8,7 @@ import type { Settings } from '../../../../shared/settings.ts';
 import type { ToolDefinition } from '../../../../shared/tools.ts';
 import type { ApprovalBinding, Tool, ToolGroup } from '../../tools/types.ts';
 import type { SourceContext } from '../types.ts';
-import type { ActiveSkills } from './active-skills.ts';
+import { activationHeading, type ActiveSkills } from './active-skills.ts';
 import { markCommandLines } from './mark-commands.ts';
 import { resolveInSkill } from './resolve-in-skill.ts';
 import type { SkillApprovals } from './skill-approvals.ts';
@@ -85,7 +85,8 @@ export function createSkillsGroup(ports: SkillToolPorts): ToolGroup | null {
     async execute(args, ctx) {
       const skill = find(args.name);
       if (typeof skill === 'string') return { status: 'ERROR', error: skill };
-      if (!ports.active.activate(ctx.sessionId, skill.id)) {
+      if (ports.active.isActive(ctx, skill.id) || !ports.active.activate(ctx.sessionId, skill.id)) {
+        ports.active.activate(ctx.sessionId, skill.id);
         const text = `Skill ${skill.id} is already active in this conversation: its instructions are in the result of the earlier ${ACTIVATE_SKILL} call.`;
         return { status: 'SUCCESS', data: text, formattedText: text };
       }
@@ -149,7 +150,7 @@ export function createSkillsGroup(ports: SkillToolPorts): ToolGroup | null {
     async execute(args, ctx) {
       const skill = find(args.skill);
       if (typeof skill === 'string') return { status: 'ERROR', error: skill };
-      if (!ports.active.isActive(ctx.sessionId, skill.id)) return { status: 'ERROR', error: `Skill ${skill.id} is not active in this conversation: call ${ACTIVATE_SKILL} first.` };
+      if (!ports.active.isActive(ctx, skill.id)) return { status: 'ERROR', error: `Skill ${skill.id} is not active in this conversation: call ${ACTIVATE_SKILL} first.` };
       if (typeof args.code !== 'string' || !args.code.trim()) return { status: 'ERROR', error: '"code" must be a Python program.' };
       return runSkillProcess(ports.context(), ctx, { skill, toolName: RUN_SKILL_PYTHON, what: { code: args.code }, network: network(skill) });
     },
@@ -167,7 +168,7 @@ export function createSkillsGroup(ports: SkillToolPorts): ToolGroup | null {
 /** What activate_skill returns: the instructions (commands marked, never run) and the file list. */
 export function activationText(skill: Skill): string {
   const marked = markCommandLines(skill.body);
-  const parts = [`# Skill ${skill.id}`, `Folder: ${skill.dir} (origin: ${skill.origin.label})`];
+  const parts = [activationHeading(skill.id).trimEnd(), `Folder: ${skill.dir} (origin: ${skill.origin.label})`];
   if (marked.count > 0) parts.push(`Note: ${marked.count} command(s) in these instructions are marked "NOT run": nothing ran when the skill loaded. Run one only through ${RUN_SKILL_SCRIPT} or ${RUN_SKILL_PYTHON}, if it is needed.`);
   parts.push('', marked.text.trim(), '', `## Files of skill ${skill.id}`, ...skill.files.map((f) => `- ${f}`));
   parts.push('', `Read a file with ${READ_SKILL_FILE} {"skill": "${skill.id}", "path": …}; run a script with ${RUN_SKILL_SCRIPT} {"skill": "${skill.id}", "script": "scripts/…", "args": […]}.`);
