@@ -27,6 +27,7 @@ import { openSettingsStore, type SettingsStore } from './store/settings-store.ts
 import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
 import type { ToolGroupSource } from './tools/tools-change.ts';
 import type { SkillSource } from './sources/skills/index.ts';
+import type { SkillAdmin } from './sources/skills/skill-admin.ts';
 
 export interface RuntimeToolOptions {
   /** Load these folders (user roots) instead of the settings' roots (the CLI's --root). */
@@ -111,6 +112,8 @@ export interface Runtime {
   tools(): Promise<RuntimeTools>;
   /** The skills, read once (watched when the tools are); the same source the tools use. */
   skills(): Promise<SkillSource>;
+  /** Check, install, remove skills and their dependencies. */
+  skillAdmin(): Promise<SkillAdmin>;
   /**
    * The MCP servers, for the commands about the servers themselves (`mcp list --status`, `mcp logs
    * --start`). Without `only`, in a runtime whose tools have MCP, the tools' own manager (never two
@@ -329,6 +332,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     sandboxStatus: () => sandboxStatus(settings.get()),
     tools,
     skills: skillSource,
+    skillAdmin: async () => (await import('./sources/skills/skill-admin.ts')).skillAdmin(await skillSource()),
     async mcp(mcpOptions = {}) {
       if (!mcpOptions.only && toolOptions && toolOptions.mcp !== false) {
         const own = (await tools()).mcp;

@@ -8,11 +8,15 @@ export const SKILLS_SUBCOMMANDS: CommandEntry[] = [
   { name: 'show', summary: "Print a skill's front matter and instructions (nothing in it runs)", load: async () => (await import('./skills-list.ts')).skillsShowCommand },
   { name: 'enable', summary: 'Switch a skill on (persisted in the settings)', load: async () => (await import('./skills-enable.ts')).skillsEnableCommand },
   { name: 'disable', summary: 'Switch a skill off (persisted in the settings)', load: async () => (await import('./skills-enable.ts')).skillsDisableCommand },
+  { name: 'check', summary: 'Flag risky patterns in skills (hidden Unicode, base64, curl | sh, credential reads, writes outside)', load: async () => (await import('./skills-check.ts')).skillsCheckCommand },
+  { name: 'install', summary: 'Install a skill folder or a .zip/.skill archive into TOOLDESK_HOME/skills (--yes)', load: async () => (await import('./skills-install.ts')).skillsInstallCommand },
+  { name: 'remove', summary: 'Remove a skill installed in TOOLDESK_HOME/skills (its environment and approvals too)', load: async () => (await import('./skills-install.ts')).skillsRemoveCommand },
+  { name: 'deps', summary: "Install Python packages into a skill's own environment with pip as configured (--add PKG, --yes)", load: async () => (await import('./skills-deps.ts')).skillsDepsCommand },
 ];
 
 export const skillsCommand: Command = commandGroup({
   name: 'skills',
-  summary: 'Agent Skills: list, show, enable or disable the skills the model may use',
+  summary: 'Agent Skills: list, show, check, install, remove skills and their Python packages',
   subcommands: SKILLS_SUBCOMMANDS,
   footer: ['Skills are read from ~/.agents/skills, ~/.claude/skills, ~/.codex/skills, TOOLDESK_HOME/skills,', 'the `skillRoots` setting and (once trusted) the project\'s .agents/skills and .claude/skills.', ''],
 });

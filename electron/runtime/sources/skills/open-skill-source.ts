@@ -14,7 +14,7 @@ import { SkillSource } from './skill-source.ts';
 export interface OpenSkillSourceOptions {
   home: string;
   settings: { get(): Settings; onDidChange(listener: (next: Settings) => void): () => void };
-  /** The project folder (the CLI's cwd, else settings.workingDir, else the user's home). */
+  /** The project folder whose .agents/.claude skills are read once trusted (the CLI's cwd, else settings.workingDir, else the user's home). */
   cwd: (settings: Settings) => string;
   toolRoots: () => ToolRoot[];
   runnerOptions?: RunnerOptions;
@@ -39,7 +39,8 @@ export function openSkillSource(options: OpenSkillSourceOptions): { source: Skil
         // Skill roots are kept read-only to every tool, as tool roots are (only those that exist: no litter).
         const skillDirs = roots(current).filter((r) => !r.untrusted && existsSync(r.root)).map((r) => ({ path: r.root, kind: 'user' as const }));
         const ctx = createSourceContext(current, home, { runner, roots: [...options.toolRoots(), ...skillDirs] });
-        context = { of: current, ctx: { ...ctx, workingDir: options.cwd(current) } };
+        // Scripts run in the working folder every tool runs in (settings.workingDir, else the home).
+        context = { of: current, ctx };
       }
       return context.ctx;
     },

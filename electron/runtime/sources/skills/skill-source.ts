@@ -52,6 +52,15 @@ export class SkillSource implements ToolGroupSource {
     this.#changed = new Emitter({ onListenerError: (error) => options.log?.(`skills.changed listener failed: ${(error as Error).message}`) });
   }
 
+  /** What scripts and dependency installs of these skills run with (sandbox, limits, folders). */
+  context(): SourceContext {
+    return this.#options.context();
+  }
+
+  get home(): string {
+    return this.#options.home;
+  }
+
   /** Every skill found, enabled or not, qualified ids. */
   skills(): Skill[] {
     return this.#all;
