@@ -3,6 +3,7 @@
 // reload, secrets for tool processes (and Agenvoy's key endpoint).
 import type { Diagnostic } from '../../shared/tools.ts';
 import type { McpToolFeed } from '../runtime/host/mcp-server/tool-feed.ts';
+import { servedSkills } from '../runtime/host/mcp-server/serve-skills.ts';
 import type { McpInteractions } from '../runtime/host/mcp-client.ts';
 import type { SecretStore } from '../runtime/store/secret-store.ts';
 import { openCliRuntime } from './cli-runtime.ts';
@@ -23,17 +24,22 @@ export async function openMcpToolFeed(args: ParsedArgs, io: CliIO, onlyGroups: s
   const runtime = await openCliRuntime(io, { watchSettings: true, log, tools: { args, watch: true, keyEndpoint: true, ...(interactions ? { mcpInteractions: interactions } : {}) } });
   const tools = await runtime.tools();
   const { settings } = runtime;
+  const served = await servedSkills(tools.skills, () => settings.get(), log);
   return {
     feed: {
       toolSession: tools.session,
       settings: () => settings.get(),
       onlyGroups,
       ...(toolSet ? { toolSet } : {}),
+      skills: served.catalog,
     },
     home: runtime.home,
     secrets: runtime.secrets,
     roots: tools.roots().map((r) => r.path),
     diagnostics: () => tools.source.diagnostics(),
-    close: () => runtime.close(),
+    close: () => {
+      served.close();
+      return runtime.close();
+    },
   };
 }

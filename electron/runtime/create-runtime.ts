@@ -238,6 +238,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         await mcp.settle();
       }
       groupSources.push(mcpToolGroupSource(mcp));
+      // Servers that declare the skills extension add their skills (listed, labelled with the server).
+      const { readyMcpClients, syncMcpSkills } = await import('./sources/skills/mcp-skills.ts');
+      const skillSync = syncMcpSkills(readyMcpClients(mcp), skills, log);
+      closers.push(() => skillSync.close());
+      if (toolOptions.mcp === 'start-all') await skillSync.sync();
     }
     const source = combineGroupSources(groupSources, { onListenerError: (error) => log(`tools.changed listener failed: ${(error as Error).message}`) });
     // The long-lived processes its tools ran in (warm Python fork-servers, module tool hosts)

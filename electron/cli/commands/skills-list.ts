@@ -5,10 +5,11 @@ import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
 import { formatDiagnostic } from '../tools-load.ts';
 
-async function withSkills(io: CliIO, work: (skills: Awaited<ReturnType<Awaited<ReturnType<typeof openCliRuntime>>['skills']>>) => Promise<number> | number): Promise<number> {
-  const runtime = await openCliRuntime(io, { tools: false });
+/** `mcp`: start the configured MCP servers too, so the skills they serve are listed. */
+async function withSkills(io: CliIO, work: (skills: Awaited<ReturnType<Awaited<ReturnType<typeof openCliRuntime>>['skills']>>) => Promise<number> | number, mcp = false): Promise<number> {
+  const runtime = await openCliRuntime(io, { tools: mcp ? { mcp: 'start-all' } : false });
   try {
-    return await work(await runtime.skills());
+    return await work(mcp ? (await runtime.tools()).skills : await runtime.skills());
   } finally {
     await runtime.close();
   }
@@ -17,9 +18,9 @@ async function withSkills(io: CliIO, work: (skills: Awaited<ReturnType<Awaited<R
 export const skillsListCommand: Command = {
   name: 'list',
   summary: 'List the skills found: name, origin, description, file count (--json)',
-  usage: ['Usage: tooldesk skills list [--json]', '', 'Every skill found, enabled or not, with its origin (where it was found) and its problems.'].join('\n'),
+  usage: ['Usage: tooldesk skills list [--json] [--mcp]', '', 'Every skill found, enabled or not, with its origin (where it was found) and its problems.', '--mcp also starts the switched-on MCP servers and lists the skills they serve (origin mcp:SERVER).'].join('\n'),
   run(argv, io) {
-    const args = parseArgs(argv, { booleans: ['json'] });
+    const args = parseArgs(argv, { booleans: ['json', 'mcp'] });
     return withSkills(io, (source) => {
       const enabled = new Set(source.enabledSkills().map((s) => s.id));
       const rows = source.skills().map((s) => ({
@@ -38,7 +39,7 @@ export const skillsListCommand: Command = {
       for (const r of rows) io.stdout.write(`${r.name}  [${r.origin}${r.enabled ? '' : ', off'}]  ${r.files} file(s)\n  ${r.description}\n`);
       for (const d of source.diagnostics()) io.stderr.write(`${formatDiagnostic(d)}\n`);
       return 0;
-    });
+    }, flag(args, 'mcp'));
   },
 };
 
