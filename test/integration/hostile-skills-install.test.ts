@@ -88,3 +88,21 @@ describe('skills install', () => {
     expect(notOurs.stderr).toContain('was not installed by Tooldesk');
   });
 });
+
+describe('skills new', () => {
+  it('writes a skill from the template that lists, checks clean and runs its script', async () => {
+    const { userHome, home } = skillHomes();
+    const env = { HOME: userHome };
+    const made = await runCli(home, ['skills', 'new', 'my-helper'], '', env);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain(join(home, 'skills/my-helper/SKILL.md'));
+    const listed = JSON.parse((await runCli(home, ['skills', 'list', '--json'], '', env)).stdout) as { skills: Array<{ name: string; files: number }>; diagnostics: unknown[] };
+    expect(listed.skills).toEqual([expect.objectContaining({ name: 'my-helper', files: 2 })]);
+    expect(listed.diagnostics).toEqual([]);
+    expect((await runCli(home, ['skills', 'check', 'my-helper'], '', env)).code).toBe(0);
+    const again = await runCli(home, ['skills', 'new', 'my-helper'], '', env);
+    expect(again.stderr).toContain('already exists');
+    const bad = await runCli(home, ['skills', 'new', 'Bad_Name'], '', env);
+    expect(bad.stderr).toContain('not a valid skill name');
+  });
+});

@@ -72,3 +72,24 @@ export const skillsRemoveCommand: Command = {
     }
   },
 };
+
+export const skillsNewCommand: Command = {
+  name: 'new',
+  summary: 'Create a skill from the template in TOOLDESK_HOME/skills (SKILL.md and scripts/hello.py)',
+  usage: 'Usage: tooldesk skills new NAME\n\nWrites TOOLDESK_HOME/skills/NAME from the skill template: a SKILL.md to edit and an example script.',
+  async run(argv, io) {
+    const [name] = parseArgs(argv, {}).positionals;
+    if (!name) throw new UsageError('missing the skill NAME');
+    const runtime = await openCliRuntime(io, { tools: false });
+    try {
+      const made = (await runtime.skillAdmin()).create(name);
+      io.stdout.write(`created ${made.dir}\n${made.files.map((f) => `  ${f}`).join('\n')}\nEdit SKILL.md (its description tells the model when to use it), then: tooldesk skills check ${name}\n`);
+      return 0;
+    } catch (error) {
+      io.stderr.write(`tooldesk skills: ${(error as Error).message}\n`);
+      return 1;
+    } finally {
+      await runtime.close();
+    }
+  },
+};

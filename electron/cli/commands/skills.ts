@@ -11,6 +11,7 @@ export const SKILLS_SUBCOMMANDS: CommandEntry[] = [
   { name: 'check', summary: 'Flag risky patterns in skills (hidden Unicode, base64, curl | sh, credential reads, writes outside)', load: async () => (await import('./skills-check.ts')).skillsCheckCommand },
   { name: 'install', summary: 'Install a skill folder or a .zip/.skill archive into TOOLDESK_HOME/skills (--yes)', load: async () => (await import('./skills-install.ts')).skillsInstallCommand },
   { name: 'remove', summary: 'Remove a skill installed in TOOLDESK_HOME/skills (its environment and approvals too)', load: async () => (await import('./skills-install.ts')).skillsRemoveCommand },
+  { name: 'new', summary: 'Create a skill from the template in TOOLDESK_HOME/skills (SKILL.md and scripts/hello.py)', load: async () => (await import('./skills-install.ts')).skillsNewCommand },
   { name: 'deps', summary: "Install Python packages into a skill's own environment with pip as configured (--add PKG, --yes)", load: async () => (await import('./skills-deps.ts')).skillsDepsCommand },
 ];
 

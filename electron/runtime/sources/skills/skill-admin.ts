@@ -6,6 +6,7 @@ import type { Diagnostic } from '../../../../shared/tools.ts';
 import { stageSkill, type StagedSkill } from './install-skill.ts';
 import { declaredDeps, installSkillDeps, type DepsOutcome } from './skill-deps.ts';
 import { skillEnvDir } from './skill-env.ts';
+import { newSkill } from './new-skill.ts';
 import { scanSkillFlags, type SkillFlag } from './skill-flags.ts';
 import { installedSkillsDir } from './skill-roots.ts';
 import type { SkillSource } from './skill-source.ts';
@@ -22,6 +23,8 @@ export interface SkillAdmin {
   stage(path: string): Promise<StagedSkill>;
   remove(name: string): { removed: string } | { error: string };
   declaredDeps(skill: Skill): string[];
+  /** A new skill from the template in TOOLDESK_HOME/skills (throws naming the problem). */
+  create(name: string): { dir: string; files: string[] };
   installDeps(skill: Skill, packages: string[], signal?: AbortSignal): Promise<DepsOutcome>;
 }
 
@@ -53,6 +56,11 @@ export function skillAdmin(source: SkillSource): SkillAdmin {
       return { removed: found.dir };
     },
     declaredDeps: (skill) => declaredDeps(skill),
+    create(name) {
+      const made = newSkill(home, name);
+      source.load();
+      return made;
+    },
     installDeps: (skill, packages, signal) => installSkillDeps(source.context(), skill, packages, signal),
   };
 }
