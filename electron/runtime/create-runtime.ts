@@ -297,7 +297,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       settings,
       cwd: (current) => toolOptions?.cwd ?? current.workingDir ?? homedir(),
       toolRoots: () => toolRoots(),
-      runnerOptions: { resolveSecrets: secretResolverFrom(secrets) },
+      runnerOptions: { resolveSecrets: secretResolverFrom(secrets, process.env) },
       watch: toolOptions?.watch ?? false,
       log,
     });
@@ -373,7 +373,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     async mcpServer(serverOptions) {
       const [{ createMcpServer }, { ServeInteractionRouter }] = await Promise.all([import('./host/mcp-server/mcp-server.ts'), import('./host/mcp-server/serve-interactions.ts')]);
       serveRouter ??= new ServeInteractionRouter();
-      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter }, serverOptions);
+      // The enabled local skills go out through the skills extension, one catalog per server.
+      const { servedSkills } = await import('./host/mcp-server/serve-skills.ts');
+      const served = await servedSkills(await skillSource(), () => settings.get(), serverOptions.log ?? log);
+      closers.push(() => served.close());
+      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter, skills: served.catalog }, serverOptions);
       closers.push(() => server.close());
       return server;
     },
