@@ -3,7 +3,7 @@
 // a wall of text; the generated pages (commands, settings) are what their generators write; every
 // settings key has its sentence; every tool example is a file under docs/examples/ that discovery
 // loads without a problem; every JSON settings example passes the settings schema.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
@@ -83,6 +83,19 @@ describe('the docs', () => {
     const report = JSON.parse(checked.stdout) as { diagnostics: Array<{ code?: string; severity: string; file: string; message: string }>; groups?: unknown[] };
     // pwsh cannot be installed on every machine: its example is then listed but cannot run.
     expect(report.diagnostics.filter((d) => d.code !== 'interpreter-missing')).toEqual([]);
+  });
+
+  it('every example skill loads, its name matching its folder, and nothing in it is flagged', async () => {
+    const home = join(repoRoot, '.cache', `docs-skills-${process.pid}`);
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ skillRoots: [join(repoRoot, 'docs/examples/skills')] }));
+    const listed = JSON.parse((await runCli(home, ['skills', 'list', '--json'])).stdout) as Array<{ name: string }> | { skills: Array<{ name: string }> };
+    const names = (Array.isArray(listed) ? listed : listed.skills).map((s) => s.name);
+    expect(names).toContain('release-notes');
+    const checked = await runCli(home, ['skills', 'check']);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+    const tools = await runCli(home, ['tools', 'check']);
+    expect(tools.stdout).not.toMatch(/SKILL\.md:\d+: (warning|error)/);
   });
 
   it('every JSON settings example passes the settings schema', () => {
