@@ -1,7 +1,7 @@
 // Warm and cold Python give the same results: every Python tool of the fixture set and the
 // shipped examples (module functions, script.py, three-layer execution.py) is called through a
-// source context with the warm fork-server and through one without, sandboxed, and the tool
-// results must be equal.
+// source context with the warm fork-server (its dependency preloads on) and through one without,
+// sandboxed, and the tool results must be equal.
 import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +44,7 @@ function settingsWith(warm: boolean, mode: Settings['sandbox']['mode']): Setting
   settings.sandbox.mode = mode;
   settings.workingDir = mkdtempSync(join(tmpdir(), 'td-wd-'));
   settings.runner.warmPython = warm;
+  settings.runner.preloadImports = true;
   return settings;
 }
 
@@ -56,7 +57,7 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm Python give
   afterAll(() => stopWarmPython());
 
   /** Unsandboxed too, on the cases that run code (the rest differ only in how they load). */
-  const unsandboxed = new Set(['examples', 'script-behaviour', 'py-runtime-behaviour', 'three-layer-runtime', 'three-layer-seed', 'py-sibling-import']);
+  const unsandboxed = new Set(['examples', 'script-behaviour', 'py-runtime-behaviour', 'three-layer-runtime', 'three-layer-seed', 'py-sibling-import', 'py-preload-deps']);
 
   it.each([
     { mode: 'auto' as const, only: undefined },
@@ -66,6 +67,7 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm Python give
     const coldSettings = { ...settingsWith(false, mode), workingDir: warmSettings.workingDir };
     const home = mkdtempSync(join(tmpdir(), 'td-home-'));
     let compared = 0;
+    let preloadedTools = 0;
     const before = warmPythonCounts();
     const notRun: string[] = [];
     const kinds = new Set<string>();
@@ -88,6 +90,12 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm Python give
         const now = warmPythonCounts();
         if (now.warm === was.warm) notRun.push(`${c.name}/${name}: ${now.cold > was.cold ? 'ran cold' : 'started no process'}`);
         expect(comparable(warmResult), `${c.name}/${name}`).toEqual(comparable(coldResult));
+        if (c.name === 'py-preload-deps') {
+          // These import numpy and requests: the fork-server that served them had them preloaded.
+          const preloads = (await warmPythonZygotes()).map((z) => z.preload.preloaded);
+          expect(preloads.some((p) => p.includes('numpy') && p.includes('requests')), `${c.name}/${name} preloaded`).toBe(true);
+          preloadedTools++;
+        }
         kinds.add(`${tool.source?.format}`);
         compared++;
       }
@@ -95,6 +103,7 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm Python give
     console.log(`compared ${compared} Python tools warm vs cold (${[...kinds].join(', ')}); zygotes alive: ${(await warmPythonZygotes()).length}`);
     expect(compared).toBeGreaterThan(only ? 10 : 30);
     expect([...kinds].sort()).toEqual(['python', 'script', 'three-layer']);
+    expect(preloadedTools).toBe(4);
     // The warm runs really were warm: every one served by a zygote, none fell back to a cold start.
     const after = warmPythonCounts();
     console.log(notRun.join('\n'));

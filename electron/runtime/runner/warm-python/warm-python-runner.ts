@@ -11,6 +11,7 @@ import { toolWarnings } from '../run-warnings.ts';
 import { detectSandbox } from '../sandbox-detect.ts';
 import { prepareSandboxedCommand, type PreparedCommand } from '../sandbox.ts';
 import type { PythonRunHint, RunResult, RunSpec, Runner, RunnerOptions, SandboxSpec } from '../types.ts';
+import { preloadRequest, type PreloadOptions, type PreloadOutcome, type PreloadRequest } from './preload-set.ts';
 import { boundSpare, discardSpare, readySpare, refillSpare, startInSpare, takeSpare } from './spares.ts';
 import { Zygote, type ZygoteRequest } from './zygote.ts';
 
@@ -26,6 +27,8 @@ export interface WarmPythonOptions {
    * appeared in the tool's folder and must now be hidden), ms (default 2000).
    */
   recheckMs?: number;
+  /** Warm dependency imports: the modules a folder's tools import, imported once per fork-server. */
+  preload?: PreloadOptions;
 }
 
 interface PoolEntry {
@@ -93,13 +96,13 @@ export async function stopWarmPython(): Promise<void> {
  * The zygotes alive now, with the pid of the spare each holds ready (a forked process waiting for
  * its call: no tool code has run in it). Tests and the benchmark count them.
  */
-export async function warmPythonZygotes(): Promise<Array<{ hostPid: number; busy: number; spares: number[] }>> {
-  const out: Array<{ hostPid: number; busy: number; spares: number[] }> = [];
+export async function warmPythonZygotes(): Promise<Array<{ hostPid: number; busy: number; spares: number[]; preload: PreloadOutcome }>> {
+  const out: Array<{ hostPid: number; busy: number; spares: number[]; preload: PreloadOutcome }> = [];
   for (const entry of [...pool.values()]) {
     const zygote = await entry.zygote;
     if ('error' in zygote || zygote.dead) continue;
     const spare = await readySpare(zygote);
-    out.push({ hostPid: zygote.hostPid, busy: zygote.busy, spares: spare && !('error' in spare) ? [spare.hostPid] : [] });
+    out.push({ hostPid: zygote.hostPid, busy: zygote.busy, spares: spare && !('error' in spare) ? [spare.hostPid] : [], preload: zygote.preload });
   }
   return out;
 }
@@ -111,6 +114,7 @@ interface WarmPlan {
   toolDir: string;
   /** The zygote's sandbox: the call's, without the per-call bounds (those the call applies itself). */
   sandbox?: SandboxSpec;
+  preload?: PreloadRequest;
 }
 
 /** What zygote serves `spec`, or undefined when it must run cold. */
@@ -130,8 +134,10 @@ function warmPlan(spec: RunSpec, options: RunnerOptions & WarmPythonOptions): Wa
   // environment in /proc (a process it started holds the secrets it was given): only calls
   // entitled to the same secrets may share one.
   const secrets = [...new Set(spec.secrets ?? [])].sort();
-  const key = JSON.stringify([spec.command, flags, toolDir, sandbox ?? null, spec.env ?? {}, options.baseEnv ?? null, secrets]);
-  return { hint, key, flags, toolDir, ...(sandbox ? { sandbox } : {}) };
+  // What it preloads is part of what it is: a folder whose files changed gets a fresh one.
+  const preload = preloadRequest(spec, options.preload);
+  const key = JSON.stringify([spec.command, flags, toolDir, sandbox ?? null, spec.env ?? {}, options.baseEnv ?? null, secrets, preload ?? null]);
+  return { hint, key, flags, toolDir, ...(sandbox ? { sandbox } : {}), ...(preload ? { preload } : {}) };
 }
 
 /** The hint must describe the command line the spec would run cold (else the spec wins). */
@@ -185,7 +191,7 @@ async function acquire(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
     sandbox: sandboxInfo(prepared),
     checkedAt: now,
     idleMs: options.idleMs ?? 60_000,
-    zygote: Zygote.start({ command: spec.command, flags: plan.flags, script: options.zygoteScript, privateTmp: prepared.sandboxed, cwd: plan.toolDir, ...(spec.env ? { env: spec.env } : {}), ...(plan.sandbox ? { sandbox: plan.sandbox } : {}) }, options),
+    zygote: Zygote.start({ command: spec.command, flags: plan.flags, script: options.zygoteScript, privateTmp: prepared.sandboxed, cwd: plan.toolDir, ...(spec.env ? { env: spec.env } : {}), ...(plan.sandbox ? { sandbox: plan.sandbox } : {}), ...(plan.preload ? { preload: plan.preload } : {}) }, options),
   };
   pool.set(plan.key, fresh);
   makeRoom(options.maxZygotes ?? 8);
@@ -302,7 +308,8 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
     // Three-layer code came on stdin in a cold run; the call gets it in its request, and an empty stdin.
     const runSpec: RunSpec = plan.hint.kind === 'code' ? { ...spec, stdin: '' } : spec;
     const result = await runLaunched(runSpec, prepared, options, launch);
-    return notStarted === undefined ? result : undefined;
+    if (notStarted !== undefined) return undefined;
+    return zygote.preload.preloaded.length ? { ...result, preloaded: [...zygote.preload.preloaded] } : result;
   } finally {
     // A run that ended before its launch (a missing secret…) lets its spare go.
     if (!launchedInSpare) discardSpare(spare);
