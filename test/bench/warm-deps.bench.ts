@@ -17,6 +17,7 @@ import { createSourceContext } from '../../electron/runtime/sources/source-conte
 import type { SourceContext } from '../../electron/runtime/sources/types.ts';
 import type { Tool } from '../../electron/runtime/tools/types.ts';
 import { percentile, report } from './report.ts';
+import { timed } from './warm-python.bench.ts';
 
 const CALLS = 30;
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
@@ -31,27 +32,29 @@ function context(workDir: string, warm: boolean, preload: boolean, pythonPath?: 
   return createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-bench-home-')));
 }
 
-async function timed(tool: Tool, args: Record<string, unknown> = {}): Promise<number> {
-  const started = performance.now();
-  const result = await tool.execute(args, { callId: 'b', sessionId: 'b', signal: new AbortController().signal, onUpdate: () => {} });
-  if (result.status !== 'SUCCESS') throw new Error(`${tool.definition.function.name}: ${result.error}`);
-  return performance.now() - started;
-}
-
-/** The tools of `root` in `ctx`, by name. */
+/**
+ * The tools in `ctx`, by name. The heavy and the trivial ones live in folders of their own, so
+ * each has its own fork-server (the trivial one preloads nothing) and one's spare refill never
+ * delays the other's call.
+ */
 async function tools(root: string, ctx: SourceContext): Promise<Map<string, Tool>> {
-  const modules = await loadPythonModules([{ root, path: join(root, 'deps.py'), format: 'python' }, { root, path: join(root, 'trivial.py'), format: 'python' }], ctx);
-  const scripts = await loadScriptFolders(['heavy', 'light'].map((name) => ({ root, path: join(root, name), format: 'script' as const })), ctx);
+  const [heavy, light] = [join(root, 'heavy-root'), join(root, 'light-root')];
+  const modules = await loadPythonModules([{ root: heavy, path: join(heavy, 'deps.py'), format: 'python' }, { root: light, path: join(light, 'trivial.py'), format: 'python' }], ctx);
+  const scripts = await loadScriptFolders([{ root: heavy, path: join(heavy, 'heavy'), format: 'script' as const }, { root: light, path: join(light, 'light'), format: 'script' as const }], ctx);
   return new Map([...modules.groups, ...scripts.groups].flatMap((g) => g.tools).map((t) => [t.definition.function.name, t]));
 }
 
 function writeTools(root: string): void {
-  writeFileSync(join(root, 'deps.py'), 'import numpy\nimport requests\n\ndef heavy() -> float:\n    """Uses numpy and requests."""\n    return float(numpy.sum([1, 2])) + len(requests.__name__)\n');
-  writeFileSync(join(root, 'trivial.py'), 'def light() -> int:\n    """Does nothing."""\n    return 1\n');
+  const [heavy, light] = [join(root, 'heavy-root'), join(root, 'light-root')];
+  mkdirSync(heavy);
+  mkdirSync(light);
+  writeFileSync(join(heavy, 'deps.py'), 'import numpy\nimport requests\n\ndef heavy() -> float:\n    """Uses numpy and requests."""\n    return float(numpy.sum([1, 2])) + len(requests.__name__)\n');
+  writeFileSync(join(light, 'trivial.py'), 'def light() -> int:\n    """Does nothing."""\n    return 1\n');
   for (const [name, body] of [['heavy', 'import json, sys\nimport numpy\nimport requests\nprint(json.dumps({"s": float(numpy.sum(json.load(sys.stdin).get("v", [1])))}))\n'], ['light', 'import json, sys\nprint(json.dumps({"s": json.load(sys.stdin)}))\n']] as const) {
-    mkdirSync(join(root, name));
-    writeFileSync(join(root, name, 'tool.json'), JSON.stringify({ name, description: name, always_allow: true, parameters: { type: 'object', properties: {} } }));
-    writeFileSync(join(root, name, 'script.py'), body);
+    const folder = join(name === 'heavy' ? heavy : light, name);
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'tool.json'), JSON.stringify({ name, description: name, always_allow: true, parameters: { type: 'object', properties: {} } }));
+    writeFileSync(join(folder, 'script.py'), body);
   }
 }
 
