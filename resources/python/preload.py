@@ -34,6 +34,10 @@ MAX_SOURCE_BYTES = 1 << 20
 # The folders of the files read for the preload: a module of a preloaded name appearing there
 # later turns the preloads off for the calls that follow (see shadowed).
 FOLDERS = set()
+# Top-level names of the modules kept for calls that a cold run would import itself (see shadowed).
+SHADOWABLE = set()
+# Ours, never kept for a call: a script of the same name in its folder is the one it imports.
+OUR_MODULES = {'__main__', 'run_tool', 'preload'}
 
 
 # ---- what the files import ---------------------------------------------------------------
@@ -244,13 +248,13 @@ def plan(spec):
 
 
 def preload(names):
-    """Imports `names` into this process; (names imported, the modules that added)."""
+    """Imports `names` into this process; the names imported."""
     saved_path = list(sys.path)
     saved_env = {var: os.environ.get(var) for var in THREAD_VARS}
     for var in THREAD_VARS:
         os.environ[var] = '1'
     sys.path[:] = search_path()
-    loaded, modules = [], set()
+    loaded = []
     try:
         for name in names:
             before = set(sys.modules)
@@ -261,8 +265,6 @@ def preload(names):
                     del sys.modules[added]
                 continue
             loaded.append(name)
-            modules |= set(sys.modules) - before
-            modules |= {m for m in sys.modules if m == name or m.startswith(name + '.')}
     finally:
         sys.path[:] = saved_path
         for var, value in saved_env.items():
@@ -270,7 +272,7 @@ def preload(names):
                 os.environ.pop(var, None)
             else:
                 os.environ[var] = value
-    return loaded, modules
+    return loaded
 
 
 def read_line(fd):
@@ -284,16 +286,18 @@ def read_line(fd):
     return data.split(b'\n', 1)[0]
 
 
-def start(requests_fd, events_fd):
-    """The fork-server's preload, before its first fork: ({preloaded, leftOut}, the modules loaded).
-    Its request is the first line on `requests_fd`."""
+def start(requests_fd, events_fd, site_modules):
+    """The fork-server's preload, before its first fork: ({preloaded, leftOut}, the modules a call
+    keeps). Its request is the first line on `requests_fd`. A call keeps every module loaded by
+    now but our own: dropping one a preloaded module uses would give the call a second copy of it
+    (a second json.JSONDecodeError class that requests' errors do not derive from)."""
     try:
         spec = json.loads(read_line(requests_fd) or b'{}')
     except ValueError:
         spec = {}
     names, left = plan(spec)
     FOLDERS.update(os.path.dirname(f) for f in spec.get('files', []))
-    loaded, modules = preload(names)
+    loaded = preload(names)
     if thread_count() > 1:
         # A thread the probe did not see: a process with threads must not fork. Start again
         # without preloads, on the same pipes to the app.
@@ -301,7 +305,13 @@ def start(requests_fd, events_fd):
         os.dup2(events_fd, 1)
         os.execv(sys.executable, [a for a in sys.orig_argv if a != '--preload'])
     left += [{'name': n, 'why': 'its import failed in the fork-server'} for n in names if n not in loaded]
-    return {'preloaded': loaded, 'leftOut': left}, modules
+    if not loaded:
+        return {'preloaded': [], 'leftOut': left}, set()
+    kept = set(sys.modules) - OUR_MODULES
+    # What a cold run would not have loaded before the call's code: a folder may shadow these.
+    # (Built-in modules are found before any folder: no folder can shadow those.)
+    SHADOWABLE.update(m.split('.')[0] for m in kept - set(site_modules) if m.split('.')[0] not in sys.builtin_module_names)
+    return {'preloaded': loaded, 'leftOut': left}, kept
 
 
 def first_folder(request):
@@ -331,11 +341,11 @@ def module_names(folder):
     return names
 
 
-def shadowed(modules, folder):
-    """Whether `folder` (a call's first import folder) has its own module of a name preloaded here
-    (a direct import or one of theirs): then the call gets none of the preloads, as a cold run."""
-    tops = {m.split('.')[0] for m in modules}
-    return any(not tops.isdisjoint(module_names(f)) for f in FOLDERS | {folder})
+def shadowed(folder):
+    """Whether `folder` (a call's first import folder) or a folder the preload read has its own
+    module of a name loaded by the preload (a direct import or one of theirs): then the call gets
+    none of the preloads and imports as a cold run would."""
+    return any(not SHADOWABLE.isdisjoint(module_names(f)) for f in FOLDERS | {folder})
 
 
 def report(requests):

@@ -62,7 +62,7 @@ if '--preload' in sys.argv[2:]:
     sys.dont_write_bytecode = True  # as for run_tool above: nothing written beside our scripts
     import preload  # noqa: E402
     sys.dont_write_bytecode = _dont_write_bytecode
-    PRELOAD, PRELOADED_MODULES = preload.start(REQUESTS, EVENTS)
+    PRELOAD, PRELOADED_MODULES = preload.start(REQUESTS, EVENTS, SITE_MODULES)
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -453,7 +453,7 @@ def run_call(request):
             os.environ['PWD'] = os.getcwd()  # bubblewrap sets it after its --chdir
         kind = request['kind']
         keep = RUNNER_MODULES if kind == 'module' else SITE_MODULES
-        if PRELOADED_MODULES and not preload.shadowed(PRELOADED_MODULES, preload.first_folder(request)):
+        if PRELOADED_MODULES and not preload.shadowed(preload.first_folder(request)):
             keep = keep | PRELOADED_MODULES
         for name in [n for n in sys.modules if n not in keep]:
             del sys.modules[name]

@@ -82,8 +82,11 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm Python give
         const twin = warmTools.get(name);
         expect(twin, `${c.name}/${name} loads warm too`).toBeDefined();
         const args = sampleArgs(tool.definition.function.parameters as JsonSchema);
-        // A bound on slow fixtures (loops, sleeps): both ways end as aborted alike.
-        const run = (t: Tool) => t.execute(args, { callId: 'c', sessionId: 's', signal: AbortSignal.timeout(3000), onUpdate: () => {} });
+        // A bound on slow fixtures (loops, sleeps): both ways end as aborted alike. The preload
+        // fixture has none; its first warm call starts a fork-server that imports numpy and
+        // requests twice (tried, then kept): room for that on a busy machine.
+        const bound = c.name === 'py-preload-deps' ? 30_000 : 3000;
+        const run = (t: Tool) => t.execute(args, { callId: 'c', sessionId: 's', signal: AbortSignal.timeout(bound), onUpdate: () => {} });
         const coldResult = await run(tool);
         const was = warmPythonCounts();
         const warmResult = await run(twin!);
