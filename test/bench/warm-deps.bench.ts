@@ -7,19 +7,19 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultSettings } from '../../shared/settings.ts';
-import { stopWarmPython, warmPythonCounts } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
 import { pythonPreloadSet } from '../../electron/runtime/runner/warm-python/preload-set.ts';
 import { loadPythonModules } from '../../electron/runtime/sources/python/index.ts';
 import { loadScriptFolders } from '../../electron/runtime/sources/script-folder/index.ts';
 import { sandboxSpecFor } from '../../electron/runtime/sources/process/sandbox-spec-for.ts';
 import { resolvePythonCommand } from '../../electron/runtime/sources/process/resolve-python-command.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import type { SourceContext } from '../../electron/runtime/sources/types.ts';
 import type { Tool } from '../../electron/runtime/tools/types.ts';
 import { percentile, report } from './report.ts';
 import { timed } from './warm-python.bench.ts';
 
 const CALLS = 30;
+const pools = helperPools();
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
 function context(workDir: string, warm: boolean, preload: boolean, pythonPath?: string): SourceContext {
@@ -29,7 +29,7 @@ function context(workDir: string, warm: boolean, preload: boolean, pythonPath?: 
   settings.runner.warmPython = warm;
   settings.runner.preloadImports = preload;
   if (pythonPath) settings.pythonPath = pythonPath;
-  return createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-bench-home-')));
+  return createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-bench-home-')), { pools });
 }
 
 /**
@@ -77,7 +77,7 @@ export async function run(): Promise<void> {
   const off = await tools(root, context(workDir, true, false));
   const get = (m: Map<string, Tool>, name: string) => m.get(name)!;
   for (const m of [on, off]) for (const name of ['heavy', 'light', 'script_heavy', 'script_light']) await timed(get(m, name));
-  const before = warmPythonCounts();
+  const before = pools.warmPython.counts();
   const t: Record<string, number[]> = {};
   const add = (key: string, ms: number) => (t[key] ??= []).push(ms);
   for (let i = 0; i < CALLS; i++) {
@@ -92,7 +92,7 @@ export async function run(): Promise<void> {
     report(m(`on:${heavy}`) / m(`on:${light}`), '×', `${kind}: numpy + requests / trivial, warm, preloaded (target ≤ 2×)`);
     report(m(`off:${heavy}`) / m(`off:${light}`), '×', `${kind}: numpy + requests / trivial, warm, preloads off (before: 18.9× module, 18.3× script.py)`);
   }
-  report(warmPythonCounts().cold - before.cold, 'runs', 'warm-hinted runs that fell back to a cold start (must be 0)');
+  report(pools.warmPython.counts().cold - before.cold, 'runs', 'warm-hinted runs that fell back to a cold start (must be 0)');
 
   // A skill's script (skills run them as `python FILE` with the skill's scripts as the preload set).
   const base = await resolvePythonCommand(null, context(workDir, false, false).runner);
@@ -121,5 +121,5 @@ export async function run(): Promise<void> {
     report(median(s.cold), 'ms', `same, COLD (median of ${CALLS})`);
     report(median(s.warm) / median(s.cold), '×', 'skill script importing pypdf, warm / cold (target ≤ 0.3×)');
   }
-  await stopWarmPython();
+  await pools.close();
 }

@@ -9,14 +9,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
-import { stopWarmPython, warmPythonCounts, warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
 import { withCallTrace, type CallTrace } from '../../electron/runtime/tools/call-trace.ts';
 import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import type { Tool, ToolRunResult } from '../../electron/runtime/tools/types.ts';
 import { crossCallLedger } from '../support/cross-call-ledger.ts';
 import { TOOL_FIXTURES } from '../support/fixture-entries.ts';
 import { realPython } from '../support/real-python.ts';
+
+const pools = helperPools();
 
 /** Installed modules (outside every tool and writable folder) that misbehave at import. */
 const SITE = fileURLToPath(new URL('../fixtures/preload-site/', import.meta.url));
@@ -27,7 +28,7 @@ async function toolsIn(root: string, tune: (s: ReturnType<typeof defaultSettings
   settings.workingDir = mkdtempSync(join(tmpdir(), 'td-wd-'));
   settings.runner.warmPython = true;
   tune(settings);
-  const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')));
+  const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')), { pools });
   const loaded = await discoverTools([root], ctx);
   return new Map(loaded.groups.flatMap((g) => g.tools).map((t) => [t.definition.function.name, t]));
 }
@@ -37,7 +38,7 @@ const call = (tool: Tool, args: Record<string, unknown> = {}): Promise<ToolRunRe
 
 /** The preload outcome of the only fork-server alive. */
 async function onlyZygote() {
-  const zygotes = await warmPythonZygotes();
+  const zygotes = await pools.warmPython.zygotes();
   expect(zygotes).toHaveLength(1);
   return zygotes[0]!.preload;
 }
@@ -46,7 +47,7 @@ const folder = (name: string) => mkdtempSync(join(tmpdir(), `td-preload-${name}-
 
 describe.skipIf(!realPython() || process.platform !== 'linux')('warm dependency imports (hostile)', () => {
   const ledger = crossCallLedger('warm Python preloads');
-  afterEach(() => stopWarmPython());
+  afterEach(() => pools.warmPython.stop());
   afterAll(() => ledger.print());
 
   it('preloads numpy and requests for a folder that imports them, and says so on the run', async () => {
@@ -113,9 +114,9 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm dependency 
     // The slow import was cut at its bound, not waited out (3 s) — plus the call's own import of it.
     console.log(`first call with a slow, a threaded and a failing import: ${Date.now() - started} ms`);
     // The fork-server has no thread: a second call is served warm like the first.
-    const warm = warmPythonCounts().warm;
+    const warm = pools.warmPython.counts().warm;
     expect((await call(tools.get('values')!)).status).toBe('SUCCESS');
-    expect(warmPythonCounts().warm).toBe(warm + 1);
+    expect(pools.warmPython.counts().warm).toBe(warm + 1);
   }, 60_000);
 
   it('a call that mutates numpy.__dict__ and requests.Session defaults leaves the next call unchanged', async () => {
