@@ -1,7 +1,7 @@
 // Installing one `.mcpb` file, for `mcp install FILE.mcpb` and for a registry's mcpb package:
 // the manifest shown, the platform checked, user_config asked (sensitive values to the keychain
 // only), unpacked into TOOLDESK_HOME/mcpb/NAME and added as a server, switched on.
-import { bundleEntry, bundleTarget, checkConfigValue, discardBundle, openBundle, placeBundle, platformProblem, type OpenedBundle } from '../../runtime/host/mcp-client.ts';
+import { bundleEntry, bundleTarget, checkConfigValue, discardBundle, openBundle, placeBundle, platformProblem, unpackBundle, type OpenedBundle } from '../../runtime/host/mcp-client.ts';
 import type { Runtime } from '../../runtime/create-runtime.ts';
 import { KeyringUnavailableError } from '../../runtime/store/secret-store.ts';
 import { openCliSecrets } from '../cli-settings.ts';
@@ -70,6 +70,13 @@ export async function installBundle(runtime: Runtime, file: string, args: Parsed
         io.stdout.write('not installed\n');
         return 1;
       }
+    }
+    // Unpacked only now, after the yes, streamed and held to the sizes its zip declared.
+    try {
+      await unpackBundle(bundle);
+    } catch (error) {
+      io.stderr.write(`tooldesk mcp install: ${m.name}: ${(error as Error).message}; nothing was installed\n`);
+      return 1;
     }
     if (!(await storeSensitive(io, plan.secrets))) return 1;
     placeBundle(bundle, target);

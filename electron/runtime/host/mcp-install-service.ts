@@ -150,6 +150,12 @@ export function createMcpInstallService(parts: McpInstallParts): McpInstallServi
         const backend = await parts.secretBackend();
         if (backend !== 'keyring') throw invalid('a sensitive setting is kept in the keychain only, and this machine has none (see Settings → Runtime); nothing was installed');
       }
+      // Unpacked only now, after the yes, streamed and held to the sizes its zip declared.
+      try {
+        await bundles.unpackBundle(bundle);
+      } catch (error) {
+        throw invalid(`${m.name}: ${(error as Error).message}; nothing was installed`);
+      }
       const entry = held.from ? { ...plan.entry, registry: held.from } : plan.entry;
       const rows = await addSwitchedOn(name, entry, plan.secrets, () => bundles.placeBundle(bundle, target));
       staged.delete(id);
