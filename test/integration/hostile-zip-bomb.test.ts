@@ -104,7 +104,7 @@ describe('a .mcpb zip bomb', () => {
     const home = homes.make();
     const settings = openSettingsStore(home);
     settings.set('mcpRegistry', { url: registry.url });
-    const service = createMcpInstallService({ home, settings, secrets: { set: async () => {} }, secretBackend: async () => 'keyring', list: () => [] });
+    const service = createMcpInstallService({ home, settings, secrets: { set: async () => {}, exists: async () => false }, secretBackend: async () => 'keyring', list: () => [] });
     const before = process.resourceUsage().maxRSS;
     await expect(service.openBundle('zeros.mcpb', readFileSync(bomb).toString('base64'))).rejects.toThrow(/^zeros\.mcpb: server\/zeros\.bin unpacks to 2048 MiB .*a zip bomb\?\); nothing was unpacked$/);
     await expect(service.openRegistryBundle('io.github.evil/zeros')).rejects.toThrow(/unpacks to 2048 MiB .*a zip bomb\?/);

@@ -45,7 +45,7 @@ function service(backend: 'keyring' | 'session' = 'keyring') {
   const install: McpInstallService = createMcpInstallService({
     home,
     settings,
-    secrets: { set: async (name, value) => void stored.set(name, value) },
+    secrets: { set: async (name, value) => void stored.set(name, value), exists: async (name) => stored.has(name) },
     secretBackend: async () => backend,
     list: () => [],
   });

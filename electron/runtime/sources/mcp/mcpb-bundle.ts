@@ -10,7 +10,9 @@ import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { getMcpConfigForManifest, verifyMcpbFile, vAny } from '@anthropic-ai/mcpb';
 import type { McpBundleFacts } from '../../../../shared/mcp-install.ts';
+import { bundleSecretRefs } from './bundle/bundle-secret-refs.ts';
 import { readZipDirectory, type ZipDirectory } from './bundle/zip-directory.ts';
+import { serverSecretName } from './secret-refs.ts';
 import { extractZip, readZipEntry } from './bundle/zip-extract.ts';
 
 /** A manifest is a page of JSON: anything bigger is not read. */
@@ -25,6 +27,8 @@ export interface UserConfigField {
   sensitive: boolean;
   multiple: boolean;
   default?: unknown;
+  /** A field made for a `${secret:NAME}` the manifest named (bundle-secret-refs.ts): NAME. */
+  secretRef?: string;
 }
 
 export interface BundleManifest extends McpBundleFacts {
@@ -74,7 +78,11 @@ export async function openBundle(file: string, home: string): Promise<OpenedBund
     staging = join(bundlesDir(home), `.staging-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
     mkdirSync(staging, { recursive: true });
     copyFileSync(file, join(staging, 'bundle.mcpb'));
-    return { manifest: describeManifest(raw as Record<string, unknown>), dir: staging, signature, archive };
+    // A secret the manifest names is asked of the user, never read from the keychain.
+    const { manifest, fields } = bundleSecretRefs(raw as Record<string, unknown>);
+    const described = describeManifest(manifest);
+    for (const { key, secretRef } of fields) Object.assign(described.userConfig.find((f) => f.key === key)!, { secretRef });
+    return { manifest: described, dir: staging, signature, archive };
   } catch (error) {
     if (staging) rmSync(staging, { recursive: true, force: true });
     return { error: `${file}: ${(error as Error).message}` };
@@ -169,7 +177,7 @@ export async function bundleEntry(bundle: OpenedBundle, name: string, dir: strin
       continue;
     }
     if (field.sensitive) {
-      const secret = `mcp.${name}.${field.key}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+      const secret = serverSecretName(name, field.key);
       secrets.push({ name: secret, value: String(value) });
       userConfig[field.key] = `\${secret:${secret}}`;
     } else userConfig[field.key] = value;

@@ -25,7 +25,7 @@ export async function remoteServerTransport(
   log: ServerLog,
   auth: RemoteAuthState,
 ): Promise<{ transport: Transport; oauth: McpOAuthFlow | undefined } | { error: string }> {
-  const headers = await resolveSecretRefs(server.headers, deps.resolveSecrets);
+  const headers = await resolveSecretRefs(server.headers, deps.resolveSecrets, server.secretScope);
   if ('error' in headers) return { error: `could not connect: ${headers.error}` };
   log.redact(headers.secrets);
   const url = new URL(server.url);
@@ -33,6 +33,7 @@ export async function remoteServerTransport(
   const oauthSecrets = await resolveSecretRefs(
     { secret: oauth?.clientSecret ?? '', key: oauth?.privateKey ?? '', idpSecret: oauth?.idp?.clientSecret ?? '', idToken: oauth?.idp?.idToken ?? '' },
     deps.resolveSecrets,
+    server.secretScope,
   );
   if ('error' in oauthSecrets) return { error: `could not connect: ${oauthSecrets.error}` };
   const grants = oauthSecrets.values;

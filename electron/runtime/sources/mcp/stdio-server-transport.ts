@@ -23,7 +23,7 @@ export async function stdioServerTransport(
   log: ServerLog,
   onSpawned: (sandboxed: boolean, secretScanNotes: string[]) => void,
 ): Promise<{ transport: Transport; writable: string[] } | { error: string }> {
-  const env = await resolveSecretRefs(server.env, deps.resolveSecrets);
+  const env = await resolveSecretRefs(server.env, deps.resolveSecrets, server.secretScope);
   if ('error' in env) return { error: `could not start: ${env.error}` };
   log.redact(env.secrets);
   const cwd = expandHome(server.cwd ?? deps.workingDir ?? homedir());
