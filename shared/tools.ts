@@ -86,6 +86,8 @@ interface CutAndCached {
   truncation?: TruncationInfo;
   cacheVarResult?: string;
   cacheVarArgs?: string;
+  /** Where the structured data beside a summary text was kept (MCP `structuredContent`). */
+  cacheVarStructured?: string;
 }
 
 /** What the run left behind, for the user (never sent to the model). */
@@ -137,7 +139,7 @@ interface ToolNotFoundFields extends ToolResultBase {
   error: string;
 }
 
-export type ToolFormat = 'builtin' | 'python' | 'open-webui' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp';
+export type ToolFormat = 'builtin' | 'python' | 'open-webui' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp' | 'skill';
 
 export interface ToolSourceInfo {
   format: ToolFormat;
@@ -204,6 +206,8 @@ export interface ApprovalRequest {
   varRefs?: VarRefUse[];
   /** Why it asks although it would not have (a rule, a changed MCP server): shown on the card. */
   note?: string;
+  /** What the tool says about this call (a skill's origin, its flags): shown on the card. */
+  detail?: string[];
 }
 
 export type ApprovalDecisionKind = 'once' | 'session' | 'always' | 'reject';
@@ -251,5 +255,7 @@ export interface ToolGroupInfo {
   name: string;
   enabled: boolean;
   builtin: boolean;
+  /** On unless the user switched it off (the skills group); other groups start off. */
+  enabledByDefault?: boolean;
   tools: ToolInfo[];
 }

@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRunner } from '../../electron/runtime/runner/create-runner.ts';
 import { mapSecretResolver } from '../../electron/runtime/runner/secret-resolver.ts';
-import { shutdownHosts } from '../../electron/runtime/sources/module/host-pool.ts';
 import { loadModuleFactories } from '../../electron/runtime/sources/module/index.ts';
 import type { Tool } from '../../electron/runtime/tools/types.ts';
 import { waitNoneWithMarker } from '../support/live-processes.ts';
 import { secretLedger } from '../support/secret-ledger.ts';
-import { testSourceContext, testToolContext } from '../support/tool-source-context.ts';
+import { testModuleHosts, testSourceContext, testToolContext } from '../support/tool-source-context.ts';
 
 const SECRETS = { VICTIM_KEY: 'victim-secret-5e1d', SIBLING_KEY: 'sibling-secret-77a0', TIMER_KEY: 'timer-secret-c3f9' };
 const marker = `td-forged-exec-${process.pid}-${Date.now()}`;
@@ -53,7 +52,7 @@ describe('a module’s exec is bound to its own call', () => {
   const ledger = secretLedger('module exec');
   afterAll(async () => {
     ledger.print();
-    await shutdownHosts();
+    await testModuleHosts.shutdown();
     expect(await waitNoneWithMarker(marker, 3000)).toEqual([]);
   });
 
