@@ -28,7 +28,7 @@ export async function remoteServerTransport(
 ): Promise<{ transport: Transport; oauth: McpOAuthFlow | undefined } | { error: string }> {
   // `${env:NAME}` (VS Code and Cursor configs) from the app's environment, now, never stored.
   const given: Record<string, string> = { url: server.url, ...prefixed('header.', server.headers) };
-  const fromEnv = resolveEnvRefs(given, deps.env ?? process.env);
+  const fromEnv = resolveEnvRefs(given, deps.env ?? process.env, server.secretScope);
   if ('error' in fromEnv) return { error: `could not connect: ${fromEnv.error}` };
   const urlText = fromEnv.value.url;
   const headers = await resolveSecretRefs(unprefixed('header.', fromEnv.value), deps.resolveSecrets, server.secretScope);
