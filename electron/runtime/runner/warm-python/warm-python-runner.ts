@@ -9,7 +9,8 @@ import { createRunner, runLaunched, type Launch, type LaunchedProcess } from '..
 import { nprocLimit } from '../resource-limits.ts';
 import { toolWarnings } from '../run-warnings.ts';
 import { detectSandbox } from '../sandbox-detect.ts';
-import { prepareSandboxedCommand, type PreparedCommand } from '../sandbox.ts';
+import { maskAdditions } from '../sandbox-mask.ts';
+import { currentMask, prepareSandboxedCommand, type PreparedCommand } from '../sandbox.ts';
 import type { PythonRunHint, RunResult, RunSpec, Runner, RunnerOptions, SandboxSpec } from '../types.ts';
 import { boundSpare, discardSpare, readySpare, refillSpare, startInSpare, takeSpare } from './spares.ts';
 import { Zygote, type ZygoteRequest } from './zygote.ts';
@@ -279,6 +280,8 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
           }
         : {}),
     };
+    // Secret files that appeared since the zygote's sandbox was made: the call covers them itself.
+    const hide = zygote.mask && plan.sandbox ? maskAdditions(zygote.mask, currentMask(plan.sandbox)) : undefined;
     let notStarted: string | undefined;
     const launch: Launch = async (env) => {
       const request: ZygoteRequest = {
@@ -290,6 +293,7 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
         pwd: zygote.sandboxed,
         ...(dataLimit ? { dataLimit } : {}),
         ...(nproc ? { nproc } : {}),
+        ...(hide && (hide.dirs.length || hide.files.length) ? { hide } : {}),
       };
       launchedInSpare = true;
       const launched = await startInSpare(zygote, spare, request);
