@@ -36,6 +36,12 @@ os.dup2(_null, 0)
 os.dup2(_null, 1)
 os.close(_null)
 
+# Started as the cold run would be: with -I its own folder is not on sys.path by itself.
+HERE = os.path.dirname(os.path.abspath(__file__))
+_here_added = HERE not in sys.path
+if _here_added:
+    sys.path.insert(0, HERE)
+
 # What a cold run of a script has loaded before the user's code, and what run_tool.py adds.
 SITE_MODULES = set(sys.modules)
 # A cold run imports run_tool.py as __main__, which writes no bytecode beside it: neither do we.
@@ -54,6 +60,9 @@ import signal  # noqa: E402
 import socket  # noqa: E402
 
 import call_mounts  # noqa: E402  (beside this file)
+
+if _here_added:
+    sys.path.remove(HERE)
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -517,8 +526,8 @@ def run_main(kind, request):
             source = f.read()
         filename = path
     else:
+        # `python -I -u -`: nothing before the interpreter's own paths (never the working folder).
         sys.argv = ['-']
-        sys.path[0] = ''
         source = request['code']
         filename = '<stdin>'
     main.__builtins__ = __builtins__
