@@ -58,6 +58,11 @@ export interface ToolRunResult {
   error?: string;
   /** Set when the tool formats its own result (Python `fn.format`). Skips formatForLLM. */
   formattedText?: string;
+  /**
+   * Structured data as text, when `formattedText` is a summary written for people (an MCP
+   * server's text beside its `structuredContent`): cached as `{tool}_{callId}_structured`.
+   */
+  structuredText?: string;
   logs?: string;
   warnings?: string[];
   /** Images beside the data (MCP image content), base64; kept only for a successful call. */
@@ -85,6 +90,12 @@ export interface Tool {
   declaredReturnType?: DeclaredReturnType;
   /** Where the tool came from (absent for built-ins). */
   source?: ToolSourceInfo;
+  /**
+   * The folders the tool resolves a relative path against: its process's working folder first,
+   * then any other it uses (a module's `ctx.cwd`, a file server's roots). The rules resolve
+   * relative path arguments against each; empty means unknown. Absent: the working folder.
+   */
+  relativeTo?: readonly string[];
   /** Per-tool timeout; the executor's default applies when absent. */
   timeoutMs?: number;
   /**
