@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
 import { detectSandbox } from '../../electron/runtime/runner/sandbox-detect.ts';
-import { stopWarmPython, warmPythonCounts } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
 import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import type { Tool, ToolRunResult } from '../../electron/runtime/tools/types.ts';
 import { realPython } from '../support/real-python.ts';
 
@@ -52,6 +51,7 @@ describe.skipIf(!realPython() || detectSandbox().kind !== 'bwrap')('no Python to
   const root = toolsRoot();
   const workDir = mkdtempSync(join(tmpdir(), 'td-import-wd-'));
   const byMode = new Map<string, Map<string, Tool>>();
+  const pools = helperPools();
 
   beforeAll(async () => {
     for (const warm of [false, true]) {
@@ -59,19 +59,19 @@ describe.skipIf(!realPython() || detectSandbox().kind !== 'bwrap')('no Python to
       settings.pythonPath = realPython();
       settings.workingDir = workDir;
       settings.runner.warmPython = warm;
-      const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-import-home-')), { runnerOptions: { killGraceMs: 300 } });
+      const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-import-home-')), { pools, runnerOptions: { killGraceMs: 300 } });
       const loaded = await discoverTools([root], ctx);
       byMode.set(warm ? 'warm' : 'cold', new Map(loaded.groups.flatMap((g) => g.tools).map((t) => [t.definition.function.name, t])));
     }
   });
-  afterAll(() => stopWarmPython());
+  afterAll(() => pools.close());
 
   it.each(['cold', 'warm'])('a json.py planted in the working folder does not run in a three-layer tool (%s)', async (mode) => {
     const tools = byMode.get(mode)!;
     expect((await call(tools.get('plant'), { folder: workDir })).data).toBe('planted');
-    const counts = warmPythonCounts();
+    const counts = pools.warmPython.counts();
     const result = await call(tools.get('uses_json'));
-    expect(warmPythonCounts().warm).toBe(counts.warm + (mode === 'warm' ? 1 : 0));
+    expect(pools.warmPython.counts().warm).toBe(counts.warm + (mode === 'warm' ? 1 : 0));
     expect(result.status).toBe('SUCCESS');
     expect(result.data).toBe('{"from": "the real json"}\n');
   });

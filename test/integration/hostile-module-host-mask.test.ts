@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../electron/runtime/runner/sandbox-detect.ts';
-import { hostsOf, shutdownHosts } from '../../electron/runtime/sources/module/host-pool.ts';
 import { loadModuleFactories } from '../../electron/runtime/sources/module/index.ts';
+import type { SourceContext } from '../../electron/runtime/sources/types.ts';
 import { testSourceContext, testToolContext } from '../support/tool-source-context.ts';
 
 const MODULE = `import { readFileSync } from "node:fs";
@@ -26,19 +26,20 @@ export default function (pi: any) {
 `;
 
 describe.skipIf(detectSandbox().kind !== 'bwrap')('a module tool host never keeps a stale mask', () => {
-  afterAll(() => shutdownHosts());
+  let ctx: SourceContext | undefined;
+  afterAll(() => ctx?.moduleHosts.shutdown());
 
   it('a .env or key file created after the host started is hidden from the next call', async () => {
     const root = mkdtempSync(join(tmpdir(), 'td-host-mask-'));
     writeFileSync(join(root, 'reader.ts'), MODULE);
     const work = mkdtempSync(join(tmpdir(), 'td-host-mask-wd-'));
-    const ctx = testSourceContext({ workingDir: work, sandboxMode: 'required' });
+    ctx = testSourceContext({ workingDir: work, sandboxMode: 'required' });
     const { groups } = await loadModuleFactories([{ root, path: join(root, 'reader.ts'), format: 'module' }], ctx);
     const read = groups.flatMap((g) => g.tools).find((t) => t.definition.function.name === 'read_file')!;
     const text = async (path: string) => String((await read.execute({ path }, testToolContext())).data);
     writeFileSync(join(work, 'notes.txt'), 'plain');
     expect(await text(join(work, 'notes.txt'))).toBe('read: plain');
-    const [host] = hostsOf(ctx);
+    const [host] = ctx.moduleHosts.hostsOf(ctx);
     const starts = host!.starts;
     // Made now, with the host running: the very next call must not read it.
     writeFileSync(join(work, '.env'), 'API_KEY=made-after-start');

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
 import { detectSandbox } from '../../electron/runtime/runner/sandbox-detect.ts';
-import { stopWarmPython, warmPythonCounts, warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
 import { loadPythonModules } from '../../electron/runtime/sources/python/index.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import type { Tool, ToolRunResult } from '../../electron/runtime/tools/types.ts';
 import { crossCallLedger } from '../support/cross-call-ledger.ts';
 import { realPython } from '../support/real-python.ts';
@@ -57,6 +56,8 @@ def read(path: str) -> str:
         return "unreadable: " + e.strerror
 `;
 
+const pools = helperPools();
+
 function call(tool: Tool | undefined, args: Record<string, unknown> = {}): Promise<ToolRunResult> {
   if (!tool) throw new Error('tool not loaded');
   return tool.execute(args, { callId: 'c', sessionId: 's', signal: new AbortController().signal, onUpdate: () => {} });
@@ -75,23 +76,23 @@ describe.skipIf(!realPython() || detectSandbox().kind !== 'bwrap')('warm calls s
     workDir = mkdtempSync(join(tmpdir(), 'td-wd-'));
     settings.workingDir = workDir;
     settings.runner.warmPython = true;
-    const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')), { runnerOptions: { killGraceMs: 300 } });
+    const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')), { pools, runnerOptions: { killGraceMs: 300 } });
     const loaded = await loadPythonModules([{ root: folder, path: join(folder, 'ns.py'), format: 'python' }], ctx);
     tools = new Map(loaded.groups.flatMap((g) => g.tools).map((t) => [t.definition.function.name, t]));
   });
   afterAll(async () => {
     ledger.print();
-    await stopWarmPython();
+    await pools.close();
   });
 
   it('/dev/shm and System V shared memory left by a warm call are not there for the next one (§13)', async () => {
     const before = await call(tools.get('shared_memory'));
     expect(before.data).toEqual({ dev_shm: [], sysv: false });
-    const warm = warmPythonCounts().warm;
+    const warm = pools.warmPython.counts().warm;
     const left = await call(tools.get('leave_shared_memory'));
     expect(left.data).toEqual({ shmid_ok: true });
     const after = await call(tools.get('shared_memory'));
-    expect(warmPythonCounts().warm).toBe(warm + 2);
+    expect(pools.warmPython.counts().warm).toBe(warm + 2);
     ledger.record('/dev/shm file and System V segment left by a call', before, after);
     expect(after.data).toEqual({ dev_shm: [], sysv: false });
   });
@@ -101,12 +102,12 @@ describe.skipIf(!realPython() || detectSandbox().kind !== 'bwrap')('warm calls s
     const beside = call(tools.get('sleeps'));
     // The other call is running (its zygote counts it busy) before this one looks.
     const end = Date.now() + 5000;
-    while (!(await warmPythonZygotes()).some((z) => z.busy > 0) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    const [zygote] = await warmPythonZygotes();
+    while (!(await pools.warmPython.zygotes()).some((z) => z.busy > 0) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    const [zygote] = await pools.warmPython.zygotes();
     expect(zygote?.busy).toBe(1);
-    const warm = warmPythonCounts().warm;
+    const warm = pools.warmPython.counts().warm;
     const seen = await call(tools.get('processes'));
-    expect(warmPythonCounts().warm).toBe(warm + 1);
+    expect(pools.warmPython.counts().warm).toBe(warm + 1);
     const { pids, me, self } = seen.data as { pids: number[]; me: number; self: number };
     // Pid 1 is the call's own init (as in a cold run's sandbox), then the tool itself.
     expect({ pids, self }).toEqual({ pids: [1, me], self: me });
@@ -117,15 +118,15 @@ describe.skipIf(!realPython() || detectSandbox().kind !== 'bwrap')('warm calls s
     const plain = join(workDir, 'notes.txt');
     writeFileSync(plain, 'plain');
     expect((await call(tools.get('read'), { path: plain })).data).toBe('read: plain');
-    const zygotes = (await warmPythonZygotes()).map((z) => z.hostPid);
+    const zygotes = (await pools.warmPython.zygotes()).map((z) => z.hostPid);
     // Created now, with the fork-server running: the very next call must not read it.
     const secret = join(workDir, '.env');
     writeFileSync(secret, 'API_KEY=made-after-start');
-    const warm = warmPythonCounts().warm;
+    const warm = pools.warmPython.counts().warm;
     const read = await call(tools.get('read'), { path: secret });
-    expect(warmPythonCounts().warm).toBe(warm + 1);
+    expect(pools.warmPython.counts().warm).toBe(warm + 1);
     // Served by the same fork-server, not by one started afresh.
-    expect((await warmPythonZygotes()).map((z) => z.hostPid)).toEqual(zygotes);
+    expect((await pools.warmPython.zygotes()).map((z) => z.hostPid)).toEqual(zygotes);
     expect(read.error ?? read.data).not.toContain("made-after-start");
     const key = join(workDir, 'deploy.key');
     writeFileSync(key, 'PRIVATE KEY');
