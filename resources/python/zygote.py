@@ -38,6 +38,12 @@ os.dup2(_null, 0)
 os.dup2(_null, 1)
 os.close(_null)
 
+# Started as the cold run would be: with -I its own folder is not on sys.path by itself.
+HERE = os.path.dirname(os.path.abspath(__file__))
+_here_added = HERE not in sys.path
+if _here_added:
+    sys.path.insert(0, HERE)
+
 # What a cold run of a script has loaded before the user's code, and what run_tool.py adds.
 SITE_MODULES = set(sys.modules)
 # A cold run imports run_tool.py as __main__, which writes no bytecode beside it: neither do we.
@@ -55,6 +61,17 @@ import shutil  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
 
+import call_mounts  # noqa: E402  (beside this file)
+
+if '--private-tmp' in sys.argv[2:]:
+    # As root the sandbox kept two capabilities for this (call_mounts.py): gone before any
+    # dependency is imported below.
+    try:
+        call_mounts.lift_proc_covers()
+    except OSError as error:
+        os.write(2, ('tooldesk: %s\n' % error).encode())
+        os._exit(1)
+
 # Warm dependency imports (preload.py): what the folder's tools import, once, before any fork.
 PRELOAD = {'preloaded': [], 'leftOut': []}
 PRELOADED_MODULES = set()
@@ -62,11 +79,16 @@ if '--preload' in sys.argv[2:]:
     sys.dont_write_bytecode = True  # as for run_tool above: nothing written beside our scripts
     import preload  # noqa: E402
     sys.dont_write_bytecode = _dont_write_bytecode
+if _here_added:
+    sys.path.remove(HERE)
+if '--preload' in sys.argv[2:]:
     PRELOAD, PRELOADED_MODULES = preload.start(REQUESTS, EVENTS, SITE_MODULES)
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWNS = 0x00020000
+CLONE_NEWIPC = 0x08000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -85,11 +107,12 @@ def write_file(path, text):
 
 
 def own_namespaces():
-    """Moves this spare into a user and PID namespace of its own, so its call sees no other
-    process (not the zygote, not a spare, not another call) and can trace or signal none of them.
+    """Moves this spare into user, PID, mount and IPC namespaces of its own, so its call sees no
+    other process (not the zygote, not a spare, not another call), can trace or signal none of
+    them, and shares no System V IPC and no mount with them (see call_mounts.py).
     False when the kernel refuses (user namespaces off): the call then runs as before."""
     uid, gid = os.geteuid(), os.getegid()
-    if _libc.unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0:
+    if _libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC) != 0:
         return False
     # The same ids inside; mapping uid 0 needs a capability the sandbox dropped, and then the
     # ids stay unmapped (the kernel's own ids, and so file access, are unchanged).
@@ -172,7 +195,24 @@ def wipe(folder, keep):
             pass
 
 
+# Sandboxed: a call that cannot have its own /proc and /dev/shm does not run (set by serve).
+STRICT = False
+
+
 def serve(socket_path, private_tmp):
+    global STRICT
+    STRICT = private_tmp is not None
+    if STRICT:
+        # Sandboxed: every call must get namespaces and mounts of its own, or none runs here
+        # (the app then runs them cold, each in a sandbox of its own).
+        try:
+            call_mounts.lift_proc_covers()
+            why = call_mounts.probe(own_namespaces, True)
+        except OSError as error:
+            why = str(error)
+        if why:
+            os.write(2, ('tooldesk: warm calls need namespaces of their own: %s\n' % why).encode())
+            os._exit(1)
     # No process of this tree may be traced, nor its memory read or written, by a call (a call's
     # tool runs as the same user): non-dumpable before the first fork, inherited by every spare.
     prctl(PR_SET_DUMPABLE, 0)
@@ -360,7 +400,18 @@ def run_in_namespace(calls_in):
         os._exit(1)
     if init == 0:
         os.close(status_r)
-        status = run_and_wait(read_call(calls_in), status_w)
+        request = read_call(calls_in)
+        # After the call came: the fork-server has emptied /tmp for it by then.
+        try:
+            call_mounts.own_mounts(STRICT)
+        except OSError as error:
+            if STRICT:
+                refuse('a /proc and /dev/shm of its own could not be mounted (%s)' % error)
+        try:
+            call_mounts.hide(request.get('hide') or {})
+        except OSError as error:
+            refuse('a secret file could not be hidden (%s)' % error)
+        status = run_and_wait(request, status_w)
         # What the tool left behind ends with this process (the kernel ends a PID namespace
         # with its init); /proc here numbers processes as the sandbox does, not as we see them.
         os.write(status_w, str(status).encode())
@@ -376,6 +427,12 @@ def run_in_namespace(calls_in):
             break
         data += chunk
     return int(data) if data else status
+
+
+def refuse(why):
+    """The call does not run: it could not be isolated as it must be."""
+    os.write(2, ('tooldesk: the call was not run: %s\n' % why).encode())
+    os._exit(1)
 
 
 def close_streams():
@@ -410,6 +467,11 @@ def run_and_wait(request, status_w):
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         if isolated:
             os.close(status_w)
+            # Its capabilities in the call's namespaces would let it unmount its /proc and masks.
+            try:
+                call_mounts.drop_caps()
+            except OSError as error:
+                refuse(str(error))
             # Alone in its namespaces, the tool may be traced by its own children, as cold.
             prctl(PR_SET_DUMPABLE, 1)
         run_call(request)
@@ -486,8 +548,8 @@ def run_main(kind, request):
             source = f.read()
         filename = path
     else:
+        # `python -I -u -`: nothing before the interpreter's own paths (never the working folder).
         sys.argv = ['-']
-        sys.path[0] = ''
         source = request['code']
         filename = '<stdin>'
     main.__builtins__ = __builtins__

@@ -10,6 +10,7 @@ import { fixture } from '../support/mcp-servers.ts';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
 import { appFrame, lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
+import { startStunTurnListener, webrtcAttack } from './support/webrtc-probe.ts';
 
 const BASIC = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js', import.meta.url));
 
@@ -108,6 +109,36 @@ describe('MCP Apps', () => {
     await block.getByTestId('mcp-app-as-text').click();
     await expect(block.getByTestId('mcp-app-text').textContent()).resolves.toMatch(/"time": "\d{4}-/);
     await block.getByTestId('mcp-app-as-text').click();
+  });
+
+  it('the app cannot reach the network through WebRTC: nothing arrives at a STUN/TURN listener on loopback', async () => {
+    const listener = await startStunTurnListener();
+    try {
+      const ports = { udp: listener.udpPort, tcp: listener.tcpPort };
+      // The listener hears a page that may use WebRTC (a blank page of the same browser).
+      const control = await page.context().newPage();
+      await control.goto('about:blank');
+      expect((await control.evaluate(webrtcAttack, ports)).window).toBe('connection made');
+      await expect.poll(() => listener.arrived().udp, { timeout: 10_000 }).toBeGreaterThan(0);
+      await control.close();
+      const before = listener.arrived();
+      const frame = await appFrame(page, 'Server Time');
+      const tried = await frame.evaluate(webrtcAttack, ports);
+      expect(tried).toEqual({
+        window: 'no RTCPeerConnection',
+        'webkit prefix': 'no RTCPeerConnection',
+        // Frames it makes get new opaque origins (the sandbox): out of its reach, or scrubbed.
+        'window[0]': expect.stringMatching(/^(no RTCPeerConnection|unreachable: SecurityError)$/),
+        'iframe contentWindow': expect.stringMatching(/^(no RTCPeerConnection|unreachable: SecurityError)$/),
+        'innerHTML iframe': expect.stringMatching(/^(no RTCPeerConnection|unreachable: SecurityError)$/),
+        // A srcdoc frame runs its own script in its own realm: the prelude runs there first.
+        'srcdoc frame': 'no RTCPeerConnection',
+      });
+      await page.waitForTimeout(3000);
+      expect(listener.arrived()).toEqual(before);
+    } finally {
+      await listener.close();
+    }
   });
 
   it('a tool call from the app shows an approval card under the app, runs after approval and is marked "from the app"', async () => {

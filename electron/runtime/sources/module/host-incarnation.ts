@@ -59,6 +59,8 @@ export interface Incarnation {
   execs: Map<number, { controller: AbortController; executeId: number }>;
   dead: boolean;
   exitNote: string;
+  /** Replaced by a newer host (its mask grew): it stops once its open requests have answered. */
+  retiring?: boolean;
 }
 
 /** The kind of open request each host message answers ('any': not tied to one). */

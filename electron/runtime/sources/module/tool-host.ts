@@ -6,6 +6,7 @@ import { currentCallTrace, traceToolHost, withCallTrace } from '../../tools/call
 import type { SessionEvent, ToolContext, ToolRunResult } from '../../tools/types.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
 import { bootHost, type HostStart } from './host-boot.ts';
+import { hostMaskIsStale, retireHost } from './host-mask.ts';
 import { bindExec, type ExecBinding } from './exec-binding.ts';
 import { runModuleExec } from './module-exec.ts';
 import type { LoadRecord } from './load-record.ts';
@@ -43,6 +44,7 @@ export class ToolHost {
   private nextId = 1;
   private readonly loads = new Map<number, LoadRecord>();
   private readonly forgeries = new HostForgeries();
+  private readonly retiring = new Set<Incarnation>(); // replaced, still answering (retireIfMaskGrew)
   /** Each host start, for tests and the restart figures. */
   starts = 0;
 
@@ -173,6 +175,7 @@ export class ToolHost {
 
   async execute(record: LoadRecord, key: string, args: Record<string, unknown>, toolCtx: ToolContext): Promise<ToolRunResult> {
     if (toolCtx.signal.aborted) return { status: 'ERROR', error: 'cancelled before it started' };
+    await this.retireIfMaskGrew();
     const inc = await this.ensureLoaded(record);
     if ('failure' in inc) return { status: 'ERROR', error: inc.failure };
     const id = this.nextId++;
@@ -221,10 +224,21 @@ export class ToolHost {
     if (answer.error) throw new Error(answer.error);
   }
 
-  /** Ends the host (and anything it started). */
+  /** Ends the host (and anything it started), and one being replaced. */
   async shutdown(): Promise<void> {
     const inc = await this.current;
+    await Promise.all([...this.retiring].map((old) => this.stop(old)));
     if (inc && !('failure' in inc)) await this.stop(inc);
+  }
+
+  /** A host whose mask went stale (host-mask.ts) finishes what it runs, then stops; a new one serves. */
+  private async retireIfMaskGrew(): Promise<void> {
+    const live = this.current;
+    const inc = live && (await live);
+    if (!inc || 'failure' in inc || inc.dead || this.current !== live || !hostMaskIsStale(inc, this.config.sandbox)) return;
+    this.current = undefined;
+    retireHost(inc, this.retiring);
+    this.idle(inc);
   }
 
   private async ensureLoaded(record: LoadRecord): Promise<Incarnation | Failure> {
@@ -414,6 +428,7 @@ export class ToolHost {
 
   private idle(inc: Incarnation): void {
     if (!inc.dead && inc.pending.size === 0 && inc.execs.size === 0) inc.process.unref();
+    if (inc.retiring && !inc.dead && inc.pending.size === 0 && inc.execs.size === 0) void this.stop(inc);
   }
 
   private async kill(inc: Incarnation, why: string): Promise<void> {
