@@ -30,6 +30,8 @@ export type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.t
 import type { ServeInteractionRouter } from './host/mcp-server/serve-interactions.ts';
 import type { HelperPools } from './sources/source-context.ts';
 import type { ToolGroupSource } from './tools/tools-change.ts';
+import type { SkillSource } from './sources/skills/index.ts';
+import type { SkillAdmin } from './sources/skills/skill-admin.ts';
 
 export interface RuntimeToolOptions {
   /** Load these folders (user roots) instead of the settings' roots (the CLI's --root). */
@@ -90,6 +92,8 @@ export interface RuntimeTools {
   reloadPaths(paths: string[]): Promise<unknown>;
   /** The MCP servers (absent with `mcp: false`): their states for Settings, restart. */
   mcp?: McpManager;
+  /** The skills (Agent Skills folders and MCP servers' skills); their group is among `source`'s. */
+  skills: SkillSource;
 }
 
 export interface Runtime {
@@ -104,6 +108,10 @@ export interface Runtime {
   sandboxStatus(): SandboxStatus;
   /** Loads the tools on first call. */
   tools(): Promise<RuntimeTools>;
+  /** The skills, read once (watched when the tools are); the same source the tools use. */
+  skills(): Promise<SkillSource>;
+  /** Check, install, remove skills and their dependencies. */
+  skillAdmin(): Promise<SkillAdmin>;
   /**
    * The MCP servers, for the commands about the servers themselves (`mcp list --status`, `mcp logs
    * --start`). Without `only`, in a runtime whose tools have MCP, the tools' own manager (never two
@@ -234,9 +242,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     closers.push(() => registry.close());
     await registry.load();
     if (toolOptions.watch) registry.watch();
+    const skills = await skillSource();
     // Every kind of tool source, in precedence order: tool folders, then MCP servers (one group
     // each). Combined after the first load, which the sources do not announce.
-    const groupSources: ToolGroupSource[] = [registry];
+    const groupSources: ToolGroupSource[] = [registry, skills];
     let mcp: McpManager | undefined;
     // A one-shot listing with no server configured has no MCP part to load (the SDK is big);
     // a long-running runtime keeps it ready for servers added while it runs.
@@ -250,6 +259,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         await mcp.settle();
       }
       groupSources.push(mcpToolGroupSource(mcp));
+      // Servers that declare the skills extension add their skills (listed, labelled with the server).
+      const { readyMcpClients, syncMcpSkills } = await import('./sources/skills/mcp-skills.ts');
+      const skillSync = syncMcpSkills(readyMcpClients(mcp), skills, log);
+      closers.push(() => skillSync.close());
+      if (toolOptions.mcp === 'start-all') await skillSync.sync();
     }
     const source = combineGroupSources(groupSources, { onListenerError: (error) => log(`tools.changed listener failed: ${(error as Error).message}`) });
     // Closed after the sources that use them.
@@ -269,9 +283,26 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     return {
       source,
       ...(mcp ? { mcp } : {}),
+      skills,
       roots: () => registry.roots(),
       reloadPaths: (paths) => registry.reloadPaths(paths),
     };
+  });
+
+  /** The skills alone (`skills list` loads no tool); the tools' skills group comes from this one. */
+  const skillSource = once(async (): Promise<SkillSource> => {
+    const [{ openSkillSource }, { secretResolverFrom }] = await Promise.all([import('./sources/skills/open-skill-source.ts'), import('./runner/secret-resolver.ts')]);
+    const opened = openSkillSource({
+      home,
+      settings,
+      cwd: (current) => toolOptions?.cwd ?? current.workingDir ?? homedir(),
+      toolRoots: () => toolRoots(),
+      runnerOptions: { resolveSecrets: secretResolverFrom(secrets, process.env) },
+      watch: toolOptions?.watch ?? false,
+      log,
+    });
+    closers.push(() => opened.close());
+    return opened.source;
   });
 
   /** Every ToolSession goes through here; the runtime closes those still open when it closes. */
@@ -326,6 +357,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     toolRoots: () => toolRoots(),
     sandboxStatus: () => sandboxStatus(settings.get()),
     tools,
+    skills: skillSource,
+    skillAdmin: async () => (await import('./sources/skills/skill-admin.ts')).skillAdmin(await skillSource()),
     async mcp(mcpOptions = {}) {
       if (!mcpOptions.only && toolOptions && toolOptions.mcp !== false) {
         const own = (await tools()).mcp;
@@ -340,7 +373,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     async mcpServer(serverOptions) {
       const [{ createMcpServer }, { ServeInteractionRouter }] = await Promise.all([import('./host/mcp-server/mcp-server.ts'), import('./host/mcp-server/serve-interactions.ts')]);
       serveRouter ??= new ServeInteractionRouter();
-      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter }, serverOptions);
+      // The enabled local skills go out through the skills extension, one catalog per server.
+      const { servedSkills } = await import('./host/mcp-server/serve-skills.ts');
+      const served = await servedSkills(await skillSource(), () => settings.get(), serverOptions.log ?? log);
+      closers.push(() => served.close());
+      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter, skills: served.catalog }, serverOptions);
       closers.push(() => server.close());
       return server;
     },

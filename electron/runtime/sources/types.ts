@@ -10,7 +10,7 @@ export interface SourceEntry {
   root: string;
   /** Absolute path of the file or folder. */
   path: string;
-  format: Exclude<ToolFormat, 'builtin' | 'mcp'>;
+  format: Exclude<ToolFormat, 'builtin' | 'mcp' | 'skill'>;
 }
 
 export interface SourceContext {

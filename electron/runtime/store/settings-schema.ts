@@ -156,6 +156,15 @@ export const SETTINGS_SCHEMA: JsonSchema = {
       },
     },
     serverBindings: stringMap,
+    skillRoots: { type: 'array', items: { type: 'string' } },
+    skills: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        properties: { enabled: { type: 'boolean' }, network: { type: 'boolean' }, toolSet: { type: 'string' } },
+        additionalProperties: false,
+      },
+    },
     // Each entry is checked by sources/mcp/server-config.ts: a broken server is a diagnostic on
     // its own, never a reason to reset the whole settings file.
     mcpServers: { type: 'object', additionalProperties: { type: 'object' } },

@@ -14,7 +14,7 @@ import type {
 } from '../../../shared/tools.ts';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
 import type { ApprovalMemoryData } from './approval-memory.ts';
-import { ApprovalGate, resultAsks, type ApprovalSubject, type GateOutcome } from './approval-gate.ts';
+import { ApprovalGate, resultAsks, withToolDetail, type ApprovalSubject, type GateOutcome } from './approval-gate.ts';
 import { closeNamesHint } from './close-names.ts';
 import { parseToolArgs } from './parse-tool-args.ts';
 import { errorText, RunningTools, runTool, type RunToolOptions } from './run-tool.ts';
@@ -208,6 +208,7 @@ export class ToolExecutor {
       name: group.name,
       enabled: this.catalog.isGroupEnabled(group.name),
       builtin: group.builtin,
+      ...(group.group.enabledByDefault ? { enabledByDefault: true } : {}),
       tools: group.toolNames
         .map((name) => this.catalog.resolve(name))
         .filter((entry): entry is RegisteredTool => entry !== undefined)
@@ -425,7 +426,7 @@ function subjectOf(entry: RegisteredTool, callId: string, args: Args, varRefs: T
   const subject: ApprovalSubject = { toolName: entry.name, groupName: entry.groupName, callId, args };
   if (varRefs.length) subject.varRefs = varRefs;
   if (decision.kind === 'policy' && decision.note) subject.note = decision.note;
-  return subject;
+  return withToolDetail(subject, entry.tool);
 }
 
 /** `message` is what the model reads; `forUser` (when it differs) what the chat shows. */

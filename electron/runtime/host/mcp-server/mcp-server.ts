@@ -4,6 +4,7 @@
 // factory, writes its events to the runtime's one audit log, and receives the questions its
 // calls' tools ask (through the runtime's router). offer() lists what a client would be offered
 // from a ToolSession alone: no connection and no MCP `Server` is built to print it.
+import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import type { Settings } from '../../../../shared/settings.ts';
 import type { ToolGroupInfo } from '../../../../shared/tools.ts';
 import type { AuditWriter } from '../../audit/audit-log.ts';
@@ -37,6 +38,8 @@ export interface McpServerParts {
   toolSession: ToolSessionFactory;
   audit: AuditWriter | undefined;
   router: ServeInteractionRouter;
+  /** Tooldesk's enabled skills, served with the skills extension (serve-skills.ts). */
+  skills?: SkillsExtension;
 }
 
 export type { HttpToken, McpHttpServer };
@@ -65,6 +68,7 @@ export function createMcpServer(parts: McpServerParts, options: McpServerOptions
     settings: () => parts.settings.get(),
     onlyGroups,
     ...(options.toolSet ? { toolSet: options.toolSet } : {}),
+    ...(parts.skills ? { skills: parts.skills } : {}),
   };
   const open = new Set<McpServeConnection>();
   const makeConnection = (id: string): McpServeConnection => {

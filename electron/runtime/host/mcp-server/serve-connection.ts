@@ -14,6 +14,7 @@ import {
   type ElicitRequestFormParams,
   type ElicitResult,
   type InputRequiredResult,
+  type ReadResourceResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../../shared/tools.ts';
@@ -25,6 +26,7 @@ import type { AuditWriter } from '../../audit/audit-log.ts';
 import type { McpServeAuditEvent } from '../../../../shared/permissions.ts';
 import { CallRun, runIdOfToken, type RoundPort } from './call-run.ts';
 import { listMcpTools } from './tool-listing.ts';
+import { attachSkills, SKILL_URI_PREFIX } from './serve-skills.ts';
 import type { McpToolFeed } from './tool-feed.ts';
 import type { ServeInteractionRouter } from './serve-interactions.ts';
 
@@ -74,6 +76,7 @@ export class McpServeConnection {
   readonly #queue: (() => void)[] = [];
   #listed = '';
   #closed = false;
+  #readSkill: ((uri: string, ctx: ServerContext) => Promise<ReadResourceResult>) | undefined;
 
   constructor(options: McpServeConnectionOptions) {
     this.#options = options;
@@ -96,6 +99,7 @@ export class McpServeConnection {
         'the whole text is kept in a variable that ReadVar reads (also a resource tooldesk://variables/NAME).',
     });
     this.#registerHandlers();
+    if (options.feed.skills) this.#readSkill = attachSkills(this.server, options.feed.skills);
     if (options.interactions) this.#disposers.push(options.interactions.add(options.id, { elicit: (ask, signal) => this.#elicit(ask, signal) }));
     this.server.onclose = () => this.close();
     this.#audit({ event: 'connect', transport: options.transport });
@@ -153,8 +157,9 @@ export class McpServeConnection {
         { uriTemplate: `${VARIABLE_URI_PREFIX}{name}`, name: 'variable', description: 'A Tooldesk variable (full tool results)', mimeType: 'text/plain' },
       ],
     }));
-    server.setRequestHandler('resources/read', async (request) => {
+    server.setRequestHandler('resources/read', async (request, ctx) => {
       const { uri } = request.params;
+      if (this.#readSkill && uri.startsWith(SKILL_URI_PREFIX)) return this.#readSkill(uri, ctx);
       const name = uri.startsWith(VARIABLE_URI_PREFIX) ? safeDecode(uri.slice(VARIABLE_URI_PREFIX.length)) : undefined;
       const variable = name === undefined ? undefined : this.tools.variables.get(name);
       if (!variable) throw new ResourceNotFoundError(uri, `No variable at ${uri}: list them with resources/list or the ListVars tool.`);

@@ -51,11 +51,18 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
       const server = mcpServerOf(call);
       const overridden = book.settings().permissionOverrides?.[call.toolName]?.executionPolicy !== undefined;
       // Only what the user approved is bound to the server's identity: an override or an allow rule.
-      const suspended =
+      let suspended =
         (server && (overridden || verdict.action === 'allow') ? book.serverChange(server) : undefined) ??
         (!overridden && fileDeclaresAuto(call) ? book.toolFiles?.changed(call.toolName, call.tool.source!.file) : undefined);
+      // "Always" bound to content (a skill's files): holds as an allow while the content is unchanged.
+      let bound: RuleVerdict | undefined;
+      if (call.tool.approvalBinding && verdict.action === 'none' && !overridden) {
+        const held = call.tool.approvalBinding.check(call.args);
+        if (held.state === 'held') bound = { action: 'allow', label: held.label };
+        else if (held.state === 'changed') suspended ??= held.note;
+      }
       const decision = decideCall({
-        verdict: suspended && verdict.action === 'allow' ? { action: 'none' } : verdict,
+        verdict: bound ?? (suspended && verdict.action === 'allow' ? { action: 'none' } : verdict),
         level: call.level,
         policy: call.policy,
         readOnly: tool.readOnly,
@@ -69,6 +76,7 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
       const server = mcpServerOf(call);
       // "Always" given for the server (or the tool's file) as it is now: approvals hold for that.
       if (server && outcome.by === 'user-always') book.bind(server);
+      if (call.tool.approvalBinding && outcome.by === 'user-always') call.tool.approvalBinding.bind(call.args);
       if (!server && call.tool.source?.file && outcome.decision === 'allowed' && outcome.by.startsWith('user-')) book.toolFiles?.approve(call.toolName, call.tool.source.file);
       book.audit?.write({
         sessionId: call.sessionId,
