@@ -166,6 +166,14 @@ export interface RunnerSettings {
    * a fresh process, started by a fork instead of an interpreter start. Off: every call starts Python.
    */
   warmPython: boolean;
+  /**
+   * Warm dependency imports: each fork-server imports, before forking, the installed modules its
+   * folder's tools import at top level (never one a tool folder or a writable folder holds).
+   * Default on.
+   */
+  preloadImports?: boolean;
+  /** A module whose import takes longer than this is not preloaded, ms (default 2000). */
+  preloadMaxMs?: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {

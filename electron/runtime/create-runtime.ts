@@ -19,6 +19,8 @@ import type { SecretResolver } from './runner/types.ts';
 import { sandboxStatus } from './runner/sandbox-status.ts';
 import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
 import type { McpInteractions, McpManager } from './sources/mcp/index.ts';
+import type { PythonPreloadReport } from './sources/process/python-preloads.ts';
+import type { Tool } from './tools/types.ts';
 import type { RuleBook } from './tools/rules/rule-book.ts';
 import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
 import type { SettingsBackendFactory } from './store/settings-backend.ts';
@@ -106,6 +108,8 @@ export interface Runtime {
   /** The tool roots the settings (or the --root override) name; loads nothing. */
   toolRoots(): ToolRoot[];
   sandboxStatus(): SandboxStatus;
+  /** What each Python tool folder's warm fork-server imports before forking, and what it leaves out (`tools check`). */
+  pythonPreloads(tools: readonly Tool[]): Promise<{ reports: PythonPreloadReport[]; note?: string }>;
   /** Loads the tools on first call. */
   tools(): Promise<RuntimeTools>;
   /** The skills, read once (watched when the tools are); the same source the tools use. */
@@ -356,6 +360,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     warnings,
     toolRoots: () => toolRoots(),
     sandboxStatus: () => sandboxStatus(settings.get()),
+    pythonPreloads: async (list) => {
+      const [{ pythonPreloads }, { createSourceContext }] = await Promise.all([import('./sources/process/python-preloads.ts'), import('./sources/source-context.ts')]);
+      return pythonPreloads(list, createSourceContext(settings.get(), home, { roots: toolRoots(), ...(pools ? { pools } : {}) }), settings.get().runner);
+    },
     tools,
     skills: skillSource,
     skillAdmin: async () => (await import('./sources/skills/skill-admin.ts')).skillAdmin(await skillSource()),

@@ -3,7 +3,7 @@
 fork) and the tool process, which runs exactly what a cold run would run: run_tool.py's main for
 a module function, a script as __main__, code read as from stdin.
 
-zygote.py sets SITE_MODULES, RUNNER_MODULES and run_tool before the first call: what a cold run
+zygote.py sets SITE_MODULES, RUNNER_MODULES, PRELOADED_MODULES, preload and run_tool before the first call: what a cold run
 has loaded before the user's code (the interpreter's site, plus run_tool.py for a module), so a
 call's process starts from exactly that."""
 import builtins
@@ -19,6 +19,9 @@ from zygote_os import PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, children, kill, o
 
 SITE_MODULES = None
 RUNNER_MODULES = None
+# The modules the fork-server preloaded (preload.py), kept for a call unless its folder shadows one.
+PRELOADED_MODULES = set()
+preload = None
 run_tool = None
 
 
@@ -186,6 +189,8 @@ def run_call(request):
             os.environ['PWD'] = os.getcwd()  # bubblewrap sets it after its --chdir
         kind = request['kind']
         keep = RUNNER_MODULES if kind == 'module' else SITE_MODULES
+        if PRELOADED_MODULES and not preload.shadowed(preload.first_folder(request)):
+            keep = keep | PRELOADED_MODULES
         for name in [n for n in sys.modules if n not in keep]:
             del sys.modules[name]
     except BaseException as error:

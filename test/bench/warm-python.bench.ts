@@ -32,7 +32,8 @@ function context(warm: boolean, workDir: string, maxProcesses?: number): SourceC
   return createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-bench-home-')), { pools });
 }
 
-async function timed(tool: Tool, args: Record<string, unknown> = {}): Promise<number> {
+/** The wall time of one successful call of `tool` (warm-deps.bench.ts uses it too). */
+export async function timed(tool: Tool, args: Record<string, unknown> = {}): Promise<number> {
   const started = performance.now();
   const result = await tool.execute(args, { callId: 'b', sessionId: 'b', signal: new AbortController().signal, onUpdate: () => {} });
   if (result.status !== 'SUCCESS') throw new Error(`${tool.definition.function.name}: ${result.error}`);

@@ -47,7 +47,8 @@ export function createSourceContext(settings: Settings, home: string, options: S
   // Python runs from a warm fork-server where it can (specs carry a `python` hint); the rest cold.
   const warm = !options.runner && settings.runner?.warmPython !== false && warmPythonSupported();
   // Traced: each process lands in the Inspect record of the call that started it.
-  const runner = tracedRunner(warm ? createWarmPythonRunner({ ...runnerOptions, pool: pools.warmPython, zygoteScript: helperScript.pythonZygote() }, cold) : cold);
+  const preload = { enabled: settings.runner?.preloadImports !== false, maxMs: settings.runner?.preloadMaxMs ?? 2000 };
+  const runner = tracedRunner(warm ? createWarmPythonRunner({ ...runnerOptions, pool: pools.warmPython, zygoteScript: helperScript.pythonZygote(), preload }, cold) : cold);
   const workingDir = settings.workingDir ?? homedir();
   return {
     home,

@@ -136,7 +136,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
     },
     runner: {
       type: 'object',
-      properties: { warmPython: { type: 'boolean' } },
+      properties: { warmPython: { type: 'boolean' }, preloadImports: { type: 'boolean' }, preloadMaxMs: { type: 'integer', minimum: 1, maximum: 60_000 } },
       additionalProperties: false,
     },
     toolRules: { type: 'array', items: toolRule },

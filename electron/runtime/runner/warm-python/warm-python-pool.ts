@@ -7,6 +7,7 @@
 import type { Disposer } from '../../base/emitter.ts';
 import { toolWarnings } from '../run-warnings.ts';
 import type { PreparedCommand } from '../sandbox.ts';
+import type { PreloadOutcome } from './preload-set.ts';
 import { readySpare } from './spares.ts';
 import type { Zygote } from './zygote.ts';
 
@@ -119,13 +120,13 @@ export class WarmPythonPool {
    * The zygotes alive now, with the pid of the spare each holds ready (a forked process waiting
    * for its call: no tool code has run in it). Tests and the benchmark count them.
    */
-  async zygotes(): Promise<Array<{ hostPid: number; busy: number; spares: number[] }>> {
-    const out: Array<{ hostPid: number; busy: number; spares: number[] }> = [];
+  async zygotes(): Promise<Array<{ hostPid: number; busy: number; spares: number[]; preload: PreloadOutcome }>> {
+    const out: Array<{ hostPid: number; busy: number; spares: number[]; preload: PreloadOutcome }> = [];
     for (const entry of [...this.#entries.values()]) {
       const zygote = await entry.zygote;
       if ('error' in zygote || zygote.dead) continue;
       const spare = await readySpare(zygote);
-      out.push({ hostPid: zygote.hostPid, busy: zygote.busy, spares: spare && !('error' in spare) ? [spare.hostPid] : [] });
+      out.push({ hostPid: zygote.hostPid, busy: zygote.busy, spares: spare && !('error' in spare) ? [spare.hostPid] : [], preload: zygote.preload });
     }
     return out;
   }

@@ -10,6 +10,7 @@ import { nprocLimit } from '../resource-limits.ts';
 import { detectSandbox } from '../sandbox-detect.ts';
 import { prepareSandboxedCommand, type PreparedCommand } from '../sandbox.ts';
 import type { PythonRunHint, RunResult, RunSpec, Runner, RunnerOptions, SandboxSpec } from '../types.ts';
+import { preloadRequest, type PreloadOptions, type PreloadRequest } from './preload-set.ts';
 import { boundSpare, discardSpare, refillSpare, startInSpare, takeSpare } from './spares.ts';
 import type { WarmPythonPool, ZygoteRecipe } from './warm-python-pool.ts';
 import { Zygote, type ZygoteRequest } from './zygote.ts';
@@ -28,6 +29,8 @@ export interface WarmPythonOptions {
    * appeared in the tool's folder and must now be hidden), ms (default 2000).
    */
   recheckMs?: number;
+  /** Warm dependency imports: the modules a folder's tools import, imported once per fork-server. */
+  preload?: PreloadOptions;
 }
 
 /** Whether this platform can serve warm runs (Linux: fork, /proc, and bubblewrap's namespaces). */
@@ -62,6 +65,7 @@ interface WarmPlan {
   toolDir: string;
   /** The zygote's sandbox: the call's, without the per-call bounds (those the call applies itself). */
   sandbox?: SandboxSpec;
+  preload?: PreloadRequest;
 }
 
 /** What zygote serves `spec`, or undefined when it must run cold. */
@@ -81,8 +85,10 @@ function warmPlan(spec: RunSpec, options: RunnerOptions & WarmPythonOptions): Wa
   // environment in /proc (a process it started holds the secrets it was given): only calls
   // entitled to the same secrets may share one.
   const secrets = [...new Set(spec.secrets ?? [])].sort();
-  const key = JSON.stringify([spec.command, flags, toolDir, sandbox ?? null, spec.env ?? {}, options.baseEnv ?? null, secrets]);
-  return { hint, key, flags, toolDir, ...(sandbox ? { sandbox } : {}) };
+  // What it preloads is part of what it is: a folder whose files changed gets a fresh one.
+  const preload = preloadRequest(spec, options.preload);
+  const key = JSON.stringify([spec.command, flags, toolDir, sandbox ?? null, spec.env ?? {}, options.baseEnv ?? null, secrets, preload ?? null]);
+  return { hint, key, flags, toolDir, ...(sandbox ? { sandbox } : {}), ...(preload ? { preload } : {}) };
 }
 
 /** The hint must describe the command line the spec would run cold (else the spec wins). */
@@ -163,7 +169,8 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
     // Three-layer code came on stdin in a cold run; the call gets it in its request, and an empty stdin.
     const runSpec: RunSpec = plan.hint.kind === 'code' ? { ...spec, stdin: '' } : spec;
     const result = await runLaunched(runSpec, prepared, options, launch);
-    return notStarted === undefined ? result : undefined;
+    if (notStarted !== undefined) return undefined;
+    return zygote.preload.preloaded.length ? { ...result, preloaded: [...zygote.preload.preloaded] } : result;
   } finally {
     // A run that ended before its launch (a missing secret…) lets its spare go.
     if (!launchedInSpare) discardSpare(spare);
@@ -184,7 +191,7 @@ function zygoteRecipe(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & Wa
       // A sandbox that must refuse, or macOS's: the cold path says so exactly as it always does.
       prepared.refuse || (prepared.sandboxed && detectSandbox().kind !== 'bwrap')
         ? undefined
-        : Zygote.start({ command: spec.command, flags: plan.flags, script: options.zygoteScript, privateTmp: prepared.sandboxed, cwd: plan.toolDir, ...(spec.env ? { env: spec.env } : {}), ...(plan.sandbox ? { sandbox: plan.sandbox } : {}) }, options),
+        : Zygote.start({ command: spec.command, flags: plan.flags, script: options.zygoteScript, privateTmp: prepared.sandboxed, cwd: plan.toolDir, ...(spec.env ? { env: spec.env } : {}), ...(plan.sandbox ? { sandbox: plan.sandbox } : {}), ...(plan.preload ? { preload: plan.preload } : {}) }, options),
   };
 }
 
