@@ -29,7 +29,7 @@ export async function stdioServerTransport(
   const fromEnv = resolveEnvRefs(given, deps.env ?? process.env);
   if ('error' in fromEnv) return { error: `could not start: ${fromEnv.error}` };
   const started = fromEnv.value;
-  const env = await resolveSecretRefs(unprefixed('env.', started), deps.resolveSecrets);
+  const env = await resolveSecretRefs(unprefixed('env.', started), deps.resolveSecrets, server.secretScope);
   if ('error' in env) return { error: `could not start: ${env.error}` };
   log.redact(env.secrets);
   const command = started.command!;
