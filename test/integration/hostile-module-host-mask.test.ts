@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { detectSandbox } from '../../electron/runtime/runner/sandbox-detect.ts';
 import { loadModuleFactories } from '../../electron/runtime/sources/module/index.ts';
 import type { SourceContext } from '../../electron/runtime/sources/types.ts';
-import { testSourceContext, testToolContext } from '../support/tool-source-context.ts';
+import { testSourceContext, testToolContext, testModuleHosts } from '../support/tool-source-context.ts';
 
 const MODULE = `import { readFileSync } from "node:fs";
 export default function (pi: any) {
@@ -39,7 +39,7 @@ describe.skipIf(detectSandbox().kind !== 'bwrap')('a module tool host never keep
     const text = async (path: string) => String((await read.execute({ path }, testToolContext())).data);
     writeFileSync(join(work, 'notes.txt'), 'plain');
     expect(await text(join(work, 'notes.txt'))).toBe('read: plain');
-    const [host] = ctx.moduleHosts.hostsOf(ctx);
+    const [host] = testModuleHosts.hostsOf(ctx);
     const starts = host!.starts;
     // Made now, with the host running: the very next call must not read it.
     writeFileSync(join(work, '.env'), 'API_KEY=made-after-start');
