@@ -6,7 +6,7 @@ import { SessionsSidebar } from './sessions/sessions-sidebar.tsx';
 import { ChatView } from './chat/chat-view.tsx';
 import { ToolsPanel } from './tools/tools-panel.tsx';
 import { VariablesPanel } from './variables/variables-panel.tsx';
-import { SettingsPanel } from './settings/settings-panel.tsx';
+import { SettingsPage } from './settings/settings-page.tsx';
 import { SandboxBanner } from './ui/sandbox-banner.tsx';
 import { StartupWarnings } from './ui/startup-warnings.tsx';
 import { focusFirstWaitingCard, isJumpToApprovalKey } from './approvals/focus-if-idle.ts';
@@ -87,8 +87,10 @@ export function App(props: { store: AppStore; connection?: () => string }) {
       search?.focus();
       search?.select();
     } else if (e.key === 'Escape' && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      // Shift+Esc puts the cursor in the message box from anywhere (open layers stay open).
+      // Shift+Esc puts the cursor in the message box from anywhere (open layers stay open, but
+      // Settings, which takes the chat's place, gives it back).
       e.preventDefault();
+      if (panel() === 'settings') setPanel(null);
       composer?.focus();
     } else if (e.key === 'Escape' && !e.defaultPrevented) {
       // Esc closes the top layer only (menu → dialog → panel → drawer). With none open it stops a
@@ -128,7 +130,13 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     props.store.dispose();
   });
 
-  const toggle = (name: PanelName) => setPanel(panel() === name ? null : name);
+  /** A tab opens its panel and puts the keyboard in it (Settings focuses its own heading), or closes it. */
+  const toggle = (name: PanelName) => {
+    if (panel() === name) return closePanel();
+    setPanel(name);
+    if (name !== 'settings') queueMicrotask(() => document.querySelector<HTMLElement>('.panel-head h2')?.focus());
+  };
+  const sidePanel = () => (panel() === 'settings' ? null : panel());
   const tab = (name: PanelName, label: string) => (
     <button type="button" class={`tab ${panel() === name ? 'active' : ''}`} aria-pressed={panel() === name} onClick={() => toggle(name)} data-testid={`tab-${name}`}>
       {label}
@@ -138,7 +146,7 @@ export function App(props: { store: AppStore; connection?: () => string }) {
 
   return (
     <AppProvider value={{ ...props.store, ...controls }}>
-      <div class={`layout ${panel() ? 'with-panel' : ''} ${sessionsOpen() ? 'sessions-open' : ''}`}>
+      <div class={`layout ${sidePanel() ? 'with-panel' : ''} ${sessionsOpen() ? 'sessions-open' : ''}`}>
         <aside class="sidebar" id="sessions-sidebar">
           <div class="brand">Tooldesk</div>
           <SessionsSidebar searchRef={(el) => (search = el)} />
@@ -183,13 +191,19 @@ export function App(props: { store: AppStore; connection?: () => string }) {
               </button>
             </div>
           </Show>
-          <ChatView onOpenSettings={() => setPanel('settings')} composerRef={(el) => (composer = el)} />
+          {/* Settings takes the chat's place; the chat stays mounted underneath (its drafts, its cards). */}
+          <Show when={panel() === 'settings'}>
+            <SettingsPage onClose={closePanel} />
+          </Show>
+          <ChatView hidden={panel() === 'settings'} onOpenSettings={() => setPanel('settings')} composerRef={(el) => (composer = el)} />
         </main>
-        <Show when={panel()}>
+        <Show when={sidePanel()}>
           <div class="panel-backdrop" aria-hidden="true" onClick={closePanel} />
-          <aside class="panel" aria-label={panel()!}>
+          <aside class="panel" aria-label={sidePanel()!}>
             <div class="panel-head row">
-              <h2 class="grow">{panel() === 'tools' ? 'Tools' : panel() === 'variables' ? 'Variables' : 'Settings'}</h2>
+              <h2 class="grow" tabIndex={-1}>
+                {panel() === 'tools' ? 'Tools' : 'Variables'}
+              </h2>
               <button type="button" class="icon" aria-label="Close panel" title="Close (Esc)" onClick={closePanel}>
                 <Icon name="close" />
               </button>
@@ -201,9 +215,6 @@ export function App(props: { store: AppStore; connection?: () => string }) {
                 </Match>
                 <Match when={panel() === 'variables'}>
                   <VariablesPanel focus={focusVariable()} onFocusHandled={() => setFocusVariable(null)} />
-                </Match>
-                <Match when={panel() === 'settings'}>
-                  <SettingsPanel />
                 </Match>
               </Switch>
             </div>

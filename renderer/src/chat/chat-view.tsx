@@ -11,7 +11,7 @@ import { ToolToasts } from './tool-toasts.tsx';
 import { effectiveSelection, selectedTools } from './tool-selection.ts';
 import './chat.css';
 
-export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: HTMLTextAreaElement) => void }) {
+export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: HTMLTextAreaElement) => void; hidden?: boolean }) {
   const app = useApp();
   const chat = () => (app.state.activeSessionId ? app.state.chats[app.state.activeSessionId] : undefined);
   const noProvider = () => app.state.settings !== null && (app.state.settings.providers.length === 0 || !app.state.settings.activeProviderId);
@@ -36,7 +36,7 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
   };
 
   return (
-    <section class="chat" aria-label="Chat">
+    <section class="chat" classList={{ 'chat-hidden': !!props.hidden }} aria-label="Chat">
       <Show when={noProvider()}>
         <FirstRunNotice onOpenSettings={props.onOpenSettings} />
       </Show>
