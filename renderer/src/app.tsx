@@ -13,6 +13,7 @@ import { focusFirstWaitingCard, isJumpToApprovalKey } from './approvals/focus-if
 import { watchTyping } from './approvals/typing-watch.ts';
 import { closeTopLayer, openLayer } from './ui/layers.ts';
 import { listenForBundleDrops } from './settings/bundle-drop.ts';
+import { returnFocusAfterClose } from './ui/return-focus.ts';
 import './ui/theme.css';
 import './ui/layout.css';
 
@@ -63,6 +64,11 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     const chat = id ? props.store.state.chats[id] : undefined;
     return !!chat && (chat.approvalOrder.length > 0 || chat.mcpAsks.length > 0);
   };
+  /** Closes the narrow window's sessions drawer; the keyboard, if it was in it, goes back to its button. */
+  const closeSessions = () => {
+    returnFocusAfterClose(document.getElementById('sessions-sidebar'), () => document.querySelector<HTMLElement>('[data-testid="sessions-toggle"]'));
+    setSessionsOpen(false);
+  };
   /** Closes the side panel and gives the keyboard back to the tab that opens it. */
   const closePanel = () => {
     const name = panel();
@@ -110,7 +116,7 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     if (panel()) onCleanup(openLayer(closePanel));
   });
   createEffect(() => {
-    if (sessionsOpen()) onCleanup(openLayer(() => setSessionsOpen(false)));
+    if (sessionsOpen()) onCleanup(openLayer(closeSessions));
   });
   let stopTypingWatch: (() => void) | undefined;
   let stopBundleDrops: (() => void) | undefined;
@@ -221,7 +227,7 @@ export function App(props: { store: AppStore; connection?: () => string }) {
           </aside>
         </Show>
         <Show when={sessionsOpen()}>
-          <div class="sessions-backdrop" aria-hidden="true" onClick={() => setSessionsOpen(false)} />
+          <div class="sessions-backdrop" aria-hidden="true" onClick={closeSessions} />
         </Show>
       </div>
     </AppProvider>
