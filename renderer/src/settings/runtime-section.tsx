@@ -17,6 +17,7 @@ const LIMITS: { key: keyof Limits; label: string }[] = [
   { key: 'maxProcesses', label: 'Processes in the sandbox' },
   { key: 'maxMemoryBytes', label: 'Memory per tool process (bytes)' },
   { key: 'toolSourceMaxBytes', label: 'Largest tool source file read (bytes)' },
+  { key: 'mcpStartTimeoutMs', label: 'MCP server start, spawn to tool list (ms)' },
 ];
 
 /** The host's facts these sections show (its home, the sandbox, the well-known folders). */
