@@ -23,6 +23,18 @@ export type PanelName = 'tools' | 'variables' | 'settings';
 export function App(props: { store: AppStore; connection?: () => string }) {
   const [panel, setPanel] = createSignal<PanelName | null>(null);
   const [focusVariable, setFocusVariable] = createSignal<string | null>(null);
+  // A link into Settings names its section; the Tools panel can open on its New tool form.
+  const [settingsSection, setSettingsSection] = createSignal<string | undefined>();
+  const [newToolAtOpen, setNewToolAtOpen] = createSignal(false);
+  const openSettings = (section?: string) => {
+    setSettingsSection(section);
+    setPanel(null);
+    setPanel('settings');
+  };
+  const openNewTool = () => {
+    setNewToolAtOpen(true);
+    setPanel('tools');
+  };
   // Below 900px the sidebar is hidden; this opens it over the chat (the only way to sessions there).
   const [sessionsOpen, setSessionsOpen] = createSignal(false);
   const narrow = () => window.matchMedia?.('(max-width: 900px)').matches ?? false;
@@ -73,6 +85,8 @@ export function App(props: { store: AppStore; connection?: () => string }) {
   const closePanel = () => {
     const name = panel();
     setPanel(null);
+    setSettingsSection(undefined);
+    setNewToolAtOpen(false);
     if (name) document.querySelector<HTMLElement>(`[data-testid="tab-${name}"]`)?.focus();
   };
 
@@ -123,7 +137,7 @@ export function App(props: { store: AppStore; connection?: () => string }) {
   onMount(() => {
     stopTypingWatch = watchTyping(document);
     // A .mcpb dropped on the window opens in Settings → MCP servers.
-    stopBundleDrops = listenForBundleDrops(window, () => setPanel('settings'));
+    stopBundleDrops = listenForBundleDrops(window, () => openSettings('mcp'));
     document.addEventListener('keydown', onJumpKey, true);
     document.addEventListener('keydown', onKeyDown);
     void props.store.init();
@@ -186,7 +200,7 @@ export function App(props: { store: AppStore; connection?: () => string }) {
               {tab('settings', 'Settings')}
             </nav>
           </header>
-          <SandboxBanner info={appInfo} onOpenSettings={() => setPanel('settings')} />
+          <SandboxBanner info={appInfo} onOpenSettings={() => openSettings('sandbox')} />
           <StartupWarnings info={appInfo} />
           {/* In the column's flow, under the header: it never covers the message box or its buttons. */}
           <Show when={props.store.error()}>
@@ -199,9 +213,9 @@ export function App(props: { store: AppStore; connection?: () => string }) {
           </Show>
           {/* Settings takes the chat's place; the chat stays mounted underneath (its drafts, its cards). */}
           <Show when={panel() === 'settings'}>
-            <SettingsPage onClose={closePanel} />
+            <SettingsPage onClose={closePanel} section={settingsSection()} />
           </Show>
-          <ChatView hidden={panel() === 'settings'} onOpenSettings={() => setPanel('settings')} composerRef={(el) => (composer = el)} />
+          <ChatView hidden={panel() === 'settings'} onOpenSettings={openSettings} onNewTool={openNewTool} composerRef={(el) => (composer = el)} />
         </main>
         <Show when={sidePanel()}>
           <div class="panel-backdrop" aria-hidden="true" onClick={closePanel} />
@@ -217,7 +231,7 @@ export function App(props: { store: AppStore; connection?: () => string }) {
             <div class="panel-body">
               <Switch>
                 <Match when={panel() === 'tools'}>
-                  <ToolsPanel />
+                  <ToolsPanel creating={newToolAtOpen()} />
                 </Match>
                 <Match when={panel() === 'variables'}>
                   <VariablesPanel focus={focusVariable()} onFocusHandled={() => setFocusVariable(null)} />

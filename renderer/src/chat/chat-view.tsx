@@ -12,7 +12,7 @@ import { effectiveSelection, selectedTools } from './tool-selection.ts';
 import { returnFocusAfterClose } from '../ui/return-focus.ts';
 import './chat.css';
 
-export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: HTMLTextAreaElement) => void; hidden?: boolean }) {
+export function ChatView(props: { onOpenSettings: (section?: string) => void; onNewTool: () => void; composerRef: (el: HTMLTextAreaElement) => void; hidden?: boolean }) {
   const app = useApp();
   const chat = () => (app.state.activeSessionId ? app.state.chats[app.state.activeSessionId] : undefined);
   const noProvider = () => app.state.settings !== null && (app.state.settings.providers.length === 0 || !app.state.settings.activeProviderId);
@@ -40,7 +40,7 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
   return (
     <section class="chat" classList={{ 'chat-hidden': !!props.hidden }} aria-label="Chat">
       <Show when={noProvider()}>
-        <FirstRunNotice onOpenSettings={props.onOpenSettings} />
+        <FirstRunNotice onOpenSettings={props.onOpenSettings} onNewTool={props.onNewTool} />
       </Show>
       <Show
         when={chat()}
@@ -78,6 +78,8 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
           <Show when={choosing()}>
             <ToolSelectionPanel
               groups={app.state.tools.groups}
+              onOpenSettings={props.onOpenSettings}
+              onNewTool={props.onNewTool}
               selection={selection()}
               onChange={(next) => void app.setToolSelection(chat()?.sessionId ?? null, next)}
               onClose={() => {

@@ -11,7 +11,8 @@ import './settings.css';
 
 const anchorId = (id: string) => `settings-${id}`;
 
-export function SettingsPage(props: { onClose: () => void }) {
+/** `section`: the section to show first (a link such as "Settings → Tool groups"). */
+export function SettingsPage(props: { onClose: () => void; section?: string | undefined }) {
   const app = useApp();
   const [current, setCurrent] = createSignal(SETTINGS_SECTIONS[0]!.id);
   let body!: HTMLDivElement;
@@ -46,7 +47,7 @@ export function SettingsPage(props: { onClose: () => void }) {
     setCurrent(seen);
   };
   // Opened by its tab, a link or a dropped bundle: the keyboard follows into the page.
-  onMount(() => heading.focus());
+  onMount(() => (props.section ? go(props.section) : heading.focus()));
 
   return (
     <section class="settings-page" aria-labelledby="settings-heading" data-testid="settings-panel">
