@@ -86,7 +86,7 @@ export function ExecutionApprovalCard(props: {
       </Show>
       <Show when={props.request.note}>
         <p class="small warn-text" data-testid="approval-note">
-          Asked because {props.request.note}
+          {/^Asked again\b/.test(props.request.note ?? '') ? props.request.note : `Asked because ${props.request.note}`}
         </p>
       </Show>
       <Show when={likeThis()}>

@@ -153,7 +153,12 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
     const server = view()?.server;
     if (server && (await app.guard(() => app.api.allowMcpApp({ server, kind }))) !== undefined) await load();
   };
-  const fallback = () => <pre class="plain mcp-app-text" data-testid="mcp-app-text">{props.fallbackText}</pre>;
+  // Scrolls in its own box: a tab stop, so the keyboard can scroll it too.
+  const fallback = () => (
+    <pre class="plain mcp-app-text" tabIndex={0} role="region" aria-label="The tool's text" data-testid="mcp-app-text">
+      {props.fallbackText}
+    </pre>
+  );
 
   return (
     <div class={`mcp-app ${mode() === 'fullscreen' ? 'fullscreen' : ''}`} ref={root} data-testid="mcp-app" data-call-id={props.callId}>

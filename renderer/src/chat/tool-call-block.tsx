@@ -187,7 +187,7 @@ export function ToolCallBlock(props: {
             </Show>
             <Show when={result().rejectReason}>
               <div class="small error-text" data-testid="reject-reason">
-                {result().rejectReason?.startsWith('Denied by ') ? result().rejectReason : `Rejected: ${result().rejectReason}`}
+                {/^(Denied by |Rejected\b)/.test(result().rejectReason ?? '') ? result().rejectReason : `Rejected: ${result().rejectReason}`}
               </div>
             </Show>
             <ToolResultImages result={result()} toolName={props.call.toolName} {...(props.loadImage ? { load: props.loadImage } : {})} />
