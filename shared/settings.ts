@@ -137,6 +137,20 @@ export interface Settings {
   toolSets?: ToolSet[];
   /** The identity (command + args, or URL) of each MCP server its tools' approvals were given for. */
   serverBindings?: Record<string, string>;
+  /** More folders holding skill folders (Agent Skills), on top of the user and project ones. */
+  skillRoots?: string[];
+  /** Per skill (by its id, `label:name` when qualified): switched on or off, network granted. */
+  skills?: Record<string, SkillSettings>;
+}
+
+/** What the user chose for one skill. */
+export interface SkillSettings {
+  /** Absent: on for skills of the user's folders and `skillRoots`, off for project and MCP ones. */
+  enabled?: boolean;
+  /** The skill's scripts may use the network (off unless granted here). */
+  network?: boolean;
+  /** A tool set (settings.toolSets) made from the skill's `allowed-tools`, active while the skill is. */
+  toolSet?: string;
 }
 
 export interface ChatPreset {
@@ -152,6 +166,14 @@ export interface RunnerSettings {
    * a fresh process, started by a fork instead of an interpreter start. Off: every call starts Python.
    */
   warmPython: boolean;
+  /**
+   * Warm dependency imports: each fork-server imports, before forking, the installed modules its
+   * folder's tools import at top level (never one a tool folder or a writable folder holds).
+   * Default on.
+   */
+  preloadImports?: boolean;
+  /** A module whose import takes longer than this is not preloaded, ms (default 2000). */
+  preloadMaxMs?: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {

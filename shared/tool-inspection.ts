@@ -31,6 +31,8 @@ export interface ToolProcessTrace {
   aborted: boolean;
   sandboxed: boolean;
   durationMs: number;
+  /** A warm Python run: the modules its fork-server had imported before forking it. */
+  preloaded?: string[];
   /** Characters cut from stdout/stderr to keep the session small. */
   cut?: { stdout?: number; stderr?: number };
 }

@@ -139,7 +139,7 @@ interface ToolNotFoundFields extends ToolResultBase {
   error: string;
 }
 
-export type ToolFormat = 'builtin' | 'python' | 'open-webui' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp';
+export type ToolFormat = 'builtin' | 'python' | 'open-webui' | 'powershell' | 'script' | 'three-layer' | 'module' | 'mcp' | 'skill';
 
 export interface ToolSourceInfo {
   format: ToolFormat;
@@ -206,6 +206,8 @@ export interface ApprovalRequest {
   varRefs?: VarRefUse[];
   /** Why it asks although it would not have (a rule, a changed MCP server): shown on the card. */
   note?: string;
+  /** What the tool says about this call (a skill's origin, its flags): shown on the card. */
+  detail?: string[];
 }
 
 export type ApprovalDecisionKind = 'once' | 'session' | 'always' | 'reject';
@@ -253,5 +255,7 @@ export interface ToolGroupInfo {
   name: string;
   enabled: boolean;
   builtin: boolean;
+  /** On unless the user switched it off (the skills group); other groups start off. */
+  enabledByDefault?: boolean;
   tools: ToolInfo[];
 }

@@ -25,7 +25,8 @@ export function describeRequest(request: ApprovalRequest): string {
     const text = request.result?.text ?? '';
     return `Send the result of ${request.toolName} (${request.result?.status}) to the model?\n${text.length > 500 ? `${text.slice(0, 500)}…` : text}`;
   }
-  return `Run ${request.toolName} ${shown}?${request.note ? ` (asked because ${request.note})` : ''}`;
+  const detail = request.detail?.length ? `\n${request.detail.map((line) => `  ${line}`).join('\n')}` : '';
+  return `Run ${request.toolName} ${shown}?${request.note ? ` (asked because ${request.note})` : ''}${detail}`;
 }
 
 export class TerminalApprover {

@@ -19,13 +19,21 @@ import type { SecretResolver } from './runner/types.ts';
 import { sandboxStatus } from './runner/sandbox-status.ts';
 import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
 import type { McpInteractions, McpManager } from './sources/mcp/index.ts';
+import type { PythonPreloadReport } from './sources/process/python-preloads.ts';
+import type { Tool } from './tools/types.ts';
 import type { RuleBook } from './tools/rules/rule-book.ts';
 import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
 import type { SettingsBackendFactory } from './store/settings-backend.ts';
 import { settingsRuleBook } from './store/settings-rule-book.ts';
 import { openSettingsStore, type SettingsStore } from './store/settings-store.ts';
 import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
+import type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
+export type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
+import type { ServeInteractionRouter } from './host/mcp-server/serve-interactions.ts';
+import type { HelperPools } from './sources/source-context.ts';
 import type { ToolGroupSource } from './tools/tools-change.ts';
+import type { SkillSource } from './sources/skills/index.ts';
+import type { SkillAdmin } from './sources/skills/skill-admin.ts';
 
 export interface RuntimeToolOptions {
   /** Load these folders (user roots) instead of the settings' roots (the CLI's --root). */
@@ -84,14 +92,10 @@ export interface RuntimeTools {
   roots(): ToolRoot[];
   /** Re-reads the folders holding `paths` (tool authoring wrote them). */
   reloadPaths(paths: string[]): Promise<unknown>;
-  /**
-   * A conversation's ToolSession over the loaded tools, the settings' switches and permissions,
-   * kept in step with both until its close() (chats, the Tools panel's catalog, `tools run`,
-   * each `mcp serve` connection). The runtime closes the ones still open when it closes.
-   */
-  session: ToolSessionFactory;
   /** The MCP servers (absent with `mcp: false`): their states for Settings, restart. */
   mcp?: McpManager;
+  /** The skills (Agent Skills folders and MCP servers' skills); their group is among `source`'s. */
+  skills: SkillSource;
 }
 
 export interface Runtime {
@@ -104,8 +108,14 @@ export interface Runtime {
   /** The tool roots the settings (or the --root override) name; loads nothing. */
   toolRoots(): ToolRoot[];
   sandboxStatus(): SandboxStatus;
+  /** What each Python tool folder's warm fork-server imports before forking, and what it leaves out (`tools check`). */
+  pythonPreloads(tools: readonly Tool[]): Promise<{ reports: PythonPreloadReport[]; note?: string }>;
   /** Loads the tools on first call. */
   tools(): Promise<RuntimeTools>;
+  /** The skills, read once (watched when the tools are); the same source the tools use. */
+  skills(): Promise<SkillSource>;
+  /** Check, install, remove skills and their dependencies. */
+  skillAdmin(): Promise<SkillAdmin>;
   /**
    * The MCP servers, for the commands about the servers themselves (`mcp list --status`, `mcp logs
    * --start`). Without `only`, in a runtime whose tools have MCP, the tools' own manager (never two
@@ -113,12 +123,24 @@ export interface Runtime {
    * runtime. Switched-off servers are never started by either.
    */
   mcp(options?: RuntimeMcpOptions): Promise<McpManager>;
-  /** Loads the tools on first call and opens a ToolSession over them (see RuntimeTools.session). */
+  /**
+   * Loads the tools on first call and opens a conversation's ToolSession over them, the settings'
+   * switches and permissions, kept in step with both until its close(). Every opener goes through
+   * here (`tools run`, the benchmarks) or through the same factory (chats, the Tools panel, each
+   * `mcp serve` connection). The runtime closes the ones still open when it closes.
+   */
   toolSession(options: ToolSessionOptions): Promise<ToolSession>;
+  /**
+   * `tooldesk mcp serve` over this runtime's tools: one ToolSession per connection, the one audit
+   * log, a tool's questions routed to the client of its call. The CLI only parses and prints.
+   */
+  mcpServer(options: McpServerOptions): Promise<McpServer>;
   /** The session manager (with the tools, unless the runtime has none). */
   sessions(): Promise<SessionManager>;
   /** Tool rules and sets of the settings, compiled, and the audit log (one per runtime). */
   rules(): RuleBook;
+  /** The warm-Python and module-host pools this runtime owns (undefined until its tools load); tests look inside. */
+  helpers(): HelperPools | undefined;
   /** The API handlers and event stream over everything above (the app and `serve`). */
   host(options: HostOptions): Promise<Host>;
   /** Stops everything that was started, newest first. Idempotent. */
@@ -142,6 +164,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   const toolOptions = options.tools === false ? undefined : (options.tools ?? {});
   const closers: Array<() => unknown> = [() => settings.close()];
+  /** This runtime's helper processes, made with its tools. */
+  let pools: HelperPools | undefined;
+  /** Made by the first mcpServer(): the questions of its connections' calls go to their clients. */
+  let serveRouter: ServeInteractionRouter | undefined;
 
   const toolRoots = (current: Settings = settings.get()): ToolRoot[] => {
     const cwd = toolOptions?.cwd ?? current.workingDir ?? homedir();
@@ -182,15 +208,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const tools = once(async (): Promise<RuntimeTools> => {
     if (!toolOptions) throw new Error('this runtime was created without tools (tools: false)');
-    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext }, { combineGroupSources }, { stopWarmPython }, { shutdownHosts }] = await Promise.all([
+    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext, helperPools }, { combineGroupSources }] = await Promise.all([
       import('./runner/key-endpoint.ts'),
       import('./runner/secret-resolver.ts'),
       import('./sources/discovery/tool-registry.ts'),
       import('./sources/source-context.ts'),
       import('./tools/tools-change.ts'),
-      import('./runner/warm-python/warm-python-runner.ts'),
-      import('./sources/module/host-pool.ts'),
     ]);
+    // The long-lived processes its tools run in (warm Python fork-servers, module tool hosts) are
+    // this runtime's own: none outlives close(), and another runtime's close() never ends them.
+    const owned = helperPools();
+    pools = owned;
     // Agenvoy-style tools may fetch their declared secrets over HTTP; a failure only loses that path.
     let keyEndpoint: KeyEndpoint | undefined;
     if (toolOptions.keyEndpoint) {
@@ -203,19 +231,25 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const resolveSecrets = secretResolverFrom(secrets, process.env);
     // A tool's questions (MCP elicitation, Open WebUI __event_call__): asked on the CLI's
     // terminal, else as cards in the chat of the call.
-    const interactions = toolOptions.mcpInteractions ?? lazyChatInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
+    // A call made by an `mcp serve` connection asks that connection's client.
+    const asked = toolOptions.mcpInteractions ?? lazyChatInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
+    const interactions: McpInteractions = {
+      elicit: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.elicit(ask, signal) : asked.elicit!(ask, signal)),
+      sample: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.sample() : asked.sample!(ask, signal)),
+    };
     const registry = new ToolRegistry({
       roots: toolRoots(),
       // Read at every (re)load, so interpreter, sandbox and limits changes apply.
-      context: () => createSourceContext(settings.get(), home, { roots: toolRoots(), interactions, runnerOptions: { resolveSecrets, ...(keyEndpoint ? { keyEndpoint } : {}) } }),
+      context: () => createSourceContext(settings.get(), home, { roots: toolRoots(), interactions, pools: owned, runnerOptions: { resolveSecrets, ...(keyEndpoint ? { keyEndpoint } : {}) } }),
       log,
     });
     closers.push(() => registry.close());
     await registry.load();
     if (toolOptions.watch) registry.watch();
+    const skills = await skillSource();
     // Every kind of tool source, in precedence order: tool folders, then MCP servers (one group
     // each). Combined after the first load, which the sources do not announce.
-    const groupSources: ToolGroupSource[] = [registry];
+    const groupSources: ToolGroupSource[] = [registry, skills];
     let mcp: McpManager | undefined;
     // A one-shot listing with no server configured has no MCP part to load (the SDK is big);
     // a long-running runtime keeps it ready for servers added while it runs.
@@ -229,11 +263,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         await mcp.settle();
       }
       groupSources.push(mcpToolGroupSource(mcp));
+      // Servers that declare the skills extension add their skills (listed, labelled with the server).
+      const { readyMcpClients, syncMcpSkills } = await import('./sources/skills/mcp-skills.ts');
+      const skillSync = syncMcpSkills(readyMcpClients(mcp), skills, log);
+      closers.push(() => skillSync.close());
+      if (toolOptions.mcp === 'start-all') await skillSync.sync();
     }
     const source = combineGroupSources(groupSources, { onListenerError: (error) => log(`tools.changed listener failed: ${(error as Error).message}`) });
-    // The long-lived processes its tools ran in (warm Python fork-servers, module tool hosts)
-    // end with the runtime: none outlives close(). Closed after the sources that use them.
-    closers.push(() => Promise.all([stopWarmPython(), shutdownHosts()]));
+    // Closed after the sources that use them.
+    closers.push(() => owned.close());
     closers.push(() => source.close());
     if (!toolOptions.roots?.length) {
       let lastRoots = rootsKey(settings.get());
@@ -249,10 +287,26 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     return {
       source,
       ...(mcp ? { mcp } : {}),
+      skills,
       roots: () => registry.roots(),
       reloadPaths: (paths) => registry.reloadPaths(paths),
-      session: await openToolSession(source),
     };
+  });
+
+  /** The skills alone (`skills list` loads no tool); the tools' skills group comes from this one. */
+  const skillSource = once(async (): Promise<SkillSource> => {
+    const [{ openSkillSource }, { secretResolverFrom }] = await Promise.all([import('./sources/skills/open-skill-source.ts'), import('./runner/secret-resolver.ts')]);
+    const opened = openSkillSource({
+      home,
+      settings,
+      cwd: (current) => toolOptions?.cwd ?? current.workingDir ?? homedir(),
+      toolRoots: () => toolRoots(),
+      runnerOptions: { resolveSecrets: secretResolverFrom(secrets, process.env) },
+      watch: toolOptions?.watch ?? false,
+      log,
+    });
+    closers.push(() => opened.close());
+    return opened.source;
   });
 
   /** Every ToolSession goes through here; the runtime closes those still open when it closes. */
@@ -279,14 +333,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     };
   };
 
+  /** The one ToolSession factory of this runtime, over its tools when it has any. */
+  const toolSessions = once(async () => openToolSession(toolOptions ? (await tools()).source : undefined));
+
   const sessions = once(async () => {
-    const source = toolOptions ? (await tools()).source : undefined;
     const { SessionManager } = await import('./chat/session-manager.ts');
     const manager = new SessionManager({
       home,
       settings,
       secrets,
-      toolSession: await openToolSession(source),
+      toolSession: await toolSessions(),
       ...(options.provider ? { provider: (current: Settings) => options.provider!(current, secrets) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
@@ -304,7 +360,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     warnings,
     toolRoots: () => toolRoots(),
     sandboxStatus: () => sandboxStatus(settings.get()),
+    pythonPreloads: async (list) => {
+      const [{ pythonPreloads }, { createSourceContext }] = await Promise.all([import('./sources/process/python-preloads.ts'), import('./sources/source-context.ts')]);
+      return pythonPreloads(list, createSourceContext(settings.get(), home, { roots: toolRoots(), ...(pools ? { pools } : {}) }), settings.get().runner);
+    },
     tools,
+    skills: skillSource,
+    skillAdmin: async () => (await import('./sources/skills/skill-admin.ts')).skillAdmin(await skillSource()),
     async mcp(mcpOptions = {}) {
       if (!mcpOptions.only && toolOptions && toolOptions.mcp !== false) {
         const own = (await tools()).mcp;
@@ -315,13 +377,25 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       closers.push(() => manager.close());
       return manager;
     },
-    toolSession: async (sessionOptions) => (toolOptions ? (await tools()).session : await openToolSession())(sessionOptions),
+    toolSession: async (sessionOptions) => (await toolSessions())(sessionOptions),
+    async mcpServer(serverOptions) {
+      const [{ createMcpServer }, { ServeInteractionRouter }] = await Promise.all([import('./host/mcp-server/mcp-server.ts'), import('./host/mcp-server/serve-interactions.ts')]);
+      serveRouter ??= new ServeInteractionRouter();
+      // The enabled local skills go out through the skills extension, one catalog per server.
+      const { servedSkills } = await import('./host/mcp-server/serve-skills.ts');
+      const served = await servedSkills(await skillSource(), () => settings.get(), serverOptions.log ?? log);
+      closers.push(() => served.close());
+      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter, skills: served.catalog }, serverOptions);
+      closers.push(() => server.close());
+      return server;
+    },
+    helpers: () => pools,
     sessions,
     rules,
     host(hostOptions) {
       host ??= (async () => {
         const { createHost } = await import('./host/create-host.ts');
-        const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: await tools(), warnings }, hostOptions);
+        const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: { ...(await tools()), toolSession: await toolSessions() }, warnings }, hostOptions);
         closers.push(() => built.close());
         return built;
       })();

@@ -2,7 +2,9 @@
 fresh process per call, so a call costs a fork instead of an interpreter start and every call
 still imports the user's code anew (an edited module is seen, nothing leaks between calls).
 
-Usage: python [-u] zygote.py SOCKET [--private-tmp]   (started by the app; never by hand)
+Usage: python [-u] zygote.py SOCKET [--private-tmp] [--preload]   (started by the app; never by hand)
+--preload: the first line in is {files, forbid, maxMs} (see preload.py); `ready` then lists
+`preloaded` and `leftOut`.
 
 Requests come as JSON lines on stdin; events go out as JSON lines on stdout:
   in  {"id": I, "token": T}           fork a call's process ahead of its call (a "spare")
@@ -52,6 +54,15 @@ import select  # noqa: E402
 import shutil  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
+
+# Warm dependency imports (preload.py): what the folder's tools import, once, before any fork.
+PRELOAD = {'preloaded': [], 'leftOut': []}
+PRELOADED_MODULES = set()
+if '--preload' in sys.argv[2:]:
+    sys.dont_write_bytecode = True  # as for run_tool above: nothing written beside our scripts
+    import preload  # noqa: E402
+    sys.dont_write_bytecode = _dont_write_bytecode
+    PRELOAD, PRELOADED_MODULES = preload.start(REQUESTS, EVENTS, SITE_MODULES)
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -177,7 +188,7 @@ def serve(socket_path, private_tmp):
     calls = {}   # pid -> id, every forked supervisor (spare or running)
     spares = {}  # id -> (pid, write end of its pipe), forked but not yet given a call
     running = set()  # ids of spares that got their call
-    send({'ready': True, 'pid': os.getpid()})
+    send(dict(PRELOAD, ready=True, pid=os.getpid()))
     pending = b''
     while True:
         ready, _, _ = select.select([REQUESTS, wake_r], [], [])
@@ -442,6 +453,8 @@ def run_call(request):
             os.environ['PWD'] = os.getcwd()  # bubblewrap sets it after its --chdir
         kind = request['kind']
         keep = RUNNER_MODULES if kind == 'module' else SITE_MODULES
+        if PRELOADED_MODULES and not preload.shadowed(preload.first_folder(request)):
+            keep = keep | PRELOADED_MODULES
         for name in [n for n in sys.modules if n not in keep]:
             del sys.modules[name]
     except BaseException as error:

@@ -11,6 +11,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'config', summary: 'Read or change settings (dotted keys, JSON values)', load: async () => (await import('./config.ts')).configCommand },
   { name: 'secrets', summary: 'Store API keys and tool secrets in the OS keychain', load: async () => (await import('./secrets.ts')).secretsCommand },
   { name: 'tools', summary: 'List, check and run your tools', load: async () => (await import('./tools.ts')).toolsCommand },
+  { name: 'skills', summary: 'Agent Skills: list, show, check, install, remove skills and their Python packages', load: async () => (await import('./skills.ts')).skillsCommand },
   { name: 'mcp', summary: 'MCP: add, import and inspect MCP servers (each one a tool group); serve your tools to MCP hosts', load: async () => (await import('./mcp.ts')).mcpCommand },
   { name: 'rules', summary: 'Rules on tool calls\' arguments: allow, ask or deny (deny wins)', load: async () => (await import('./rules.ts')).rulesCommand },
   { name: 'toolset', summary: 'Named tool sets for chats (/toolset NAME, chat --toolset) and `mcp serve --toolset`', load: async () => (await import('./toolset.ts')).toolsetCommand },

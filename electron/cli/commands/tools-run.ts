@@ -1,4 +1,4 @@
-// `tooldesk tools run NAME --args JSON`: one call through the real ToolExecutor, approvals on the terminal.
+// `tooldesk tools run NAME --args JSON`: one call through a ToolSession's execute(), approvals on the terminal.
 import { UNTRUSTED_FOLDER_CODE, type ApprovalDecision } from '../../../shared/tools.ts';
 import { closeNames } from '../../runtime/tools/close-names.ts';
 import { UsageError, type Command } from '../command.ts';
@@ -67,9 +67,9 @@ export const toolsRunCommand: Command = {
     };
     const elicit = terminalElicitation(approver, io.stderr, flag(args, 'yes'));
     const loaded = await loadCliTools(args, io, { approve, keyEndpoint: true, interactions: { elicit } });
-    const { executor } = loaded;
-    checkArgs = (tool, toolArgs) => executor.checkArgs(tool, toolArgs);
-    const group = executor.listGroups().find((g) => g.tools.some((t) => t.name === name || t.modelName === name));
+    const { session } = loaded;
+    checkArgs = (tool, toolArgs) => session.checkArgs(tool, toolArgs);
+    const group = session.listGroups().find((g) => g.tools.some((t) => t.name === name || t.modelName === name));
     // A switched-off MCP server is never started, not even for a tool the user named.
     const offServer = switchedOffServer(loaded.settings.get(), name, group?.tools.find((t) => t.name === name || t.modelName === name)?.meta);
     if (offServer) {
@@ -81,7 +81,7 @@ export const toolsRunCommand: Command = {
     if (!group) {
       approver.close();
       await loaded.close();
-      const names = executor.listGroups().flatMap((g) => g.tools.map((t) => t.name));
+      const names = session.listGroups().flatMap((g) => g.tools.map((t) => t.name));
       const near = closeNames(name, names);
       io.stderr.write(`tooldesk tools run: no tool "${name}" in ${loaded.roots.join(', ')}${near.length ? `. Did you mean: ${near.join(', ')}?` : ''}\n`);
       // An MCP server that did not start has no tools to find: say why it did not.
@@ -100,13 +100,13 @@ export const toolsRunCommand: Command = {
     } else if (tool && !tool.enabled) {
       io.stderr.write(`tooldesk tools run: note: ${name} is switched off in Tooldesk (chats are not offered it); running it anyway because you named it. \`tooldesk tools enable ${name}\` switches it on.\n`);
     }
-    executor.toggleGroupEnabled(group.name, true);
-    executor.setToolEnabled(name, true);
+    // Enabled for this run only: the session's own layer, nothing is switched in the settings.
+    session.enableForRun(name);
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
     try {
-      const result = await executor.execute(name, toolArgs, { signal: controller.signal });
+      const result = await session.execute(name, toolArgs, { signal: controller.signal });
       if (result.logs) io.stderr.write(`${result.logs.trimEnd()}\n`);
       if (!flag(args, 'json')) for (const warning of result.warnings ?? []) io.stderr.write(`tooldesk: warning: ${warning}\n`);
       // MCP Apps render in the app only: the terminal gets the text, and a note that there is more.
@@ -129,7 +129,8 @@ export const toolsRunCommand: Command = {
 
 /**
  * Why the call did not run, for the person who ran it (the result's finalText is for a model):
- * nobody could answer, the user said no, or a rule or an earlier "no" decided without asking.
+ * nobody could answer, the user said no, or a rule or an earlier "no" decided (without asking, or
+ * on the arguments the user edited).
  */
 export function notRunMessage(tool: string, reason: string, answer: ApprovalDecision | undefined, tty: boolean): string {
   const allow = `pass --yes to approve it, or allow it for good with \`tooldesk rules add allow ${tool}\``;
@@ -137,6 +138,7 @@ export function notRunMessage(tool: string, reason: string, answer: ApprovalDeci
     const why = tty ? 'no answer came (the input ended)' : 'this terminal cannot ask (standard input is not a terminal, and it ended without an answer)';
     return `Not run: ${tool} needs approval and ${why}; ${allow}.`;
   }
-  if (answer) return `Not run: you did not allow it${answer.reason && answer.reason !== 'Rejected on the terminal.' ? ` ("${answer.reason}")` : ''}.`;
+  // A "yes" to edited arguments that a rule then denied is the rule's no, not the user's.
+  if (answer && answer.decision === 'reject') return `Not run: you did not allow it${answer.reason && answer.reason !== 'Rejected on the terminal.' ? ` ("${answer.reason}")` : ''}.`;
   return `Not run: ${reason.replace(/\.$/, '')}. \`tooldesk rules test ${tool}\` shows which rule decides it.`;
 }

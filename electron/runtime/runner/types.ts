@@ -95,13 +95,21 @@ export interface RunSpec {
   python?: PythonRunHint;
 }
 
-export type PythonRunHint =
+export type PythonRunHint = (
   /** `python run_tool.py FILE FUNCTION MARKER`. */
   | { kind: 'module'; file: string; function: string; marker: string }
   /** `python FILE` (Agenvoy script.py). */
   | { kind: 'script'; file: string }
   /** `python -u -` with this program on stdin (three-layer execution.py after substitution). */
-  | { kind: 'code'; code: string };
+  | { kind: 'code'; code: string }
+) & {
+  /**
+   * The Python files of the tool's folder whose top-level imports its fork-server may import once,
+   * before forking (see runner/warm-python/preload-set.ts): the same list for every tool of a
+   * folder, so they share one fork-server.
+   */
+  preload?: string[];
+};
 
 export interface RunResult {
   exitCode: number | null;
@@ -132,6 +140,8 @@ export interface RunResult {
   limitNote?: string;
   /** Set when the process could not start at all (ENOENT, sandbox refused, missing secret). */
   spawnError?: string;
+  /** A warm Python run: the modules its fork-server had imported before forking it. */
+  preloaded?: string[];
 }
 
 /** Contract: never throws; every failure is described in the RunResult. */

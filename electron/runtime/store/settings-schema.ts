@@ -136,7 +136,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
     },
     runner: {
       type: 'object',
-      properties: { warmPython: { type: 'boolean' } },
+      properties: { warmPython: { type: 'boolean' }, preloadImports: { type: 'boolean' }, preloadMaxMs: { type: 'integer', minimum: 1, maximum: 60_000 } },
       additionalProperties: false,
     },
     toolRules: { type: 'array', items: toolRule },
@@ -156,6 +156,15 @@ export const SETTINGS_SCHEMA: JsonSchema = {
       },
     },
     serverBindings: stringMap,
+    skillRoots: { type: 'array', items: { type: 'string' } },
+    skills: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        properties: { enabled: { type: 'boolean' }, network: { type: 'boolean' }, toolSet: { type: 'string' } },
+        additionalProperties: false,
+      },
+    },
     // Each entry is checked by sources/mcp/server-config.ts: a broken server is a diagnostic on
     // its own, never a reason to reset the whole settings file.
     mcpServers: { type: 'object', additionalProperties: { type: 'object' } },

@@ -35,6 +35,10 @@ export interface ApprovalSubject {
   varRefs?: VarRefUse[];
   /** Why it asks although it would not have before (shown on the card). */
   note?: string;
+  /** What the tool says about the call (Tool.approvalDetail), shown on the card. */
+  detail?: string[];
+  /** "Always" is bound to content by the call guard (Tool.approvalBinding): the gate neither sets the policy nor remembers it. */
+  boundAlways?: boolean;
 }
 
 /**
@@ -55,6 +59,18 @@ export interface ApprovalGateOptions {
   /** "Always allow → calls like this": keeps the rule. Contract: may throw (logged). */
   addRule?: (rule: ToolRule) => void;
   log: (message: string) => void;
+}
+
+/** What the tool adds to its card (Tool.approvalDetail) and whether its "always" is bound to content. */
+export function withToolDetail(subject: ApprovalSubject, tool: Tool): ApprovalSubject {
+  if (tool.approvalBinding) subject.boundAlways = true;
+  try {
+    const detail = tool.approvalDetail?.(subject.args);
+    if (detail?.length) subject.detail = detail;
+  } catch {
+    // a card without the detail is still a card
+  }
+  return subject;
 }
 
 /** Whether a result with `status` is shown to the user before the model gets it. */
@@ -165,6 +181,7 @@ export class ApprovalGate {
   private rememberExecution(subject: ApprovalSubject, policy: ExecutionPolicy, decision: ApprovalDecision): void {
     const { toolName, args } = subject;
     if (decision.decision === 'always' && decision.rule) this.keepRule(subject, decision.rule);
+    else if (decision.decision === 'always' && subject.boundAlways) return;
     else if (decision.decision === 'always') this.override(toolName, { executionPolicy: 'auto' }, true);
     else if (decision.decision === 'session') this.memory.remember('execution', toolName, args, { decision: 'approved', scope: 'session' });
     else if (policy === 'ask-once') this.memory.remember('execution', toolName, args, { decision: 'approved', scope: 'once' });
@@ -203,6 +220,7 @@ export class ApprovalGate {
       policy,
       ...(subject.varRefs?.length ? { varRefs: subject.varRefs } : {}),
       ...(subject.note ? { note: subject.note } : {}),
+      ...(subject.detail?.length ? { detail: subject.detail } : {}),
     };
   }
 }

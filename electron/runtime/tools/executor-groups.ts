@@ -47,7 +47,7 @@ export function syncExecutorGroups(executor: GroupHost, groups: ToolGroup[], cha
 export function applyEnableState(executor: ToolExecutor, { groupDefaults, toolDefaults }: EnableState): void {
   for (const group of executor.listGroups()) {
     // Own keys only: a group named `toString` must not read Object.prototype's function as "on".
-    executor.toggleGroupEnabled(group.name, Object.hasOwn(groupDefaults, group.name) ? groupDefaults[group.name] === true : false);
+    executor.toggleGroupEnabled(group.name, Object.hasOwn(groupDefaults, group.name) ? groupDefaults[group.name] === true : group.enabledByDefault === true);
     for (const tool of group.tools) executor.setToolEnabled(tool.name, Object.hasOwn(toolDefaults, tool.name) ? toolDefaults[tool.name] !== false : true);
   }
 }

@@ -8,12 +8,13 @@ import type {
   ToolErrorResult,
   ToolExecuteResult,
   ToolGroupInfo,
+  ToolInfo,
   ToolPermission,
   ToolUpdate,
 } from '../../../shared/tools.ts';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
 import type { ApprovalMemoryData } from './approval-memory.ts';
-import { ApprovalGate, resultAsks, type ApprovalSubject, type GateOutcome } from './approval-gate.ts';
+import { ApprovalGate, resultAsks, withToolDetail, type ApprovalSubject, type GateOutcome } from './approval-gate.ts';
 import { closeNamesHint } from './close-names.ts';
 import { parseToolArgs } from './parse-tool-args.ts';
 import { errorText, RunningTools, runTool, type RunToolOptions } from './run-tool.ts';
@@ -26,10 +27,11 @@ import {
   type RegisteredTool,
   type RegisterResult,
 } from './tool-catalog.ts';
-import { addSkillRules, BASE_TOOL_RULES, groupRulePrompt, restoreMissingRules, ruleVariableName } from './tool-rules.ts';
+import { addSkillRules, restoreMissingRules, ruleVariableName, toolRulesText } from './tool-rules.ts';
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup } from './types.ts';
 import { varRefUses } from './var-ref-uses.ts';
+import { notifySessionHooks } from './session-hooks.ts';
 import { callInspection, withCallTrace, type CallTrace } from './call-trace.ts';
 import { boundError, deniedByRule, errorResult, notAllowed, resultWithheld, shapeSuccess } from './shape-result.ts';
 import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
@@ -38,6 +40,7 @@ import type { PermissionLevel } from '../../../shared/permissions.ts';
 import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type DecidedCall } from './rules/call-guard.ts';
 import type { CallDecision } from './rules/decide-call.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
+import { checkEditedArgs } from './edited-args.ts';
 
 /** The gate's answer for an `auto` policy, without a call into it. */
 const AUTO_ALLOWED: GateOutcome = Object.freeze({ allowed: true, by: 'policy' });
@@ -155,6 +158,18 @@ export class ToolExecutor {
     return this.catalog.resolve(name)?.tool;
   }
 
+  /** The listed group a tool (by real or model name) belongs to, or '' (unknown, or of an unlisted built-in group). O(1). */
+  groupOf(name: string): string {
+    const entry = this.catalog.resolve(name);
+    return entry && !entry.unlisted ? entry.groupName : '';
+  }
+
+  /** One tool as the Tools panel shows it (policy and switch included), or undefined. */
+  toolInfo(name: string): ToolInfo | undefined {
+    const entry = this.catalog.resolve(name);
+    return entry && !entry.unlisted ? toToolInfo(entry, this.permissionOf(entry), this.catalog.isToolEnabled(entry.name)) : undefined;
+  }
+
   /** The tool `name` calls is of an unlisted built-in group (FindTools): no selection applies to it. */
   isUnlisted(name: string): boolean {
     return this.catalog.resolve(name)?.unlisted === true;
@@ -185,16 +200,7 @@ export class ToolExecutor {
 
   /** The tool part of the system prompt. */
   toolRules(): string {
-    const parts = [BASE_TOOL_RULES];
-    const enabled = this.catalog.executableTools();
-    for (const group of this.catalog.allGroups()) {
-      if (!this.catalog.isGroupEnabled(group.name)) continue;
-      // Real names: rulePrompt functions are written by the group's author against their own names.
-      const names = enabled.filter((t) => t.groupName === group.name).map((t) => t.name);
-      const text = groupRulePrompt(group.group, names, this.log);
-      if (text) parts.push(`## Tool group: ${group.name}\n${text}`);
-    }
-    return parts.join('\n\n');
+    return toolRulesText(this.catalog, this.log);
   }
 
   listGroups(): ToolGroupInfo[] {
@@ -202,6 +208,7 @@ export class ToolExecutor {
       name: group.name,
       enabled: this.catalog.isGroupEnabled(group.name),
       builtin: group.builtin,
+      ...(group.group.enabledByDefault ? { enabledByDefault: true } : {}),
       tools: group.toolNames
         .map((name) => this.catalog.resolve(name))
         .filter((entry): entry is RegisteredTool => entry !== undefined)
@@ -248,22 +255,8 @@ export class ToolExecutor {
   }
 
   /** Runs every tool's onSession hook; a hook that throws is logged, never fatal. */
-  async notifySession(reason: SessionEvent['reason']): Promise<void> {
-    const event: SessionEvent = { reason, sessionId: this.sessionId };
-    const withHooks = this.catalog
-      .allGroups()
-      .flatMap((g) => g.toolNames)
-      .map((name) => this.catalog.resolve(name))
-      .filter((entry): entry is RegisteredTool => typeof entry?.tool.onSession === 'function');
-    await Promise.all(
-      withHooks.map(async (entry) => {
-        try {
-          await entry.tool.onSession!(event);
-        } catch (error) {
-          this.log(`onSession(${reason}) of ${entry.name} failed: ${errorText(error)}`);
-        }
-      }),
-    );
+  notifySession(reason: SessionEvent['reason']): Promise<void> {
+    return notifySessionHooks(this.catalog, { reason, sessionId: this.sessionId }, this.log);
   }
 
   /** Session closed: pending approvals are rejected and running tools aborted. */
@@ -338,12 +331,13 @@ export class ToolExecutor {
     let editedNote = '';
     let editedArgs: Args | undefined;
     if (gate.args) {
-      // The user edited the arguments on the card: they are checked like the model's.
+      // The user edited the arguments on the card: validation, $VAR_REF and the rules see them again.
       editedArgs = gate.args;
-      const again = this.prepareArgs(entry, gate.args);
+      const again = checkEditedArgs(gate.args, (a) => this.prepareArgs(entry, a), (a) => this.decide(entry, callId, a, permission.executionPolicy, decided));
       if (!again.ok) {
-        const message = `The arguments the user edited before approving are not valid: ${again.message}`;
-        return { ...failed(entry, message), editedArgs, inspection: callInspection(gate.args, varRefs, timings) };
+        const inspection = callInspection(gate.args, varRefs, timings);
+        if (again.denied && decided) decided.outcome = outcomeOf(again.denied, gate);
+        return { ...(again.denied ? deniedByRule(entry, again.message, inspection) : failed(entry, again.message)), editedArgs, inspection };
       }
       ({ args, limit } = again);
       warnings.push(...again.warnings);
@@ -432,7 +426,7 @@ function subjectOf(entry: RegisteredTool, callId: string, args: Args, varRefs: T
   const subject: ApprovalSubject = { toolName: entry.name, groupName: entry.groupName, callId, args };
   if (varRefs.length) subject.varRefs = varRefs;
   if (decision.kind === 'policy' && decision.note) subject.note = decision.note;
-  return subject;
+  return withToolDetail(subject, entry.tool);
 }
 
 /** `message` is what the model reads; `forUser` (when it differs) what the chat shows. */

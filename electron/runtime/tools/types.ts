@@ -90,6 +90,12 @@ export interface Tool {
   declaredReturnType?: DeclaredReturnType;
   /** Where the tool came from (absent for built-ins). */
   source?: ToolSourceInfo;
+  /**
+   * The folders the tool resolves a relative path against: its process's working folder first,
+   * then any other it uses (a module's `ctx.cwd`, a file server's roots). The rules resolve
+   * relative path arguments against each; empty means unknown. Absent: the working folder.
+   */
+  relativeTo?: readonly string[];
   /** Per-tool timeout; the executor's default applies when absent. */
   timeoutMs?: number;
   /**
@@ -103,6 +109,24 @@ export interface Tool {
   meta?: Record<string, unknown>;
   /** Session lifecycle hook (module tools). Errors are logged, never fatal. */
   onSession?: (event: SessionEvent) => void | Promise<void>;
+  /**
+   * "Always allow" of this tool is bound to content, not to the tool's name (a skill's scripts:
+   * bound to the digest of every file of that skill). Absent: "always" sets the tool's policy.
+   */
+  approvalBinding?: ApprovalBinding;
+  /** Lines an approval card shows about this call (a skill's origin, flags). Contract: cheap, never throws. */
+  approvalDetail?: (args: Record<string, unknown>) => string[];
+}
+
+/** See Tool.approvalBinding. Contract: neither method throws. */
+export interface ApprovalBinding {
+  /**
+   * `held`: an "always" given earlier covers this call as its content is now; `changed`: one was
+   * given but the content changed (`note` names what, for the card); `none`: never given.
+   */
+  check(args: Record<string, unknown>): { state: 'held'; label: string } | { state: 'changed'; note: string } | { state: 'none' };
+  /** The user said "always" for this call: bind it to the content as it is now. */
+  bind(args: Record<string, unknown>): void;
 }
 
 export interface SkillRule {
@@ -121,6 +145,8 @@ export interface ToolGroup {
   defaultPermission?: ToolPermission;
   source?: ToolSourceInfo;
   builtin?: boolean;
+  /** On unless the settings switch it off (the skills group: each skill has its own switch). */
+  enabledByDefault?: boolean;
   /**
    * A built-in group the catalog neither lists nor offers, and no switch, selection or tool set
    * touches: its tools run when called by name, unless a listed tool has that name. FindTools is

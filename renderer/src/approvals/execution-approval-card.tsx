@@ -1,4 +1,4 @@
-import { Show, createSignal } from 'solid-js';
+import { For, Show, createSignal } from 'solid-js';
 import type { ApprovalDecision, ApprovalRequest, JsonSchema } from '../../../shared/tools.ts';
 import { ArgList } from './arg-list.tsx';
 import { ArgsEditor, type EditedArgs } from './args-editor.tsx';
@@ -83,6 +83,11 @@ export function ExecutionApprovalCard(props: {
         fallback={<ArgList args={props.request.args} {...(props.request.varRefs ? { varRefs: props.request.varRefs } : {})} />}
       >
         {(check) => <ArgsEditor schema={props.schema} args={props.request.args} check={check()} onChange={setEdited} />}
+      </Show>
+      <Show when={props.request.detail?.length}>
+        <ul class="small approval-detail" data-testid="approval-detail">
+          <For each={props.request.detail}>{(line) => <li>{line}</li>}</For>
+        </ul>
       </Show>
       <Show when={props.request.note}>
         <p class="small warn-text" data-testid="approval-note">

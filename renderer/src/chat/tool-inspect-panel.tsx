@@ -76,7 +76,7 @@ export function ToolInspectPanel(props: { args: Record<string, unknown>; result:
             <Part title="Working folder" text={p.cwd} testId="inspect-cwd" />
             <Part
               title="Exit code"
-              text={`${p.exitCode === null ? 'none' : p.exitCode}${p.signal ? ` (signal ${p.signal})` : ''}${p.timedOut ? ' · timed out' : ''}${p.aborted ? ' · stopped' : ''} · ${p.sandboxed ? 'sandboxed' : 'not sandboxed'} · ${formatDuration(p.durationMs)}`}
+              text={`${p.exitCode === null ? 'none' : p.exitCode}${p.signal ? ` (signal ${p.signal})` : ''}${p.timedOut ? ' · timed out' : ''}${p.aborted ? ' · stopped' : ''} · ${p.sandboxed ? 'sandboxed' : 'not sandboxed'} · ${formatDuration(p.durationMs)}${p.preloaded?.length ? ` · preloaded: ${p.preloaded.join(', ')}` : ''}`}
               testId="inspect-exit"
             />
             <Part title="Standard output" text={withCut(p.stdout, p.cut?.stdout)} testId="inspect-stdout" />

@@ -58,6 +58,13 @@ describe('ToolCallBlock: issue 14', () => {
     expect(screen.getByTestId('inspect-variables')).toHaveTextContent('wrote script_echo_c1_result');
   });
 
+  it('Inspect names the modules a warm Python run had preloaded', () => {
+    const process = { ...result.inspection!.processes[0]!, command: '/usr/bin/python3', args: ['run_tool.py'], preloaded: ['numpy', 'requests'] };
+    block({ result: { ...result, inspection: { ...result.inspection!, processes: [process] } } });
+    fireEvent.click(screen.getByRole('button', { name: 'Inspect' }));
+    expect(screen.getByTestId('inspect-exit')).toHaveTextContent(/0 · sandboxed · 40 ms · preloaded: numpy, requests$/);
+  });
+
   it('Run again warns for a tool not marked read-only, not for a read-only one', () => {
     const { onRerun } = block({ result }, { tool: info('script_echo', 'script') });
     fireEvent.click(screen.getByRole('button', { name: 'Run again' }));

@@ -3,6 +3,7 @@
 // settings for the limits. The CLI builds it from createRuntime (every source: files on disk,
 // MCP servers).
 import type { Settings } from '../../../../shared/settings.ts';
+import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import type { ToolSession, ToolSessionOptions } from '../../tools/tool-session.ts';
 
 export interface McpToolFeed {
@@ -13,4 +14,6 @@ export interface McpToolFeed {
   onlyGroups: string[];
   /** `--toolset NAME`: exactly that set's tools, its rules and level. */
   toolSet?: string;
+  /** Tooldesk's enabled skills, served with the skills extension (serve-skills.ts). */
+  skills?: SkillsExtension;
 }

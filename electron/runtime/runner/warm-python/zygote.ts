@@ -6,6 +6,7 @@ import { spawnManaged, type ManagedProcess, type ManagedSpec } from '../spawn-ma
 import type { RunnerOptions } from '../types.ts';
 import { CallServer } from './call-server.ts';
 import { descendantWithInnerPid } from './host-pid.ts';
+import type { PreloadOutcome, PreloadRequest } from './preload-set.ts';
 
 const READY_TIMEOUT_MS = 10_000;
 /**
@@ -46,6 +47,8 @@ export class Zygote {
   dead = false;
   /** Why the zygote was killed for not answering, if it was. */
   stalled: string | undefined;
+  /** What it imported before forking (warm dependency imports), and what it left out and why. */
+  preload: PreloadOutcome = { preloaded: [], leftOut: [] };
   private nextId = 1;
   private readonly calls = new Map<number, { pid: (v: { pid: number } | { error: string }) => void; exit: (v: { code: number | null; signal: number | null } | null) => void }>();
   private readonly spareExits = new Map<number, ZygoteSpare['exit']>();
@@ -62,26 +65,29 @@ export class Zygote {
    * Starts the zygote and waits for its `ready`. Contract: never throws; `{ error }` names why
    * it could not start (the caller runs the call cold instead).
    */
-  static async start(spec: Omit<ManagedSpec, 'args'> & { flags: string[]; script: string; privateTmp: boolean }, options: RunnerOptions): Promise<Zygote | { error: string }> {
+  static async start(spec: Omit<ManagedSpec, 'args'> & { flags: string[]; script: string; privateTmp: boolean; preload?: PreloadRequest }, options: RunnerOptions): Promise<Zygote | { error: string }> {
     const server = await CallServer.start();
     if ('error' in server) return server;
     const sandbox = spec.sandbox && { ...spec.sandbox, readOnlyPaths: [...(spec.sandbox.readOnlyPaths ?? []), server.dir] };
-    const managed = await spawnManaged({ command: spec.command, args: [...spec.flags, spec.script, server.path, ...(spec.privateTmp ? ['--private-tmp'] : [])], cwd: spec.cwd, ...(spec.env ? { env: spec.env } : {}), ...(sandbox ? { sandbox } : {}), maxStderrBytes: 16 * 1024 }, options);
+    const managed = await spawnManaged({ command: spec.command, args: [...spec.flags, spec.script, server.path, ...(spec.privateTmp ? ['--private-tmp'] : []), ...(spec.preload ? ['--preload'] : [])], cwd: spec.cwd, ...(spec.env ? { env: spec.env } : {}), ...(sandbox ? { sandbox } : {}), maxStderrBytes: 16 * 1024 }, options);
     if ('error' in managed) {
       server.close();
       return managed;
     }
+    // The preload request is the first line in; nothing else is sent before `ready`.
+    if (spec.preload) managed.stdin.write(`${JSON.stringify(spec.preload)}\n`);
     const lines = createInterface({ input: managed.stdout, crlfDelay: Infinity });
     const first = await Promise.race([
       new Promise<string | undefined>((resolve) => {
         lines.once('line', resolve);
         lines.once('close', () => resolve(undefined));
       }),
-      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), READY_TIMEOUT_MS).unref()),
+      // Preloading probes for at most 2 × its bound + 3 s (preload.py's budget_s), then imports.
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), READY_TIMEOUT_MS + (spec.preload ? 3 * (2 * spec.preload.maxMs + 3000) : 0)).unref()),
     ]);
-    let ready: { ready?: boolean; pid?: number } | undefined;
+    let ready: ({ ready?: boolean; pid?: number } & Partial<PreloadOutcome>) | undefined;
     try {
-      ready = first ? (JSON.parse(first) as { ready?: boolean; pid?: number }) : undefined;
+      ready = first ? (JSON.parse(first) as typeof ready) : undefined;
     } catch {
       ready = undefined;
     }
@@ -96,6 +102,7 @@ export class Zygote {
     managed.unref();
     server.unref();
     const zygote = new Zygote(managed, server, hostPid);
+    zygote.preload = preloadOutcome(ready!);
     lines.on('line', (line) => zygote.onEvent(line));
     void managed.exited.then(() => zygote.onDeath());
     return zygote;
@@ -213,4 +220,11 @@ export class Zygote {
     this.acks.clear();
     this.server.close();
   }
+}
+
+/** The ready event's account of the preloads, kept to its shape (the zygote is ours, but outlives calls). */
+function preloadOutcome(ready: Partial<PreloadOutcome>): PreloadOutcome {
+  const names = Array.isArray(ready.preloaded) ? ready.preloaded.filter((n): n is string => typeof n === 'string') : [];
+  const left = Array.isArray(ready.leftOut) ? ready.leftOut.filter((l) => typeof l?.name === 'string' && typeof l?.why === 'string') : [];
+  return { preloaded: names, leftOut: left.map((l) => ({ name: l.name, why: l.why })) };
 }

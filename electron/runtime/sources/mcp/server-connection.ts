@@ -311,7 +311,8 @@ export class McpConnection {
       });
       await Promise.race([client.connect(transport, { timeout: timeoutMs }), timedOut]);
       this.#timeline.mark('initialize');
-      const listed = await Promise.race([client.listTools(undefined, { timeout: timeoutMs }), timedOut]);
+      // A server without tools (one that serves only skills or prompts) is not asked: the SDK would print a debug line on stdout.
+      const listed = client.getServerCapabilities()?.tools ? await Promise.race([client.listTools(undefined, { timeout: timeoutMs }), timedOut]) : { tools: [] };
       this.#timeline.mark('tools/list');
       clearTimeout(timer);
       if (this.#stopping) {

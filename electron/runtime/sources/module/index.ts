@@ -5,7 +5,6 @@
 import { dirname } from 'node:path';
 import type { LoadResult, SourceEntry, SourceLoader } from '../types.ts';
 import { isDirectory, moduleGroupName } from './group-name.ts';
-import { hostFor } from './host-pool.ts';
 import { remoteTool } from './remote-tool.ts';
 import type { LoadOutcome, ToolHost } from './tool-host.ts';
 
@@ -25,7 +24,7 @@ export const loadModuleFactories: SourceLoader = async (entries, ctx) => {
     // One stat per entry: 300 module tools are 300 of them before their host can start.
     const folder = isDirectory(entry.path);
     const label = moduleGroupName(entry.path, folder);
-    const host = hostFor(ctx, entry.root, label);
+    const host = ctx.moduleHosts.acquire(ctx, entry.root, label);
     const batch = batches.get(host) ?? [];
     batch.push({ index, entry, label, toolDir: folder ? entry.path : dirname(entry.path) });
     batches.set(host, batch);
@@ -45,7 +44,7 @@ export const loadModuleFactories: SourceLoader = async (entries, ctx) => {
     if (outcome.tools.length === 0) continue;
     const anchor = {};
     unreachable.register(anchor, { host, loadId: outcome.record.loadId });
-    result.groups.push({ name: outcome.record.label, tools: outcome.tools.map((info) => remoteTool(info, host, outcome.record, anchor)) });
+    result.groups.push({ name: outcome.record.label, tools: outcome.tools.map((info) => remoteTool(info, host, outcome.record, anchor, ctx.workingDir)) });
   }
   return result;
 };

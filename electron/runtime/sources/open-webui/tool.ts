@@ -10,6 +10,7 @@ import type { RunResult } from '../../runner/types.ts';
 import type { Tool, ToolContext, ToolConversation, ToolRunResult } from '../../tools/types.ts';
 import type { CachedTool } from '../cached-modules/cache.ts';
 import { moduleFailures, moduleToolFields, parseEnvelope, type ModuleEnvelope } from '../cached-modules/module-tool.ts';
+import { folderPreloadSet } from '../../runner/warm-python/preload-set.ts';
 import { helperScript } from '../process/helper-scripts.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { runToolProcess, stderrTail, type ProcessReading, type ResultBase } from '../process/run-tool-process.ts';
@@ -70,7 +71,7 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
           resultChannel: true,
           onStdout: events.feed,
           // The warm fork-server keeps one sandbox; a call with its own files folder starts cold.
-          ...(staged ? {} : { python: { kind: 'script' as const, file: runner } }),
+          ...(staged ? {} : { python: { kind: 'script' as const, file: runner, preload: folderPreloadSet(dirname(entry.path), ctx) } }),
         },
         ...reading(marker, fields.timeoutMessage),
         toolName: cached.function.name,

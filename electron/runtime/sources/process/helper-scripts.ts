@@ -35,6 +35,7 @@ export const helperScript = {
   openWebUiParser: () => join(resourcesDir(), 'python', 'parse_openwebui.py'),
   openWebUiRunner: () => join(resourcesDir(), 'python', 'run_openwebui.py'),
   pythonZygote: () => join(resourcesDir(), 'python', 'zygote.py'),
+  pythonPreload: () => join(resourcesDir(), 'python', 'preload.py'),
   powershellParser: () => join(resourcesDir(), 'powershell', 'parse.ps1'),
   powershellRunner: () => join(resourcesDir(), 'powershell', 'run_tool.ps1'),
 };

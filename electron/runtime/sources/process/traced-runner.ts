@@ -18,6 +18,7 @@ export function tracedRunner(runner: Runner): Runner {
       aborted: result.aborted,
       sandboxed: result.sandboxed,
       durationMs: result.durationMs,
+      ...(result.preloaded?.length ? { preloaded: result.preloaded } : {}),
     });
     return result;
   };

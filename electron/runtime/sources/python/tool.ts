@@ -6,6 +6,7 @@ import type { Tool } from '../../tools/types.ts';
 import { helperScript } from '../process/helper-scripts.ts';
 import type { CachedTool } from '../cached-modules/cache.ts';
 import { createModuleTool, envelopeResult, moduleFailures, parseEnvelope } from '../cached-modules/module-tool.ts';
+import { folderPreloadSet } from '../../runner/warm-python/preload-set.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { stderrTail, type ProcessReading } from '../process/run-tool-process.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
@@ -24,7 +25,7 @@ export function createPythonTool(cached: CachedTool, entry: SourceEntry, secrets
         env: { ...ctx.env, PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
         resultChannel: true,
         onStdout: (text: string) => call.onUpdate({ text }),
-        python: { kind: 'module' as const, file: entry.path, function: name, marker },
+        python: { kind: 'module' as const, file: entry.path, function: name, marker, preload: folderPreloadSet(dirname(entry.path), ctx) },
       };
       return { spec, ...pythonReading(marker, timedOut) };
     },

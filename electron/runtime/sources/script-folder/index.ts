@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import { timedOutText } from '../../tools/timeout-message.ts';
 import type { Tool } from '../../tools/types.ts';
+import { pythonPreloadSet } from '../../runner/warm-python/preload-set.ts';
 import { mapLimit } from '../process/map-limit.ts';
 import { nodeCommand } from '../process/sandbox-spec-for.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
@@ -62,6 +63,7 @@ export function createScriptTool(manifest: ScriptManifest, file: string, languag
     // Seed 001: without always_allow the user confirms every call.
     permission: { executionPolicy: manifest.alwaysAllow ? 'auto' : 'ask-always' },
     source: { format: 'script', file: manifestFile, root: entry.root },
+    relativeTo: [ctx.workingDir],
     timeoutMs,
     timeoutMessage,
     ...(manifest.secrets.length > 0 ? { secrets: manifest.secrets } : {}),
@@ -76,7 +78,7 @@ export function createScriptTool(manifest: ScriptManifest, file: string, languag
           cwd: ctx.workingDir,
           stdin: JSON.stringify(args ?? {}),
           env: language === 'javascript' ? { ...ctx.env, ...node.env } : ctx.env,
-          ...(language === 'python' ? { python: { kind: 'script', file } as const } : {}),
+          ...(language === 'python' ? { python: { kind: 'script', file, preload: pythonPreloadSet([file]) } as const } : {}),
         },
         toolName: name,
         toolDir: entry.path,

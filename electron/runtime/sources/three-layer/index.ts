@@ -6,6 +6,7 @@ import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { RunResult } from '../../runner/types.ts';
 import { timedOutText } from '../../tools/timeout-message.ts';
 import type { Tool, ToolGroup } from '../../tools/types.ts';
+import { pythonPreloadSet } from '../../runner/warm-python/preload-set.ts';
 import { mapLimit } from '../process/map-limit.ts';
 import { readTextFile, ToolSourceTooLargeError } from '../files/read-text-file.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
@@ -65,6 +66,7 @@ export function createThreeLayerTool(definition: ThreeLayerDefinition, compiled:
   return {
     definition: { type: 'function', function: { name: definition.id, description: definition.description, parameters: definition.parameters } },
     source: { format: 'three-layer', file: definitionFile, root: entry.root },
+    relativeTo: [ctx.workingDir],
     timeoutMs,
     timeoutMessage,
     ...(definition.secrets.length > 0 ? { secrets: definition.secrets } : {}),
@@ -75,7 +77,7 @@ export function createThreeLayerTool(definition: ThreeLayerDefinition, compiled:
       const command = await resolvePythonCommand(ctx.pythonPath, ctx.runner);
       return runToolProcess(ctx, call, {
         // The program comes on stdin so its size is not bound by argv limits.
-        spec: { command, args: ['-u', '-'], cwd: ctx.workingDir, stdin: rendered.code, env: ctx.env, python: { kind: 'code', code: rendered.code } },
+        spec: { command, args: ['-u', '-'], cwd: ctx.workingDir, stdin: rendered.code, env: ctx.env, python: { kind: 'code', code: rendered.code, preload: pythonPreloadSet([join(entry.path, 'execution.py')]) } },
         toolName: definition.id,
         toolDir: entry.path,
         network: definition.network,

@@ -1,0 +1,41 @@
+// Which skills each conversation activated: those activated since this process started (by
+// session id), and those whose activation result is in the conversation the call belongs to (a
+// chat reopened after a restart). Activating twice adds nothing, and run_skill_python is open
+// only for a skill active in that conversation. Owned by the runtime's skill source.
+import type { ToolContext } from '../../tools/types.ts';
+
+/** The first line of activate_skill's result: how a conversation shows a skill was activated. */
+export const activationHeading = (id: string): string => `# Skill ${id}\n`;
+
+export class ActiveSkills {
+  readonly #bySession = new Map<string, Set<string>>();
+
+  /** True when `id` was not active yet in `sessionId`. */
+  activate(sessionId: string, id: string): boolean {
+    let set = this.#bySession.get(sessionId);
+    if (!set) this.#bySession.set(sessionId, (set = new Set()));
+    if (set.has(id)) return false;
+    set.add(id);
+    return true;
+  }
+
+  /** Active in the call's conversation (this process's memory, else the conversation's messages). */
+  isActive(ctx: Pick<ToolContext, 'sessionId' | 'conversation'>, id: string): boolean {
+    if (this.#bySession.get(ctx.sessionId)?.has(id)) return true;
+    try {
+      const heading = activationHeading(id);
+      return ctx.conversation?.().messages.some((m) => m.role === 'tool' && m.content.startsWith(heading)) ?? false;
+    } catch {
+      return false;
+    }
+  }
+
+  of(sessionId: string): string[] {
+    return [...(this.#bySession.get(sessionId) ?? [])];
+  }
+
+  /** Forget a conversation (it closed). */
+  drop(sessionId: string): void {
+    this.#bySession.delete(sessionId);
+  }
+}
