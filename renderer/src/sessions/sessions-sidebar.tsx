@@ -96,12 +96,22 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     }
   };
 
-  /** The keyboard back on the row whose title was edited (the field it was in is gone). */
-  const refocusRow = (id: string) =>
+  /**
+   * The keyboard back on the row whose title was edited (the field it was in is gone), now and
+   * when the renamed list is drawn again (its event may come after the rename's answer).
+   */
+  let refocusId: string | null = null;
+  const tryRefocus = () =>
     queueMicrotask(() => {
-      if (document.activeElement && document.activeElement !== document.body) return;
-      listEl.querySelector<HTMLElement>(`button.session-open[data-session-id="${CSS.escape(id)}"]`)?.focus();
+      if (!refocusId || (document.activeElement && document.activeElement !== document.body)) return;
+      listEl.querySelector<HTMLElement>(`button.session-open[data-session-id="${CSS.escape(refocusId)}"]`)?.focus();
     });
+  const refocusRow = (id: string) => {
+    refocusId = id;
+    tryRefocus();
+    setTimeout(() => refocusId === id && (refocusId = null), 2000);
+  };
+  createEffect(on(() => app.state.sessions, tryRefocus, { defer: true }));
   const rename = async (session: SessionInfo, title: string) => {
     // Enter and the blur that follows both land here: only the first one counts.
     if (editing() !== session.id) return;
