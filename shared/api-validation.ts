@@ -85,6 +85,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   setToolSelection: obj({ ...sessionId, selection: json() }),
   listTools: empty,
   reloadTools: empty,
+  openToolsFolder: empty,
   setGroupEnabled: obj({ group: name, enabled: bool() }),
   setToolEnabled: obj({ tool: name, enabled: bool() }),
   getToolValves: obj({ group: name }),

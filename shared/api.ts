@@ -153,6 +153,8 @@ export interface AppInfo {
   secrets: { backend: 'keyring' | 'session' | 'none'; detail?: string };
   /** Problems found while starting or since (a corrupt or invalid settings file replaced …). */
   warnings?: string[];
+  /** The folder your own tools go in ("New tool" writes there): the first tool root, else `tools` in the home. */
+  toolsFolder?: string;
   /** Where each well-known folder of the other projects is on this machine (project ones under the working folder). */
   wellKnownFolders?: Partial<Record<WellKnownRoot, string>>;
 }
@@ -224,6 +226,8 @@ export interface ApiMethods extends AppsApiMethods, PermissionApiMethods, McpIns
   // tools
   listTools: { request: Empty; response: ToolsState };
   reloadTools: { request: Empty; response: ToolsState };
+  /** Opens your tools folder in the system's file manager (made first when missing); `opened: false` when no opener could start. */
+  openToolsFolder: { request: Empty; response: { path: string; opened: boolean } };
   /** Persists the group's enable state (settings.groupDefaults) and applies it to every session. */
   setGroupEnabled: { request: { group: string; enabled: boolean }; response: ToolsState };
   /** Persists the tool's enable state (settings.toolDefaults) and applies it to every session. */
@@ -324,6 +328,7 @@ export const API_METHODS = [
   'setToolSelection',
   'listTools',
   'reloadTools',
+  'openToolsFolder',
   'setGroupEnabled',
   'setToolEnabled', 'getToolValves', 'setToolValves',
   'createTool',

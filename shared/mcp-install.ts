@@ -14,6 +14,8 @@ export interface McpBundleField {
   /** Kept in the keychain only, never in settings. */
   sensitive: boolean;
   default?: string | number | boolean;
+  /** The keychain secret the bundle named here: never read for it; the user types the value instead. */
+  secretRef?: string;
 }
 
 /** What a bundle's manifest says about it, as shown before it is installed. */
@@ -54,9 +56,10 @@ export interface McpRegistryServer {
     registryType: string;
     identifier: string;
     version?: string;
-    environmentVariables: Array<{ name: string; description?: string; isSecret: boolean; isRequired: boolean; default?: string }>;
+    /** `secretRefs`: the keychain secrets the registry named in its default (the user types the value instead). */
+    environmentVariables: Array<{ name: string; description?: string; isSecret: boolean; isRequired: boolean; default?: string; secretRefs?: string[] }>;
   }>;
-  remotes: Array<{ type: string; url: string; headers: Array<{ name: string; description?: string; isSecret: boolean; value?: string }> }>;
+  remotes: Array<{ type: string; url: string; headers: Array<{ name: string; description?: string; isSecret: boolean; value?: string; isRequired?: boolean; secretRefs?: string[] }> }>;
 }
 
 export interface McpRegistrySearch {

@@ -99,6 +99,9 @@ app.on('web-contents-created', (_event, contents) => {
     if (!isAppUrl(url, location)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
+  // Tooldesk uses no WebRTC; an MCP App must not send anything through it (issue 32 §9): no UDP
+  // that is not proxied, on top of the app frames' prelude and Permissions-Policy.
+  contents.setWebRTCIPHandlingPolicy('disable_non_proxied_udp');
 });
 
 app.whenReady().then(async () => {

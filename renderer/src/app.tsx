@@ -6,13 +6,14 @@ import { SessionsSidebar } from './sessions/sessions-sidebar.tsx';
 import { ChatView } from './chat/chat-view.tsx';
 import { ToolsPanel } from './tools/tools-panel.tsx';
 import { VariablesPanel } from './variables/variables-panel.tsx';
-import { SettingsPanel } from './settings/settings-panel.tsx';
+import { SettingsPage } from './settings/settings-page.tsx';
 import { SandboxBanner } from './ui/sandbox-banner.tsx';
 import { StartupWarnings } from './ui/startup-warnings.tsx';
 import { focusFirstWaitingCard, isJumpToApprovalKey } from './approvals/focus-if-idle.ts';
 import { watchTyping } from './approvals/typing-watch.ts';
 import { closeTopLayer, openLayer } from './ui/layers.ts';
 import { listenForBundleDrops } from './settings/bundle-drop.ts';
+import { returnFocusAfterClose } from './ui/return-focus.ts';
 import './ui/theme.css';
 import './ui/layout.css';
 
@@ -22,6 +23,18 @@ export type PanelName = 'tools' | 'variables' | 'settings';
 export function App(props: { store: AppStore; connection?: () => string }) {
   const [panel, setPanel] = createSignal<PanelName | null>(null);
   const [focusVariable, setFocusVariable] = createSignal<string | null>(null);
+  // A link into Settings names its section; the Tools panel can open on its New tool form.
+  const [settingsSection, setSettingsSection] = createSignal<string | undefined>();
+  const [newToolAtOpen, setNewToolAtOpen] = createSignal(false);
+  const openSettings = (section?: string) => {
+    setSettingsSection(section);
+    setPanel(null);
+    setPanel('settings');
+  };
+  const openNewTool = () => {
+    setNewToolAtOpen(true);
+    setPanel('tools');
+  };
   // Below 900px the sidebar is hidden; this opens it over the chat (the only way to sessions there).
   const [sessionsOpen, setSessionsOpen] = createSignal(false);
   const narrow = () => window.matchMedia?.('(max-width: 900px)').matches ?? false;
@@ -63,10 +76,17 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     const chat = id ? props.store.state.chats[id] : undefined;
     return !!chat && (chat.approvalOrder.length > 0 || chat.mcpAsks.length > 0);
   };
+  /** Closes the narrow window's sessions drawer; the keyboard, if it was in it, goes back to its button. */
+  const closeSessions = () => {
+    returnFocusAfterClose(document.getElementById('sessions-sidebar'), () => document.querySelector<HTMLElement>('[data-testid="sessions-toggle"]'));
+    setSessionsOpen(false);
+  };
   /** Closes the side panel and gives the keyboard back to the tab that opens it. */
   const closePanel = () => {
     const name = panel();
     setPanel(null);
+    setSettingsSection(undefined);
+    setNewToolAtOpen(false);
     if (name) document.querySelector<HTMLElement>(`[data-testid="tab-${name}"]`)?.focus();
   };
 
@@ -87,8 +107,10 @@ export function App(props: { store: AppStore; connection?: () => string }) {
       search?.focus();
       search?.select();
     } else if (e.key === 'Escape' && e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      // Shift+Esc puts the cursor in the message box from anywhere (open layers stay open).
+      // Shift+Esc puts the cursor in the message box from anywhere (open layers stay open, but
+      // Settings, which takes the chat's place, gives it back).
       e.preventDefault();
+      if (panel() === 'settings') setPanel(null);
       composer?.focus();
     } else if (e.key === 'Escape' && !e.defaultPrevented) {
       // Esc closes the top layer only (menu → dialog → panel → drawer). With none open it stops a
@@ -108,14 +130,14 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     if (panel()) onCleanup(openLayer(closePanel));
   });
   createEffect(() => {
-    if (sessionsOpen()) onCleanup(openLayer(() => setSessionsOpen(false)));
+    if (sessionsOpen()) onCleanup(openLayer(closeSessions));
   });
   let stopTypingWatch: (() => void) | undefined;
   let stopBundleDrops: (() => void) | undefined;
   onMount(() => {
     stopTypingWatch = watchTyping(document);
     // A .mcpb dropped on the window opens in Settings → MCP servers.
-    stopBundleDrops = listenForBundleDrops(window, () => setPanel('settings'));
+    stopBundleDrops = listenForBundleDrops(window, () => openSettings('mcp'));
     document.addEventListener('keydown', onJumpKey, true);
     document.addEventListener('keydown', onKeyDown);
     void props.store.init();
@@ -128,7 +150,13 @@ export function App(props: { store: AppStore; connection?: () => string }) {
     props.store.dispose();
   });
 
-  const toggle = (name: PanelName) => setPanel(panel() === name ? null : name);
+  /** A tab opens its panel and puts the keyboard in it (Settings focuses its own heading), or closes it. */
+  const toggle = (name: PanelName) => {
+    if (panel() === name) return closePanel();
+    setPanel(name);
+    if (name !== 'settings') queueMicrotask(() => document.querySelector<HTMLElement>('.panel-head h2')?.focus());
+  };
+  const sidePanel = () => (panel() === 'settings' ? null : panel());
   const tab = (name: PanelName, label: string) => (
     <button type="button" class={`tab ${panel() === name ? 'active' : ''}`} aria-pressed={panel() === name} onClick={() => toggle(name)} data-testid={`tab-${name}`}>
       {label}
@@ -138,7 +166,7 @@ export function App(props: { store: AppStore; connection?: () => string }) {
 
   return (
     <AppProvider value={{ ...props.store, ...controls }}>
-      <div class={`layout ${panel() ? 'with-panel' : ''} ${sessionsOpen() ? 'sessions-open' : ''}`}>
+      <div class={`layout ${sidePanel() ? 'with-panel' : ''} ${sessionsOpen() ? 'sessions-open' : ''}`}>
         <aside class="sidebar" id="sessions-sidebar">
           <div class="brand">Tooldesk</div>
           <SessionsSidebar searchRef={(el) => (search = el)} />
@@ -172,7 +200,7 @@ export function App(props: { store: AppStore; connection?: () => string }) {
               {tab('settings', 'Settings')}
             </nav>
           </header>
-          <SandboxBanner info={appInfo} onOpenSettings={() => setPanel('settings')} />
+          <SandboxBanner info={appInfo} onOpenSettings={() => openSettings('sandbox')} />
           <StartupWarnings info={appInfo} />
           {/* In the column's flow, under the header: it never covers the message box or its buttons. */}
           <Show when={props.store.error()}>
@@ -183,13 +211,19 @@ export function App(props: { store: AppStore; connection?: () => string }) {
               </button>
             </div>
           </Show>
-          <ChatView onOpenSettings={() => setPanel('settings')} composerRef={(el) => (composer = el)} />
+          {/* Settings takes the chat's place; the chat stays mounted underneath (its drafts, its cards). */}
+          <Show when={panel() === 'settings'}>
+            <SettingsPage onClose={closePanel} section={settingsSection()} />
+          </Show>
+          <ChatView hidden={panel() === 'settings'} onOpenSettings={openSettings} onNewTool={openNewTool} composerRef={(el) => (composer = el)} />
         </main>
-        <Show when={panel()}>
+        <Show when={sidePanel()}>
           <div class="panel-backdrop" aria-hidden="true" onClick={closePanel} />
-          <aside class="panel" aria-label={panel()!}>
+          <aside class="panel" aria-label={sidePanel()!}>
             <div class="panel-head row">
-              <h2 class="grow">{panel() === 'tools' ? 'Tools' : panel() === 'variables' ? 'Variables' : 'Settings'}</h2>
+              <h2 class="grow" tabIndex={-1}>
+                {panel() === 'tools' ? 'Tools' : 'Variables'}
+              </h2>
               <button type="button" class="icon" aria-label="Close panel" title="Close (Esc)" onClick={closePanel}>
                 <Icon name="close" />
               </button>
@@ -197,20 +231,17 @@ export function App(props: { store: AppStore; connection?: () => string }) {
             <div class="panel-body">
               <Switch>
                 <Match when={panel() === 'tools'}>
-                  <ToolsPanel />
+                  <ToolsPanel creating={newToolAtOpen()} />
                 </Match>
                 <Match when={panel() === 'variables'}>
                   <VariablesPanel focus={focusVariable()} onFocusHandled={() => setFocusVariable(null)} />
-                </Match>
-                <Match when={panel() === 'settings'}>
-                  <SettingsPanel />
                 </Match>
               </Switch>
             </div>
           </aside>
         </Show>
         <Show when={sessionsOpen()}>
-          <div class="sessions-backdrop" aria-hidden="true" onClick={() => setSessionsOpen(false)} />
+          <div class="sessions-backdrop" aria-hidden="true" onClick={closeSessions} />
         </Show>
       </div>
     </AppProvider>

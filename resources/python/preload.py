@@ -37,7 +37,7 @@ FOLDERS = set()
 # Top-level names of the modules kept for calls that a cold run would import itself (see shadowed).
 SHADOWABLE = set()
 # Ours, never kept for a call: a script of the same name in its folder is the one it imports.
-OUR_MODULES = {'__main__', 'run_tool', 'preload'}
+OUR_MODULES = {'__main__', 'run_tool', 'preload', 'zygote_call', 'zygote_os', 'call_mounts'}
 
 
 # ---- what the files import ---------------------------------------------------------------

@@ -178,6 +178,8 @@ def encode(envelope):
 
 
 def main():
+    from run_tool import utf8_stdio  # beside this file (sys.path[0] until the line below)
+    utf8_stdio()
     channel, on_stdout = open_channel()
     raw = sys.stdin.buffer.read().decode('utf-8')
     request = json.loads(raw)

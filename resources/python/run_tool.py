@@ -30,7 +30,17 @@ def encode(envelope, warnings):
         return json.dumps(envelope, ensure_ascii=False)
 
 
+def utf8_stdio():
+    """UTF-8 on stdin, stdout and stderr, as PYTHONIOENCODING=utf-8 did (runs with -E)."""
+    for stream, errors in ((sys.stdin, 'strict'), (sys.stdout, 'strict'), (sys.stderr, 'backslashreplace')):
+        try:
+            stream.reconfigure(encoding='utf-8', errors=errors)
+        except (AttributeError, ValueError):
+            pass
+
+
 def main():
+    utf8_stdio()
     script, function_name = sys.argv[1], sys.argv[2]
     marker = sys.argv[3] if len(sys.argv) > 3 else 'TOOLDESK-RESULT'
     channel, on_stdout = open_channel()

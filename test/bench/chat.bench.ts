@@ -51,7 +51,7 @@ async function openBigSession(): Promise<void> {
     const start = performance.now();
     const session = manager.open('big-session');
     times.push(performance.now() - start);
-    if (session.messages().length !== MESSAGES || session.variables.size !== VARIABLES) throw new Error('bench: session did not restore fully');
+    if (session.messages().length !== MESSAGES || session.tools.variables.size !== VARIABLES) throw new Error('bench: session did not restore fully');
     manager.closeAll();
   }
   times.sort((a, b) => a - b);
@@ -65,7 +65,7 @@ async function openBigSession(): Promise<void> {
   const session = manager.open('big-session');
   gc();
   const after = process.memoryUsage().heapUsed;
-  report((after - before) / 1024 / 1024, 'MB', `heap held by the open session (${session.messages().length} messages, ${session.variables.size} variables)`);
+  report((after - before) / 1024 / 1024, 'MB', `heap held by the open session (${session.messages().length} messages, ${session.tools.variables.size} variables)`);
   manager.closeAll();
   settings.close();
   rmSync(home, { recursive: true, force: true });

@@ -45,7 +45,8 @@ describe('chat polish', () => {
   it('in a 900px window an open panel has a backdrop and leaves the header buttons usable', async () => {
     await page.setViewportSize({ width: 900, height: 700 });
     try {
-      await openPanel(page, 'settings');
+      // A side panel (Settings is a page in the chat's place: settings-page.test.ts).
+      await openPanel(page, 'variables');
       const backdrop = page.locator('.panel-backdrop');
       expect(await backdrop.isVisible()).toBe(true);
       // The header's buttons are not covered: clicking another tab switches panels.

@@ -2,7 +2,8 @@
 // @modelcontextprotocol/server-basic-vanillajs: the app renders the tool's result inside the
 // block's sandboxed frame, cannot reach Tooldesk's document, calls its server's tool through the
 // approval card, renders again after a reload without calling the tool again; an untrusted
-// server's app waits for "Show this app"; an app that floods is stopped with a clear block.
+// server's app waits for "Show this app"; an app that floods is stopped with a clear block;
+// Fullscreen covers the window and Esc leaves it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -10,6 +11,7 @@ import { fixture } from '../support/mcp-servers.ts';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
 import { appFrame, lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
+import { startStunTurnListener, webrtcAttack } from './support/webrtc-probe.ts';
 
 const BASIC = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js', import.meta.url));
 
@@ -99,15 +101,60 @@ describe('MCP Apps', () => {
     // No network unless declared.
     await expect(block.getByTestId('mcp-app-network').textContent()).resolves.toContain("connect-src 'none'");
     await screenshot(page, 'e2e-mcp-app');
-    // Fullscreen and back.
+    // Fullscreen covers the window less a small margin (issue 36 §4), the app larger than inline; Esc and the button leave it.
+    const inline = (await block.locator('iframe').boundingBox())!;
     await block.getByRole('button', { name: 'Fullscreen' }).click();
     await expect(block.getAttribute('class')).resolves.toContain('fullscreen');
+    const view = page.viewportSize()!;
+    await expect.poll(async () => {
+      const box = (await block.boundingBox())!;
+      return box.x <= 16 && box.y <= 16 && box.width >= view.width - 32 && box.height >= view.height - 32;
+    }).toBe(true);
+    const full = (await block.locator('iframe').boundingBox())!;
+    expect(full.height).toBeGreaterThan(Math.max(inline.height, view.height - 120));
+    expect(full.width).toBeGreaterThanOrEqual(view.width - 60);
+    await screenshot(page, 'e2e-mcp-app-fullscreen');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => block.getAttribute('class')).not.toContain('fullscreen');
+    expect(await block.evaluate((el) => el.getBoundingClientRect().width < window.innerWidth - 100)).toBe(true);
+    await block.getByRole('button', { name: 'Fullscreen' }).click();
     await block.getByRole('button', { name: 'Exit fullscreen' }).click();
     await expect(block.getAttribute('class')).resolves.not.toContain('fullscreen');
     // "Show as text" swaps the app for the tool's text.
     await block.getByTestId('mcp-app-as-text').click();
-    await expect(block.getByTestId('mcp-app-text').textContent()).resolves.toMatch(/"time": "\d{4}-/);
+    // The server's own text (main keeps it beside structuredContent): the time.
+    await expect(block.getByTestId('mcp-app-text').textContent()).resolves.toMatch(/\d{4}-\d\d-\d\dT/);
     await block.getByTestId('mcp-app-as-text').click();
+  });
+
+  it('the app cannot reach the network through WebRTC: nothing arrives at a STUN/TURN listener on loopback', async () => {
+    const listener = await startStunTurnListener();
+    try {
+      const ports = { udp: listener.udpPort, tcp: listener.tcpPort };
+      // The listener hears a page that may use WebRTC (a blank page of the same browser).
+      const control = await page.context().newPage();
+      await control.goto('about:blank');
+      expect((await control.evaluate(webrtcAttack, ports)).window).toBe('connection made');
+      await expect.poll(() => listener.arrived().udp, { timeout: 10_000 }).toBeGreaterThan(0);
+      await control.close();
+      const before = listener.arrived();
+      const frame = await appFrame(page, 'Server Time');
+      const tried = await frame.evaluate(webrtcAttack, ports);
+      expect(tried).toEqual({
+        window: 'no RTCPeerConnection',
+        'webkit prefix': 'no RTCPeerConnection',
+        // Frames it makes get new opaque origins (the sandbox): out of its reach, or scrubbed.
+        'window[0]': expect.stringMatching(/^(no RTCPeerConnection|unreachable: SecurityError)$/),
+        'iframe contentWindow': expect.stringMatching(/^(no RTCPeerConnection|unreachable: SecurityError)$/),
+        'innerHTML iframe': expect.stringMatching(/^(no RTCPeerConnection|unreachable: SecurityError)$/),
+        // A srcdoc frame runs its own script in its own realm: the prelude runs there first.
+        'srcdoc frame': 'no RTCPeerConnection',
+      });
+      await page.waitForTimeout(3000);
+      expect(listener.arrived()).toEqual(before);
+    } finally {
+      await listener.close();
+    }
   });
 
   it('a tool call from the app shows an approval card under the app, runs after approval and is marked "from the app"', async () => {

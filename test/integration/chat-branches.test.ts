@@ -179,7 +179,7 @@ describe('attachments', () => {
     const message = session.messages()[0]!;
     expect(message).toMatchObject({ attachments: [{ name: 'dot.png', kind: 'image' }, { name: 'notes.txt', kind: 'text', truncated: true, chars: 25_008 }] });
     const variable = (message as { attachments: Array<{ variable?: string }> }).attachments[1]!.variable!;
-    expect(session.variables.peek(variable)?.value.endsWith('THE END')).toBe(true);
+    expect(session.tools.variables.peek(variable)?.value.endsWith('THE END')).toBe(true);
     // Reopened, the model gets the same parts (the files are kept beside the session).
     manager.closeAll();
     const reopened = manager.open(session.id);

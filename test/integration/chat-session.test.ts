@@ -229,7 +229,7 @@ describe('chat session: persistence', () => {
     expect(manager2.list().map((s) => s.id)).toEqual([id]);
     const reopened = manager2.open(id);
     expect(reopened.messages().map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(reopened.variables.peek(varName)?.value.split('\n')).toHaveLength(3000);
+    expect(reopened.tools.variables.peek(varName)?.value.split('\n')).toHaveLength(3000);
     recordEvents(reopened);
     const read = await reopened.runTool('ReadVar', { name: varName, start: 0, length: 20 });
     expect(read.status).toBe('SUCCESS');
@@ -246,7 +246,7 @@ describe('chat session: persistence', () => {
     await (session.send('make it huge') as { done: Promise<unknown> }).done;
     const tool = session.messages().find((m): m is ToolResultMessage => m.role === 'tool')!;
     const varName = tool.result.cacheVarResult!;
-    const whole = session.variables.peek(varName)!.value;
+    const whole = session.tools.variables.peek(varName)!.value;
     expect(whole.length).toBeGreaterThan(1_500_000);
     expect(tool.result.data).toBeUndefined();
     expect(tool.cut).toMatchObject({ data: whole.length + 2, formattedText: whole.length });

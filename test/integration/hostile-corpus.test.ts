@@ -196,6 +196,9 @@ function crossCallCases(into: string): CaseSpec[] {
     'cc-proc-mem-write': MEM_WRITE_ALL,
     'cc-thread-left': 'import threading, time; threading.Thread(target=lambda: time.sleep(60), daemon=True).start()',
     'cc-child-left': 'import subprocess; subprocess.Popen(["sleep", "60"], start_new_session=True)',
+    // Issue 32 §13: shared memory does not carry over between warm calls.
+    'cc-dev-shm': 'open("/dev/shm/left-by-attack", "w").write("x")',
+    'cc-sysv-shm': 'shmget(0x7D0C5E12, 4096, 0o1666)',
   };
   return Object.entries(attacks).map(([name, attack]) => {
     const root = join(into, name);
@@ -207,7 +210,11 @@ function crossCallCases(into: string): CaseSpec[] {
 
 const PTRACE_ALL = 'import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nfor pid in [int(n) for n in os.listdir("/proc") if n.isdigit()]:\n    if pid != os.getpid() and libc.ptrace(16, pid, 0, 0) == 0:\n        libc.ptrace(17, pid, 0, 0)';
 const MEM_WRITE_ALL = 'key = "success"\nfor pid in [int(n) for n in os.listdir("/proc") if n.isdigit()]:\n    try:\n        fd = os.open("/proc/%d/mem" % pid, os.O_RDWR)\n    except OSError:\n        continue\n    try:\n        os.pwrite(fd, b"SUCCESS", id(key) + sys.getsizeof(key) - len(key) - 1)\n    except OSError:\n        pass\n    os.close(fd)';
-const CROSS_CALL_MODULE = `import os, resource, signal, sys
+const CROSS_CALL_MODULE = `import ctypes, os, resource, signal, sys
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
+shmget = _libc.shmget
 
 STATE = "fresh"
 
@@ -231,6 +238,7 @@ def victim() -> dict:
         "modules": "left_by_attack" in sys.modules, "state": STATE,
         "builtins": hasattr(__builtins__, "LEFT_BY_ATTACK") if not isinstance(__builtins__, dict) else "LEFT_BY_ATTACK" in __builtins__,
         "path0": sys.path[0] == "/tmp/evil",
+        "dev_shm": sorted(os.listdir("/dev/shm")), "sysv": shmget(0x7D0C5E12, 0, 0) >= 0,
     }
 `;
 

@@ -15,7 +15,7 @@ import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
 import type { ToolGroup } from '../../electron/runtime/tools/types.ts';
 import { isAlive } from '../support/live-processes.ts';
 import { tempHomes } from '../support/temp-homes.ts';
-import { testSourceContext, testToolContext } from '../support/tool-source-context.ts';
+import { testModuleHosts, testSourceContext, testToolContext } from '../support/tool-source-context.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'td-host-'));
 const fine = (name: string) => `export default () => ({ name: "${name}", execute: async () => ({ content: [{ type: "text", text: "${name} ok" }] }) });\n`;
@@ -39,7 +39,7 @@ function executorFor(groups: ToolGroup[], toolTimeoutMs = 1_000): ToolExecutor {
 const names = (groups: ToolGroup[]) => groups.flatMap((g) => g.tools.map((t) => t.definition.function.name)).sort();
 
 async function hostPid(ctx: SourceContext): Promise<number | null> {
-  const [host] = ctx.moduleHosts.hostsOf(ctx);
+  const [host] = testModuleHosts.hostsOf(ctx);
   return host ? host.pid() : null;
 }
 
@@ -160,7 +160,7 @@ describe('module tool host', () => {
     const { entries } = root({ 'a_exits.ts': 'export default () => ({ name: "exits_on_run", execute: async () => { console.error("bye from the tool"); process.exit(3); } });\n', 'b_fine.ts': fine('b_fine') });
     const ctx = testSourceContext();
     const { groups } = await loadModuleFactories(entries, ctx);
-    const [host] = ctx.moduleHosts.hostsOf(ctx);
+    const [host] = testModuleHosts.hostsOf(ctx);
     const ex = executorFor(groups, 10_000);
     const exited = await ex.execute('exits_on_run', {});
     expect(exited.status).toBe('ERROR');

@@ -202,7 +202,8 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('a warm call cann
     const zygotes = (await pools.warmPython.zygotes()).map((z) => z.hostPid);
     const attack = await call(tools.get('stop_fork_servers')!);
     expect(attack.status).toBe('SUCCESS');
-    expect((attack.data as { seen: number }).seen).toBeGreaterThan(0);
+    // Its /proc is its own PID namespace's (issue 32 §15): it cannot even name them.
+    expect((attack.data as { seen: number }).seen).toBe(0);
     // Seen from here: no process of the fork-server's tree was stopped.
     const tree = (await pools.warmPython.zygotes()).flatMap((z) => [z.hostPid, ...z.spares]);
     expect(tree.filter(isStopped)).toEqual([]);

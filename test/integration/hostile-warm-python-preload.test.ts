@@ -3,11 +3,12 @@
 // that ships its own `numpy.py` or `requests/` gets neither preloaded (and its calls import their
 // own), modules that start a thread, take too long or fail at import are left out with the reason,
 // and a call that mutates a preloaded module leaves the next call exactly as it was.
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
 import { withCallTrace, type CallTrace } from '../../electron/runtime/tools/call-trace.ts';
 import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
@@ -21,6 +22,20 @@ const pools = helperPools();
 
 /** Installed modules (outside every tool and writable folder) that misbehave at import. */
 const SITE = fileURLToPath(new URL('../fixtures/preload-site/', import.meta.url));
+
+/**
+ * A Python with SITE installed (a virtual environment whose site-packages lists it in a .pth):
+ * tools run with -E (issue 32 §8), so PYTHONPATH cannot stand in for an installed package. Under
+ * the home, not /tmp: the sandbox's /tmp is private, and the interpreter must be visible in it.
+ */
+function pythonWithSite(): { python: string; remove: () => void } {
+  const dir = mkdtempSync(join(homedir(), '.td-preload-venv-'));
+  execFileSync(realPython()!, ['-m', 'venv', '--system-site-packages', '--without-pip', dir]);
+  const python = join(dir, 'bin', 'python');
+  const purelib = execFileSync(python, ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { encoding: 'utf8' }).trim();
+  writeFileSync(join(purelib, 'td-preload-site.pth'), `${SITE}\n`);
+  return { python, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 async function toolsIn(root: string, tune: (s: ReturnType<typeof defaultSettings>) => void = () => {}): Promise<Map<string, Tool>> {
   const settings = defaultSettings();
@@ -97,8 +112,10 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm dependency 
     const root = folder('site');
     // td_fails_import raises at import: the tool guards it, as tools with optional imports do.
     writeFileSync(join(root, 'odd.py'), 'try:\n    import td_fails_import\nexcept ImportError:\n    pass\nimport td_thread_at_import\nimport td_slow_import\nimport td_plain\n\ndef values() -> list:\n    """What each module holds."""\n    return [td_thread_at_import.VALUE, td_slow_import.VALUE, td_plain.VALUE]\n');
+    const site = pythonWithSite();
+    onTestFinished(site.remove);
     const tools = await toolsIn(root, (s) => {
-      s.extraEnv = { PYTHONPATH: SITE };
+      s.pythonPath = site.python;
       s.runner.preloadMaxMs = 1000;
     });
     const started = Date.now();

@@ -11,7 +11,7 @@ import { loadModuleFactories } from '../../electron/runtime/sources/module/index
 import { MAX_CALL_OUTPUT_CHARS } from '../../electron/runtime/sources/module/host-protocol.ts';
 import { tracedRunner } from '../../electron/runtime/sources/process/traced-runner.ts';
 import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
-import { testSourceContext } from '../support/tool-source-context.ts';
+import { testModuleHosts, testSourceContext } from '../support/tool-source-context.ts';
 
 const CHATTY = `
 console.log("printed at load time");
@@ -55,7 +55,7 @@ describe('Inspect of a module tool call', () => {
     const [x, y] = await Promise.all([executor.execute('chatty', { label: 'X', ms: 300 }), executor.execute('chatty', { label: 'Y', ms: 50 })]);
     expect(x.finalText).toBe('exec-X');
     expect(y.finalText).toBe('exec-Y');
-    const [host] = ctx.moduleHosts.hostsOf(ctx);
+    const [host] = testModuleHosts.hostsOf(ctx);
     for (const [label, result] of [['X', x], ['Y', y]] as const) {
       const other = label === 'X' ? 'Y' : 'X';
       const toolHost = result.inspection!.toolHost!;

@@ -96,6 +96,26 @@ describe('budget mode: 1 000 tools without flooding the context', () => {
     ]);
   });
 
+  it('what FindTools found is saved with the chat: reopened, the found tool is still offered', async () => {
+    const groups = manyGroups([]);
+    const script: FakeScript = (_request, turn) => (turn === 0 ? fakeTurn.toolCall('FindTools', { query: 'forecast topic742' }) : fakeTurn.text('ok'));
+    const { manager, server, home, settings } = await setup(script, groups, Object.fromEntries(groups.map((g) => [g.name, true])));
+    const session = manager.create();
+    recordEvents(session);
+    await done(session.send('find the forecast tool'));
+    expect(names(server.chatRequests()[1]!.body)).toContain('mod37_tool2');
+    manager.closeAll();
+    const again = new SessionManager({ home, settings, tools: staticTools(groups) });
+    managers.push(again);
+    const reopened = again.open(session.id);
+    recordEvents(reopened);
+    await done(reopened.send('and again'));
+    // Still in budget mode, and the tool found before the reopen is offered in full.
+    const offered = names(server.chatRequests().at(-1)!.body);
+    expect(offered).toContain('FindTools');
+    expect(offered).toContain('mod37_tool2');
+  });
+
   it('pinned tools of the chat are always sent in full; under the budget everything goes and FindTools does not', async () => {
     const groups = manyGroups([]);
     const { manager, server, settings } = await setup([fakeTurn.text('a'), fakeTurn.text('b')], groups, Object.fromEntries(groups.map((g) => [g.name, true])));

@@ -25,4 +25,18 @@ describe('source file size', () => {
     expect(seen).toBeGreaterThan(300);
     expect(over).toEqual([]);
   });
+
+  it(`no Python file under resources/ is over ${MAX_LINES} lines (the helpers the app runs: zygote, parsers, runners)`, () => {
+    const over: string[] = [];
+    let seen = 0;
+    for (const entry of readdirSync(join(root, 'resources'), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.py')) continue;
+      const path = join(entry.parentPath, entry.name);
+      seen++;
+      const lines = readFileSync(path, 'utf8').split('\n').length - 1;
+      if (lines > MAX_LINES) over.push(`${relative(root, path)}: ${lines} lines`);
+    }
+    expect(seen).toBeGreaterThan(5);
+    expect(over).toEqual([]);
+  });
 });

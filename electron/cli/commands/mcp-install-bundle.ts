@@ -1,7 +1,7 @@
 // Installing one `.mcpb` file, for `mcp install FILE.mcpb` and for a registry's mcpb package:
 // the manifest shown, the platform checked, user_config asked (sensitive values to the keychain
 // only), unpacked into TOOLDESK_HOME/mcpb/NAME and added as a server, switched on.
-import { bundleEntry, bundleTarget, checkConfigValue, discardBundle, openBundle, placeBundle, platformProblem, type OpenedBundle } from '../../runtime/host/mcp-client.ts';
+import { bundleEntry, bundleTarget, checkConfigValue, discardBundle, namedSecretsRefusal, openBundle, placeBundle, platformProblem, unpackBundle, type OpenedBundle } from '../../runtime/host/mcp-client.ts';
 import type { Runtime } from '../../runtime/create-runtime.ts';
 import { KeyringUnavailableError } from '../../runtime/store/secret-store.ts';
 import { openCliSecrets } from '../cli-settings.ts';
@@ -30,6 +30,12 @@ export async function installBundle(runtime: Runtime, file: string, args: Parsed
     bundle = opened;
     const m = bundle.manifest;
     io.stdout.write(showManifest(bundle));
+    const secrets = openCliSecrets(io);
+    const refusal = await namedSecretsRefusal(`${file} (${m.name})`, m.userConfig.flatMap((f) => (f.secretRef ? [f.secretRef] : [])), (n) => secrets.exists(n));
+    if (refusal) {
+      io.stderr.write(`tooldesk mcp install: ${refusal}\n`);
+      return 1;
+    }
     const platform = platformProblem(m);
     if (platform) {
       io.stderr.write(`tooldesk mcp install: ${platform}; not installed\n`);
@@ -71,6 +77,13 @@ export async function installBundle(runtime: Runtime, file: string, args: Parsed
         return 1;
       }
     }
+    // Unpacked only now, after the yes, streamed and held to the sizes its zip declared.
+    try {
+      await unpackBundle(bundle);
+    } catch (error) {
+      io.stderr.write(`tooldesk mcp install: ${m.name}: ${(error as Error).message}; nothing was installed\n`);
+      return 1;
+    }
     if (!(await storeSensitive(io, plan.secrets))) return 1;
     placeBundle(bundle, target);
     bundle = undefined;
@@ -92,7 +105,7 @@ function showManifest({ manifest: m, signature }: OpenedBundle): string {
   lines.push(`  platforms: ${m.platforms?.join(', ') ?? 'any'}`);
   if (m.privacyPolicies.length) lines.push(`  privacy policies: ${m.privacyPolicies.join(', ')}`);
   lines.push(`  signature: ${signature.status === 'signed' ? `signed by ${signature.publisher ?? 'a trusted publisher'} (verified)` : signature.status === 'self-signed' ? 'self-signed (not from a trusted publisher)' : 'unsigned'}`);
-  for (const f of m.userConfig) lines.push(`  setting ${f.key} (${f.type}${f.required ? ', required' : ''}${f.sensitive ? ', sensitive: kept in the keychain' : ''}): ${f.title}`);
+  for (const f of m.userConfig) lines.push(`  setting ${f.key} (${f.type}${f.required ? ', required' : ''}${f.sensitive ? ', sensitive: kept in the keychain' : ''}): ${f.title}${f.secretRef ? ` (the bundle named your secret "${f.secretRef}": it is never read for it; type the value)` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -3,7 +3,8 @@
 // offline and says how old its answer is.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { fetchRegistryBundle, latestServer, registryBundleCache, registryBundlePackage, registryEntry, searchRegistry, type RegistryServer } from '../../runtime/host/mcp-client.ts';
+import { fetchRegistryBundle, latestServer, namedSecretsRefusal, registryBundleCache, registryBundlePackage, registryEntry, registryNamedSecrets, searchRegistry, type RegistryServer } from '../../runtime/host/mcp-client.ts';
+import { openCliSecrets } from '../cli-settings.ts';
 import { registryLocalName } from '../../../shared/mcp-install.ts';
 import type { SettingsStore } from '../../runtime/store/settings-store.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
@@ -64,6 +65,12 @@ export async function installFromRegistry(args: ParsedArgs, name: string, given:
     const server = found.value;
     const local = option(args, 'name') ?? registryLocalName(server.name);
     io.stdout.write(`${server.name} ${server.version} [${kinds(server)}]${server.title ? ` — ${server.title}` : ''}\n${server.description ? `  ${server.description}\n` : ''}`);
+    const secrets = openCliSecrets(io);
+    const refusal = await namedSecretsRefusal(server.name, registryNamedSecrets(server), (n) => secrets.exists(n));
+    if (refusal) {
+      io.stderr.write(`tooldesk mcp install: ${refusal}\n`);
+      return 1;
+    }
     const bundlePackage = registryBundlePackage(server);
     if (bundlePackage) {
       const fetched = await fetchRegistryBundle(server, bundlePackage, registryBundleCache(home));
@@ -75,13 +82,15 @@ export async function installFromRegistry(args: ParsedArgs, name: string, given:
       return await installBundle(runtime, fetched.file, args, given, io, { name: local, registryName: server.name, version: server.version });
     }
     for (const p of server.packages) for (const v of p.environmentVariables) io.stdout.write(`  env ${v.name}${v.isRequired ? ' (required)' : ''}${v.isSecret ? ' (secret: kept in the keychain)' : ''}${v.description ? `: ${v.description}` : ''}\n`);
+    for (const h of server.packages.length ? [] : (server.remotes[0]?.headers ?? [])) io.stdout.write(`  header ${h.name}${h.isRequired ? ' (required)' : ''}${h.isSecret ? ' (secret: kept in the keychain)' : ''}${h.description ? `: ${h.description}` : ''}\n`);
     const servers = serverEntries(settings);
     if (servers[local]) {
       io.stderr.write(`tooldesk mcp install: a server named "${local}" already exists; choose another name with --name NAME\n`);
       return 1;
     }
     const values = { ...given };
-    for (const v of server.packages.flatMap((p) => p.environmentVariables).filter((v) => v.isRequired && values[v.name] === undefined && v.default === undefined)) {
+    const asked = [...server.packages.flatMap((p) => p.environmentVariables), ...(server.packages.length ? [] : (server.remotes[0]?.headers ?? []))];
+    for (const v of asked.filter((v) => v.isRequired && values[v.name] === undefined && !('default' in v && v.default !== undefined))) {
       if (flag(args, 'yes')) break;
       const line = await approver.question(`${v.name}${v.description ? ` — ${v.description}` : ''}: `, { secret: v.isSecret });
       if (line?.trim()) values[v.name] = line.trim();

@@ -19,3 +19,21 @@ export function requestedPermissions(permissions: unknown): AppPermission[] {
 export function allowAttribute(requested: AppPermission[], granted: boolean): string {
   return granted ? requested.map((name) => FEATURE[name]).join('; ') : '';
 }
+
+/**
+ * Powerful features no app gets unless the user granted them (the frame's `allow` attribute
+ * names those): capture devices (without them Chromium's WebRTC gathers no local addresses),
+ * screen capture, sensors, payment, USB/serial/HID, local fonts. Sent as the app document's
+ * Permissions-Policy header; a granted feature stays limited by the `allow` attribute.
+ */
+const DENIED_UNLESS_GRANTED = [
+  'camera', 'microphone', 'geolocation', 'clipboard-write', 'clipboard-read', 'display-capture', 'speaker-selection',
+  'accelerometer', 'gyroscope', 'magnetometer', 'payment', 'usb', 'serial', 'hid', 'bluetooth', 'local-fonts', 'idle-detection',
+  'screen-wake-lock', 'publickey-credentials-get', 'publickey-credentials-create', 'otp-credentials', 'window-management',
+];
+
+/** The Permissions-Policy header for an app whose frame has `allow` (allowAttribute's value). */
+export function appPermissionsPolicy(allow: string): string {
+  const granted = new Set(allow.split(';').map((part) => part.trim().split(/\s+/)[0]).filter(Boolean));
+  return DENIED_UNLESS_GRANTED.map((feature) => `${feature}=${granted.has(feature) ? '*' : '()'}`).join(', ');
+}

@@ -7,6 +7,8 @@
 // minute: the app cannot fetch another app's document (its CSP has no 'self' either).
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { appPermissionsPolicy } from './app-permissions.ts';
+import { withAppPrelude } from './app-prelude.ts';
 
 export interface AppDocument {
   html: string;
@@ -74,7 +76,8 @@ export async function startAppSandboxServer(): Promise<AppSandboxServer> {
     }
     if (!entry.proxyServed) return reply(res, 404, 'text/plain', 'not framed by its proxy');
     pending.delete(match[2]!);
-    return reply(res, 200, 'text/html; charset=utf-8', entry.doc.html, { 'Content-Security-Policy': entry.doc.csp });
+    // WebRTC out of reach before the app's first line runs (app-prelude.ts).
+    return reply(res, 200, 'text/html; charset=utf-8', withAppPrelude(entry.doc.html), { 'Content-Security-Policy': entry.doc.csp, 'Permissions-Policy': appPermissionsPolicy(entry.doc.allow) });
   };
   const server: Server = createServer(handle);
   await new Promise<void>((resolve, reject) => {

@@ -10,6 +10,10 @@
 // while calls run → every call gets the signal, results that still arrive (a tool finishing
 // after the abort) are appended in call order, so the history has an answer for every call, and
 // no further step starts.
+//
+// A reply cut off by the token limit (`finish_reason: "length"`) may end inside a call's
+// arguments: its calls are failed with a message to the model and never run (as pi-mono does);
+// the model gets that message and the next step, so it can call again with complete arguments.
 import type { AssistantMessage, ChatMessage, ErrorValue, StopReason, ToolResultMessage } from '../../../shared/chat.ts';
 import type { LlmProvider, LlmRequest, LlmToolCall } from '../llm/types.ts';
 import { stepTiming, type StepClock } from './step-timing.ts';
@@ -50,7 +54,7 @@ export async function runAgentLoop(ports: AgentLoopPorts, signal: AbortSignal): 
     const streamed = await streamStep(ports, request, signal);
     const stop = decideAfterStream(streamed);
     if (stop) return stop;
-    const results = await runCalls(ports, streamed.step.toolCalls, signal);
+    const results = streamed.step.stopReason === 'length' ? failCutCalls(ports, streamed.step.toolCalls) : await runCalls(ports, streamed.step.toolCalls, signal);
     appendResults(ports, results);
     if (signal.aborted) return { stopReason: 'aborted' };
   }
@@ -99,6 +103,28 @@ export function decideAfterStream({ step, assistant }: { step: StepResult; assis
 /** Phase: parallel calls run concurrently, each with its own approval; results in call order. */
 export function runCalls(ports: AgentLoopPorts, calls: LlmToolCall[], signal: AbortSignal): Promise<ToolResultMessage[]> {
   return Promise.all(calls.map((call) => ports.runCall(call, signal)));
+}
+
+/** What the model reads for a call of a reply the token limit cut off. */
+export function cutCallMessage(name: string): string {
+  return `Your reply was cut off before the call's arguments were complete (the model's output token limit was reached), so ${name} was not run. Call it again with complete arguments; if they are long, make them shorter or split the work into several calls.`;
+}
+
+/** Phase (a reply cut off by the token limit): each call fails with a message to the model; none runs. */
+export function failCutCalls(ports: AgentLoopPorts, calls: LlmToolCall[]): ToolResultMessage[] {
+  return calls.map((call) => {
+    const message = cutCallMessage(call.name);
+    return {
+      id: ports.newId('msg'),
+      role: 'tool',
+      createdAt: Date.now(),
+      callId: call.id,
+      toolName: call.name,
+      args: toChatToolCall(call).args,
+      content: message,
+      result: { toolName: call.name, status: 'ERROR', error: message, finalText: message, callId: call.id },
+    };
+  });
 }
 
 /** Phase: every call's result goes into the history, so the next request answers each call. */

@@ -1,52 +1,35 @@
 // A chat session: the message tree, its file and its events. Its tools are a ToolSession
-// (tools/tool-session.ts); its calls run in chat-tool-calls.ts, its turns in chat-turn.ts (over
-// the agent loop of agent-loop.ts); what it asks the user is in session-asks.ts. Everything is
-// persisted to the session's JSONL file as it happens.
+// (tools/tool-session.ts; its variables are the session's); its calls run in chat-tool-calls.ts,
+// its turns in chat-turn.ts (over the agent loop of agent-loop.ts); the branch commands are in
+// session-branches.ts, the title in session-title.ts, `/toolset` in toolset-command.ts; what it
+// asks the user is in session-asks.ts. Everything is persisted to its JSONL file as it happens.
 import { randomUUID } from 'node:crypto';
 import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionFlags, SessionInfo, TurnInterruption } from '../../../shared/chat.ts';
-import type { Settings } from '../../../shared/settings.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
+import type { ProviderConfig } from '../../../shared/settings.ts';
 import { chatModel, runContinuedTurn, runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
+import { deleteMessage, editMessage, regenerateFrom, switchBranch, type BranchPorts } from './session-branches.ts';
+import { SessionTitle } from './session-title.ts';
 import { interruptionOf } from './turn-interruption.ts';
 import { Emitter } from '../base/emitter.ts';
-import type { ToolSession, ToolSessionFactory } from '../tools/tool-session.ts';
-import { VariableSystem } from '../tools/variable-system.ts';
-import type { SessionFile, SessionState } from './session-file.ts';
+import type { ToolSession } from '../tools/tool-session.ts';
+import type { SessionFile } from './session-file.ts';
+import type { ChatSessionOptions } from './chat-session-options.ts';
+export type { ChatSessionOptions } from './chat-session-options.ts';
 import { sessionAsks, type SessionAsks } from './session-asks.ts';
 import { ChatToolCalls, rerunOf } from './chat-tool-calls.ts';
 import type { SessionRecord } from './session-records.ts';
-import type { BoundOptions } from './bound-tool-result.ts';
-import { DEFAULT_TITLE, titleFromMessage } from './title-from-message.ts';
-import { firstExchange, TITLE_TIMEOUT_MS, titleFromModel } from './title-from-model.ts';
 import { toolConversation } from './tool-conversation.ts';
-import { parseToolSetCommand, type ToolSetCommand } from './toolset-command.ts';
+import { parseToolSetCommand, pickToolSet } from './toolset-command.ts';
 import { AppModelContext } from '../apps/app-model-context.ts';
-import { VariableJournal } from './variable-journal.ts';
+import { sessionVariables } from './variable-journal.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { normalizeSelection } from '../tools/tool-selection.ts';
 import { MessageTree } from './message-tree.ts';
 import { SessionAttachments, type StoredAttachment } from './session-attachments.ts';
-
-export interface ChatSessionOptions {
-  file: SessionFile;
-  /** The replayed file (SessionFile.open); absent for a new session. */
-  state?: SessionState;
-  settings: () => Settings;
-  /** Opens this chat's ToolSession (executor, group sync, the chat's choice of tools). */
-  toolSession: ToolSessionFactory;
-  /** Resolved at the start of every turn, so provider changes apply to running sessions; `chat` names the chat's own model. */
-  provider: (chat?: ChatSettings) => Promise<ProviderResolution>;
-  /** Every event also goes here (the SessionManager's fan-out); it does not count as an approver. */
-  forward?: (event: ChatEvent) => void;
-  /** Someone outside can answer approvals (the manager has listeners). */
-  hasApprover?: () => boolean;
-  /** Caps of what the session keeps of each tool result (defaults in bound-tool-result.ts). */
-  storedResult?: BoundOptions;
-  log?: (message: string) => void;
-}
-
-import { TurnGate, type SendResult } from './turn-gate.ts';
+import type { SendResult } from './turn-gate.ts';
+import { SessionTurns } from './session-turns.ts';
 export type { SendResult, TurnOutcome } from './turn-gate.ts';
 
 const newId = (prefix: string) => `${prefix}-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -55,7 +38,6 @@ const errorValue = (name: string, message: string): ErrorValue => ({ name, messa
 export class ChatSession {
   readonly id: string;
   readonly tools: ToolSession;
-  readonly variables: VariableSystem;
   readonly #file: SessionFile;
   readonly #options: ChatSessionOptions;
   readonly #tree: MessageTree;
@@ -68,45 +50,29 @@ export class ChatSession {
   /** What apps of this chat asked the model to see (`ui/update-model-context`). */
   readonly appContext = new AppModelContext();
   readonly #calls: ChatToolCalls;
-  readonly #turns: TurnGate;
-  #titled: boolean;
-  /** Set by rename(): a title the user chose is never replaced. */
-  #titleByUser = false;
+  /** The turn gate, the turn records and a turn a restart cut off. */
+  readonly #turns: SessionTurns;
+  readonly #title: SessionTitle;
   /** Ends a title request still running when the session closes. */
   readonly #closing = new AbortController();
   #closed = false;
-  /** The turn a restart cut off, until a turn starts (Continue, Retry, a new message) or the path changes. */
-  #interruption: TurnInterruption | undefined;
 
   constructor(options: ChatSessionOptions) {
     this.#options = options;
     this.#events = new Emitter({ onListenerError: (error) => options.log?.(`A session event listener failed: ${(error as Error).message}`) });
     this.#file = options.file;
     this.id = options.file.id;
-    this.#turns = new TurnGate({
-      newId,
-      closedReason: () => (this.#closed ? `Session ${this.id} is closed.` : undefined),
-      started: (turnId) => {
-        this.#interruption = undefined;
-        this.#recordTurn({ t: 'turn', at: Date.now(), turnId, state: 'started' });
-        this.#emit({ type: 'session.turn', sessionId: this.id, turnId, state: 'started' });
-      },
-      finished: ({ turnId, stopReason, error }) => {
-        this.#recordTurn({ t: 'turn', at: Date.now(), turnId, state: 'finished', stopReason });
-        this.#emit({ type: 'session.turn', sessionId: this.id, turnId, state: 'finished', stopReason, ...(error ? { error } : {}) });
-      },
-    });
     const state = options.state;
     this.attachments = new SessionAttachments(options.file.dir, this.id);
     this.#tree = state?.tree ?? new MessageTree();
     this.#chat = state?.chat ?? {};
-    this.#interruption = state ? interruptionOf(state, this.#tree.path()) : undefined;
-    this.#titled = this.#file.info.title !== DEFAULT_TITLE || this.#tree.all().some((m) => m.role === 'user');
+    const turns = { sessionId: this.id, newId, closedReason: () => (this.#closed ? `Session ${this.id} is closed.` : undefined), emit: (event: ChatEvent) => this.#emit(event) };
+    this.#turns = new SessionTurns({ ...turns, record: (record) => this.#file.append(record), file: this.#file.log, ...(options.log ? { log: options.log } : {}) }, state ? interruptionOf(state, this.#tree.path()) : undefined);
+    const title = { current: () => this.info.title, path: () => this.#tree.path(), chat: () => this.#chat, closing: this.#closing.signal };
+    const titleModel = { provider: options.provider, model: (chat: ChatSettings, resolution: { config: ProviderConfig }) => chatModel(chat, resolution.config) };
+    this.#title = new SessionTitle({ ...title, ...titleModel, record: (record) => this.#file.append(record) }, this.#tree.all().some((m) => m.role === 'user'));
     this.#file.countShown(() => this.#tree.path().length);
-    const limits = options.settings().limits;
-    this.variables = new VariableSystem({ maxEntries: limits.variableMaxEntries, maxBytes: limits.variableMaxBytes });
-    if (state && state.variables.length > 0) this.variables.restore({ version: 1, variables: state.variables });
-    const journal = new VariableJournal(this.variables, (record) => this.#file.append(record));
+    const { variables, journal } = sessionVariables(state?.variables ?? [], options.settings().limits);
     this.asks = sessionAsks({
       sessionId: this.id,
       // Someone listening to this session or to the manager (a window, a terminal, the host).
@@ -116,7 +82,7 @@ export class ChatSession {
     });
     this.tools = options.toolSession({
       sessionId: this.id,
-      variables: this.variables,
+      variables,
       approve: (request, signal) => this.asks.approvals.ask(request, signal),
       selection: normalizeSelection(state?.toolSelection),
       ...(this.#chat.toolSet ? { toolSet: this.#chat.toolSet } : {}),
@@ -128,12 +94,8 @@ export class ChatSession {
     const record = (entry: SessionRecord) => this.#file.append(entry);
     const conversation = () => toolConversation(this.messages(), this.#chat.model, this.attachments.dir);
     const ports = { sessionId: this.id, tools: this.tools, attachments: this.attachments, settings, record, newId, conversation, emit: (event: ChatEvent) => this.#emit(event) };
-    this.#calls = new ChatToolCalls({ ...ports, ...(storedResult ? { storedResult } : {}) }, this.#tree.all());
-    this.#disposers.push(
-      this.variables.onChange((change) => {
-        if (journal.record(change)) this.#emit({ type: 'variables.changed', sessionId: this.id });
-      }),
-    );
+    this.#calls = new ChatToolCalls({ ...ports, ...(storedResult ? { storedResult } : {}) }, this.#tree.all(), state?.foundTools);
+    this.#disposers.push(journal(record, () => this.#emit({ type: 'variables.changed', sessionId: this.id })));
   }
 
   get info(): SessionInfo {
@@ -165,19 +127,17 @@ export class ChatSession {
 
   /** The turn a restart cut off (shown "Interrupted" with Continue and Retry), or undefined. */
   interruption(): TurnInterruption | undefined {
-    return this.#interruption;
+    return this.#turns.interruption();
   }
 
   get running(): boolean {
-    return this.#turns.running;
+    return this.#turns.gate.running;
   }
 
   /** Returns a disposer. Without any listener, approvals are rejected (no one can answer). */
   onEvent(listener: (event: ChatEvent) => void): () => void {
     return this.#events.event(listener);
   }
-
-  // ── commands ────────────────────────────────────────────────────────────────────────────
 
   /**
    * Starts a turn: `/tool {json}` runs a tool by hand; anything else goes to the model.
@@ -186,33 +146,17 @@ export class ChatSession {
   send(text: string, options: { messageId?: string; attachments?: StoredAttachment[]; prompt?: string } = {}): SendResult {
     if (options.messageId && this.#tree.has(options.messageId)) return { ok: true, turnId: 'already-sent', done: Promise.resolve({ turnId: 'already-sent', stopReason: 'stop' }) };
     if (text.trim() === '' && !options.attachments?.length) return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
-    return this.#turns.start((signal) => this.#runTurn(text, signal, { parentId: this.#tree.head, ...options }));
+    return this.#turns.gate.start((signal) => this.#runTurn(text, signal, { parentId: this.#tree.head, ...options }));
   }
 
-  /** Edit: a new user message beside `messageId` (the old one and its continuation stay as a branch), then the model answers. */
+  /** Edit: a new user message beside `messageId` (the old one stays as a branch), then the model answers. */
   edit(messageId: string, text: string): SendResult {
-    const old = this.#tree.get(messageId);
-    if (!old || old.role !== 'user') return { ok: false, error: errorValue('NotFoundError', `No user message "${messageId}" in this session.`) };
-    if (text.trim() === '' && !old.attachments?.length) return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
-    return this.#turns.start((signal) =>
-      this.#runTurn(text, signal, { parentId: this.#tree.parentOf(messageId), ...(old.attachments ? { attachments: old.attachments.map((attachment) => ({ attachment })) } : {}) }),
-    );
+    return editMessage(this.#branchPorts, messageId, text);
   }
 
-  /**
-   * Regenerate (and Retry): the model answers again from the user message before `messageId`
-   * (an assistant or tool message, or that user message itself); the old answer stays as a branch.
-   */
+  /** Regenerate (and Retry): the model answers again from the user message before `messageId`. */
   regenerate(messageId: string): SendResult {
-    if (!this.#tree.has(messageId)) return { ok: false, error: errorValue('NotFoundError', `No message "${messageId}" in this session.`) };
-    let userId: string | null = messageId;
-    while (userId !== null && this.#tree.get(userId)!.role !== 'user') userId = this.#tree.parentOf(userId);
-    if (userId === null) return { ok: false, error: errorValue('NotFoundError', 'There is no user message before this one to answer again.') };
-    const from = userId;
-    return this.#turns.start(async (signal) => {
-      this.#moveHead(from);
-      return runModelTurn(this.#turnHost, signal);
-    });
+    return regenerateFrom(this.#branchPorts, messageId);
   }
 
   /**
@@ -220,28 +164,19 @@ export class ChatSession {
    * without the user's yes), then the model answers from there.
    */
   continueTurn(): SendResult {
-    const interruption = this.#interruption;
+    const interruption = this.#turns.interruption();
     if (!interruption) return { ok: false, error: errorValue('NotInterrupted', 'No turn of this session was interrupted; there is nothing to continue. Send a message instead.') };
-    return this.#turns.start((signal) => runContinuedTurn(this.#turnHost, interruption, signal));
+    return this.#turns.gate.start((signal) => runContinuedTurn(this.#turnHost, interruption, signal));
   }
 
   /** Shows another branch: the newest continuation of `messageId` (one of a message's alternatives). */
   switchBranch(messageId: string): boolean {
-    if (this.#turns.running || !this.#tree.has(messageId)) return false;
-    this.#endInterruption();
-    this.#moveHead(this.#tree.latestLeaf(messageId));
-    return true;
+    return switchBranch(this.#branchPorts, messageId);
   }
 
   /** Deletes one message; what followed it continues from the message before. */
   deleteMessage(messageId: string): boolean {
-    if (this.#turns.running || !this.#tree.has(messageId)) return false;
-    this.#endInterruption();
-    this.#file.append({ t: 'delete', at: Date.now(), id: messageId });
-    this.#tree.delete(messageId);
-    this.#file.writeMeta(); // its shown count, now that the tree lost the message
-    this.#emitPath();
-    return true;
+    return deleteMessage(this.#branchPorts, messageId);
   }
 
   /** Replaces the chat's own model and settings (unset fields fall back to Settings). */
@@ -256,7 +191,7 @@ export class ChatSession {
 
   /** Aborts the running turn: the stream stops, running tools get the signal, pending approvals are rejected. */
   abort(): boolean {
-    return this.#turns.abort();
+    return this.#turns.gate.abort();
   }
 
   /**
@@ -283,12 +218,8 @@ export class ChatSession {
    * running refuses it, unless `wait` is given: then it queues behind the turn until `wait` aborts.
    */
   async runTool(name: string, args: Record<string, unknown>, rerunOf?: string, fromApp?: string, wait?: AbortSignal): Promise<ToolExecuteResult> {
-    const ran = await this.#turns.exclusive(async (signal) => {
-      const message = await this.#calls.run({ id: newId('call'), name, arguments: JSON.stringify(args) }, signal, { ...(rerunOf ? { rerunOf } : {}), ...(fromApp ? { fromApp } : {}) });
-      this.#append(message);
-      return message.result;
-    }, wait);
-    return ran.ok ? ran.value : { status: 'ERROR', error: ran.message, finalText: ran.message };
+    const call = { id: newId('call'), name, arguments: JSON.stringify(args) };
+    return this.#calls.runByHand(this.#turns.gate, call, (message) => this.#append(message), { ...(rerunOf ? { rerunOf } : {}), ...(fromApp ? { fromApp } : {}), ...(wait ? { wait } : {}) });
   }
 
   /** "Run again": the same tool with the same (or edited) arguments, approval as usual; shown under the first call. */
@@ -327,10 +258,7 @@ export class ChatSession {
   }
 
   rename(title: string): SessionInfo {
-    const clean = title.trim() || DEFAULT_TITLE;
-    this.#titled = true;
-    this.#titleByUser = true;
-    this.#file.append({ t: 'title', at: Date.now(), title: clean });
+    this.#title.rename(title);
     return this.info;
   }
 
@@ -339,7 +267,7 @@ export class ChatSession {
     if (options.discard) this.#file.stopWriting();
     if (this.#closed) return;
     this.#closed = true;
-    const cut = this.#turns.running;
+    const cut = this.#turns.gate.running;
     this.#closing.abort();
     this.abort();
     this.tools.close();
@@ -357,41 +285,25 @@ export class ChatSession {
   #runTurn(text: string, signal: AbortSignal, options: { parentId: string | null; messageId?: string; attachments?: StoredAttachment[]; prompt?: string }): Promise<TurnResult> {
     // `/toolset NAME` picks the chat's tool set: nothing is recorded or sent.
     const picked = options.prompt === undefined ? parseToolSetCommand(text, this.#options.settings()) : null;
-    if (picked) return Promise.resolve(this.#pickToolSet(picked));
+    if (picked) return Promise.resolve(pickToolSet(picked, { chat: () => this.#chat, setChatSettings: (chat) => this.setChatSettings(chat), notice: (message) => this.#notice('info', message) }));
     let firstWords: string | undefined;
     const turn = runUserTurn(this.#turnHost, text, { ...options, messageId: options.messageId ?? newId('msg') }, signal, (user) => {
       if (options.parentId !== this.#tree.head) this.#moveHead(options.parentId);
       this.#append(user);
-      if (this.#titled) return;
-      this.#titled = true;
-      firstWords = titleFromMessage(text);
-      if (firstWords !== this.info.title) this.#file.append({ t: 'title', at: Date.now(), title: firstWords });
+      firstWords = this.#title.firstMessage(text);
     });
     // The first exchange's title by the model starts after the turn and is not awaited by it.
     return turn.then((result) => {
-      if (firstWords !== undefined && result.stopReason === 'stop') void this.#titleByModel(firstWords);
+      if (firstWords !== undefined && result.stopReason === 'stop') void this.#title.byModel(firstWords);
       return result;
     });
   }
 
-  /** Replaces the first-words title with the model's, unless the user renamed the chat meanwhile. */
-  async #titleByModel(firstWords: string): Promise<void> {
-    const exchange = firstExchange(this.#tree.path());
-    if (!exchange || this.#closed) return;
-    const resolution = await this.#options.provider(this.#chat);
-    if (!resolution.ok) return;
-    const signal = AbortSignal.any([this.#closing.signal, AbortSignal.timeout(TITLE_TIMEOUT_MS)]);
-    const title = await titleFromModel(resolution.provider, chatModel(this.#chat, resolution.config), exchange, signal);
-    if (!title || this.#closed || this.#titleByUser || this.info.title !== firstWords || title === firstWords) return;
-    this.#file.append({ t: 'title', at: Date.now(), title });
-  }
-
-  #pickToolSet(command: ToolSetCommand): TurnResult {
-    if (!command.ok) return { stopReason: 'error', error: { name: 'UnknownToolSet', message: command.message } };
-    const { toolSet: _old, ...rest } = this.#chat;
-    this.setChatSettings(command.toolSet ? { ...rest, toolSet: command.toolSet } : rest);
-    this.#notice('info', command.message);
-    return { stopReason: 'stop' };
+  get #branchPorts(): BranchPorts {
+    const runs = { runUserTurn: this.#runTurn.bind(this), runModelTurn: (signal: AbortSignal) => runModelTurn(this.#turnHost, signal) };
+    // A delete changes the file's shown count: its meta is written again with the new path.
+    const pathChanged = () => (this.#file.writeMeta(), this.#emitPath());
+    return { tree: this.#tree, turns: this.#turns.gate, ...runs, moveHead: (id) => this.#moveHead(id), endInterruption: () => this.#turns.endInterruption(), record: (r) => this.#file.append(r), pathChanged };
   }
 
   get #turnHost(): TurnHost {
@@ -400,8 +312,6 @@ export class ChatSession {
     const own = { tools: this.tools, calls: this.#calls, attachments: this.attachments, appContext: this.appContext, settings, provider, delta, newId };
     return { ...own, chat: () => this.#chat, path: () => this.#tree.path(), append: (m) => this.#append(m), notice: (level, text) => this.#notice(level, text) };
   }
-
-  // ── persistence and events ──────────────────────────────────────────────────────────────
 
   #append(message: ChatMessage): void {
     message.parentId = this.#tree.head;
@@ -420,22 +330,6 @@ export class ChatSession {
 
   #emitPath(): void {
     this.#emit({ type: 'session.path', sessionId: this.id, messages: this.#tree.path(), branches: this.#tree.branches() });
-  }
-
-  /** A turn's start or end; losing one (a full disk) only loses "Interrupted" after a restart. */
-  #recordTurn(record: SessionRecord & { t: 'turn' }): void {
-    try {
-      this.#file.append(record);
-    } catch (error) {
-      this.#options.log?.(`Could not record the turn in ${this.#file.log}: ${(error as Error).message}`);
-    }
-  }
-
-  /** The path changes under an interrupted turn (a branch switch, a delete): it can no longer go on. */
-  #endInterruption(): void {
-    if (!this.#interruption) return;
-    this.#recordTurn({ t: 'turn', at: Date.now(), turnId: this.#interruption.turnId, state: 'finished', stopReason: 'aborted' });
-    this.#interruption = undefined;
   }
 
   #notice(level: 'info' | 'warning', message: string): void {

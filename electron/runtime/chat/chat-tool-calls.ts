@@ -18,6 +18,7 @@ import type { SessionRecord } from './session-records.ts';
 import { createFindToolsGroup } from './find-tools-group.ts';
 import { toChatToolCall } from './stream-assistant-step.ts';
 import { ToolBudget } from './tool-budget.ts';
+import type { TurnGate } from './turn-gate.ts';
 
 export interface ChatToolCallsPorts {
   sessionId: string;
@@ -41,11 +42,15 @@ export class ChatToolCalls {
   readonly #running = new Map<string, AbortController>();
   /** Images stored by calls of this run (file → type), readable before their message is appended. */
   readonly #newImages = new Map<string, string>();
-  readonly #budget = new ToolBudget();
+  readonly #budget: ToolBudget;
   #approvalMemoryJson: string;
+  #foundCount: number;
 
-  constructor(ports: ChatToolCallsPorts, history: readonly { role: string; callId?: string; result?: ToolExecuteResult }[]) {
+  /** `found`: the tools FindTools found in this chat before (saved with it). */
+  constructor(ports: ChatToolCallsPorts, history: readonly { role: string; callId?: string; result?: ToolExecuteResult }[], found: readonly string[] = []) {
     this.#ports = ports;
+    this.#budget = new ToolBudget(found);
+    this.#foundCount = this.#budget.found().length;
     for (const m of history) if (m.role === 'tool') this.#usedCallIds.add(m.result?.callId ?? m.callId ?? '');
     this.#approvalMemoryJson = JSON.stringify(ports.tools.exportApprovalMemory());
     const { tools } = ports;
@@ -90,11 +95,26 @@ export class ChatToolCalls {
     const bounded = boundToolResult(result, this.#ports.storedResult);
     this.#ports.emit({ type: 'tool.finished', sessionId, callId: call.id, toolName: call.name, result: bounded.result });
     this.#persistApprovalMemory();
+    this.#persistFound();
     const message = this.message(call, display.args, bounded.result, groupName);
     if (bounded.cut) message.cut = bounded.cut;
     if (rerunOf) message.rerunOf = rerunOf;
     if (fromApp) message.fromApp = fromApp;
     return message;
+  }
+
+  /**
+   * A tool run by hand (the API's runTool, an app's call, "Run again"): holds the turn gate (a
+   * running turn refuses it, or with `wait` it queues behind the turn), then `append`s its message.
+   */
+  async runByHand(turns: TurnGate, call: LlmToolCall, append: (message: ToolResultMessage) => void, options: { rerunOf?: string; fromApp?: string; wait?: AbortSignal }): Promise<ToolExecuteResult> {
+    const { wait, ...marks } = options;
+    const ran = await turns.exclusive(async (signal) => {
+      const message = await this.run(call, signal, marks);
+      append(message);
+      return message.result;
+    }, wait);
+    return ran.ok ? ran.value : { status: 'ERROR', error: ran.message, finalText: ran.message };
   }
 
   /** The tool message of a call and its result. */
@@ -158,6 +178,14 @@ export class ChatToolCalls {
     if (json === this.#approvalMemoryJson) return;
     this.#approvalMemoryJson = json;
     this.#ports.record({ t: 'approval-memory', at: Date.now(), data });
+  }
+
+  /** What FindTools found is saved with the chat, so a reopened chat still offers it. */
+  #persistFound(): void {
+    const names = this.#budget.found();
+    if (names.length === this.#foundCount) return;
+    this.#foundCount = names.length;
+    this.#ports.record({ t: 'found-tools', at: Date.now(), names });
   }
 
   #keepImages(images: NonNullable<ToolExecuteResult['images']>, callId: string): NonNullable<ToolExecuteResult['images']> {

@@ -32,6 +32,8 @@ export interface SessionState {
   warnings: string[];
   /** The chat's choice of tools (absent: the global switches). */
   toolSelection?: unknown;
+  /** The model names FindTools found in this chat (offered from then on, also after a reopen). */
+  foundTools?: string[];
   /** The last turn, when the file has its start but not its end: it was cut off. */
   openTurn?: { turnId: string; at: number };
   /** Approvals asked and never answered, by request id: the call id each one asked about. */
@@ -146,6 +148,9 @@ function apply(state: SessionState, variables: Map<string, Variable>, record: Se
       break;
     case 'tool-selection':
       state.toolSelection = record.selection;
+      break;
+    case 'found-tools':
+      state.foundTools = Array.isArray(record.names) ? record.names.filter((n): n is string => typeof n === 'string') : [];
       break;
   }
 }

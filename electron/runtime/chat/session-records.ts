@@ -25,6 +25,8 @@ export type SessionRecord =
   | { t: 'approval-memory'; at: number; data: unknown }
   /** The chat's choice of tools (the last one wins; null: back to the global switches). */
   | { t: 'tool-selection'; at: number; selection: ChatToolSelection | null }
+  /** The tools FindTools found in this chat, whole (the last one wins): offered from then on. */
+  | { t: 'found-tools'; at: number; names: string[] }
   /**
    * The shown branch moved (a switch, or Edit/Regenerate before their first message): the path
    * ends at `id` (null: no message). Appending a message moves it too, without this record.
@@ -44,7 +46,7 @@ export type SessionRecord =
   | { t: 'approval-asked'; at: number; request: ApprovalRequest };
 
 // Builds before branches skip the newer kinds with a warning and show every branch in a row.
-const KINDS = new Set(['session', 'message', 'title', 'flags', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection', 'head', 'delete', 'chat', 'turn', 'approval-asked']);
+const KINDS = new Set(['session', 'message', 'title', 'flags', 'var', 'var-remove', 'vars', 'approval', 'approval-memory', 'tool-selection', 'found-tools', 'head', 'delete', 'chat', 'turn', 'approval-asked']);
 
 /** A parsed line, or why it is not a record. */
 export function parseRecord(line: string): SessionRecord | string {

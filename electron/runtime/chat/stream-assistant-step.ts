@@ -63,6 +63,7 @@ export function toChatToolCall(call: LlmToolCall): ChatToolCall {
 
 export function assistantStopReason(step: StepResult): AssistantMessage['stopReason'] {
   if (step.error) return step.error.kind === 'aborted' ? 'aborted' : 'error';
-  if (step.toolCalls.length > 0) return 'tool-calls';
-  return step.stopReason === 'length' ? 'length' : 'stop';
+  // A reply the token limit cut off is 'length' even with calls: they are failed, never run.
+  if (step.stopReason === 'length') return 'length';
+  return step.toolCalls.length > 0 ? 'tool-calls' : 'stop';
 }

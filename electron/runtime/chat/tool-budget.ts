@@ -43,8 +43,18 @@ export const definitionChars = (tools: ToolDefinition[]): number => JSON.stringi
 
 export class ToolBudget {
   /** Model names FindTools returned in this chat: offered from then on. */
-  readonly #found = new Set<string>();
+  readonly #found: Set<string>;
   #cache: { tools: ToolDefinition[]; chars: number; index?: ToolSearchIndex } | undefined;
+
+  /** `found`: what FindTools found earlier in this chat (a reopened session's). */
+  constructor(found: Iterable<string> = []) {
+    this.#found = new Set(found);
+  }
+
+  /** The model names FindTools found so far, to save with the chat. */
+  found(): string[] {
+    return [...this.#found];
+  }
 
   /** What one request offers. `pinned`: model names sent in full whatever the budget. */
   offer(all: ToolDefinition[], pinned: ReadonlySet<string>, budgetChars: number): OfferedTools {

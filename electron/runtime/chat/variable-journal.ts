@@ -1,9 +1,33 @@
 // Writes a session's variable changes to its file as they happen: a changed variable whole, a
 // removal by name, a restore or clear as a snapshot. Unchanged re-adds (a group's rules when it
 // registers again) are not written twice.
-import type { VariableChange } from '../../../shared/variables.ts';
-import type { VariableSystem } from '../tools/variable-system.ts';
+import type { Limits } from '../../../shared/settings.ts';
+import type { Variable, VariableChange } from '../../../shared/variables.ts';
+import type { Disposer } from '../base/emitter.ts';
+import { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionRecord } from './session-records.ts';
+
+/**
+ * A session's variables, bounded by the settings' limits and restored from its file. Once
+ * `journal()` is called every change is written as it happens (changes before it, such as the
+ * rules of the groups registered at start, are not: they are not the session's); `written` hears
+ * each change that reached the file. journal() returns the disposer that stops it.
+ */
+export function sessionVariables(saved: readonly Variable[], limits: Pick<Limits, 'variableMaxEntries' | 'variableMaxBytes'>): { variables: VariableSystem; journal(append: (record: SessionRecord) => void, written: () => void): Disposer } {
+  const variables = new VariableSystem({ maxEntries: limits.variableMaxEntries, maxBytes: limits.variableMaxBytes });
+  if (saved.length > 0) variables.restore({ version: 1, variables: [...saved] });
+  // Its first snapshot is taken now, as the session file holds them.
+  const pending = new VariableJournal(variables, () => {});
+  return {
+    variables,
+    journal(append, written) {
+      pending.redirect(append);
+      return variables.onChange((change) => {
+        if (pending.record(change)) written();
+      });
+    },
+  };
+}
 
 export class VariableJournal {
   /** Last written value of each variable (the same string objects the system holds). */
@@ -11,9 +35,14 @@ export class VariableJournal {
 
   constructor(
     private readonly variables: VariableSystem,
-    private readonly append: (record: SessionRecord) => void,
+    private append: (record: SessionRecord) => void,
   ) {
     for (const v of variables.serialize().variables) this.#written.set(v.name, v.value);
+  }
+
+  /** Where records go from now on. */
+  redirect(append: (record: SessionRecord) => void): void {
+    this.append = append;
   }
 
   /** Returns whether anything was written. */

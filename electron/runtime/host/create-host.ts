@@ -3,6 +3,7 @@
 // the host's close only detaches what it added.
 import { auditDir } from '../audit/audit-log.ts';
 import { arch, platform } from 'node:os';
+import { join } from 'node:path';
 import { apiError, type ApiEventListener, type ApiHandlers, type AppInfo } from '../../../shared/api.ts';
 import type { SessionManager } from '../chat/session-manager.ts';
 import { sandboxStatus } from '../runner/sandbox-status.ts';
@@ -79,8 +80,11 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
       // is not repeated here: Settings shows it next to the API key field.)
       warnings: [...store.warnings],
       wellKnownFolders: wellKnownFolders(store.get().workingDir),
+      toolsFolder: toolsFolder(),
     };
   };
+  /** Where your own tools go: the first of your tool roots, else `tools` in the home. */
+  const toolsFolder = () => parts.tools.roots().find((r) => r.kind === 'user')?.path ?? join(parts.home, 'tools');
 
   const authoring = createAuthoringService({
     roots: () => parts.tools.roots(),

@@ -5,6 +5,8 @@ import { readAudit } from '../audit/audit-log.ts';
 import { apiError, type ApiHandlers, type ProviderInfo } from '../../../shared/api.ts';
 import { resolveProviderRequest, type ProviderRequest } from './provider-service.ts';
 import type { HostServices } from './services.ts';
+import { mkdir } from 'node:fs/promises';
+import { openWithSystem } from '../base/open-with-system.ts';
 import { listAllModels } from '../llm/list-all-models.ts';
 import { applySecretChanges } from './settings-service.ts';
 import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
@@ -123,6 +125,12 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
 
     listTools: async () => tools.state(),
     reloadTools: () => tools.reload(),
+    openToolsFolder: async () => {
+      const path = (await services.appInfo()).toolsFolder;
+      if (!path) throw apiError('UnavailableError', 'no tools folder is known in this process');
+      await mkdir(path, { recursive: true });
+      return { path, opened: await openWithSystem(path) };
+    },
     setGroupEnabled: async ({ group, enabled }) => {
       // A server just added has no group until the tools list catches up: its name is enough.
       const known = tools.state().groups.some((g) => g.name === group) || (services.mcp?.list().some((s) => s.name === group && !s.problem) ?? false);

@@ -27,8 +27,8 @@ export interface McpInstallService {
 export interface McpInstallParts {
   home: string;
   settings: SettingsStore;
-  /** Stores a secret (the host's SecretService.set). */
-  secrets: { set(name: string, value: string): Promise<void> };
+  /** Stores a secret, and says whether one exists (the host's SecretService): an install never names the user's. */
+  secrets: { set(name: string, value: string): Promise<void>; exists(name: string): Promise<boolean> };
   /** Where secrets go now: sensitive bundle values need the keychain itself. */
   secretBackend: () => Promise<'keyring' | 'session' | 'none'>;
   /** The server rows after a change (McpService.list). */
@@ -78,6 +78,13 @@ export function createMcpInstallService(parts: McpInstallParts): McpInstallServi
     const opened = await bundles.openBundle(file, home);
     // The library names the file it was given; the user knows it by its own name.
     if ('error' in opened) throw invalid(opened.error.split(file).join(fileName));
+    const { namedSecretsRefusal } = await import('../sources/mcp/secret-refs.ts');
+    const named = opened.manifest.userConfig.flatMap((f) => (f.secretRef ? [f.secretRef] : []));
+    const refusal = await namedSecretsRefusal(`${fileName} (${opened.manifest.name})`, named, (n) => parts.secrets.exists(n));
+    if (refusal) {
+      bundles.discardBundle(opened);
+      throw invalid(refusal);
+    }
     const id = randomUUID();
     staged.set(id, { bundle: opened, fileName, ...(from ? { from } : {}) });
     const m = opened.manifest;
@@ -150,6 +157,12 @@ export function createMcpInstallService(parts: McpInstallParts): McpInstallServi
         const backend = await parts.secretBackend();
         if (backend !== 'keyring') throw invalid('a sensitive setting is kept in the keychain only, and this machine has none (see Settings → Runtime); nothing was installed');
       }
+      // Unpacked only now, after the yes, streamed and held to the sizes its zip declared.
+      try {
+        await bundles.unpackBundle(bundle);
+      } catch (error) {
+        throw invalid(`${m.name}: ${(error as Error).message}; nothing was installed`);
+      }
       const entry = held.from ? { ...plan.entry, registry: held.from } : plan.entry;
       const rows = await addSwitchedOn(name, entry, plan.secrets, () => bundles.placeBundle(bundle, target));
       staged.delete(id);
@@ -167,9 +180,12 @@ export function createMcpInstallService(parts: McpInstallParts): McpInstallServi
     },
 
     async installFromRegistry(name, values, requested) {
-      const { latestServer, registryEntry } = await import('../sources/mcp/registry-client.ts');
+      const { latestServer, registryEntry, registryNamedSecrets } = await import('../sources/mcp/registry-client.ts');
       const found = await latestServer(registryUrl(), name, registryCacheDir(home));
       if ('error' in found) throw apiError('UnavailableError', found.error);
+      const { namedSecretsRefusal } = await import('../sources/mcp/secret-refs.ts');
+      const refusal = await namedSecretsRefusal(found.value.name, registryNamedSecrets(found.value), (n) => parts.secrets.exists(n));
+      if (refusal) throw invalid(refusal);
       const local = requested ?? registryLocalName(found.value.name);
       checkName(local);
       if (entries()[local]) throw invalid(`a server named "${local}" already exists: choose another name`);

@@ -132,7 +132,7 @@ export function createSessionService(manager: SessionManager): SessionService {
     checkToolArgs: async (id, name, args) => session(id).checkToolArgs(name, args),
     setToolSelection: async (id, selection) => session(id).setToolSelection(selection),
     readToolImage: async (id, stored) => session(id).toolImage(stored),
-    variables: async (id) => variableAccess(session(id).variables),
+    variables: async (id) => variableAccess(session(id).tools.variables),
     onEvent: (listener) => manager.onEvent(listener),
     onListChanged: (listener) => watchSessionsFolder(manager.dir, listener),
   };

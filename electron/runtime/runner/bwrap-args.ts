@@ -26,6 +26,11 @@ export interface BwrapPlan {
   hideFiles: string[];
   /** Environment variables to remove (agent sockets and the like). */
   unsetEnv: string[];
+  /**
+   * Capabilities kept after `--cap-drop ALL` (the warm fork-server as root: it lifts bwrap's
+   * covers of /proc with them, then drops every capability before anything else runs).
+   */
+  keepCaps?: string[];
 }
 
 /**
@@ -49,6 +54,8 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
   if (plan.network) args.push('--share-net');
   // --cap-drop ALL matters when the app runs as root: bwrap keeps root's capabilities otherwise,
   // and CAP_SYS_ADMIN could unmount the masks.
-  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--chdir', plan.cwd, '--');
+  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
+  for (const cap of plan.keepCaps ?? []) args.push('--cap-add', cap);
+  args.push('--chdir', plan.cwd, '--');
   return args;
 }

@@ -1,6 +1,6 @@
 // One sandbox layer for every script-based tool process: bubblewrap on Linux, sandbox-exec on
 // macOS, none on Windows (said plainly). Also applies the process-count and memory bounds.
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, isAbsolute } from 'node:path';
 import { buildBwrapArgs } from './bwrap-args.ts';
@@ -9,7 +9,8 @@ import { createPidsCgroup } from './pids-cgroup.ts';
 import { isInside, planProtectedBinds, type ProtectedPath } from './protected-binds.ts';
 import { nprocLimit, prlimitPrefix, type ResourceLimits } from './resource-limits.ts';
 import { detectSandbox, type SandboxDetection } from './sandbox-detect.ts';
-import { existingHomeEntries, findSecretFiles, HOME_SCAN_BUDGET, SENSITIVE_HOME_ENTRIES } from './sensitive-paths.ts';
+import { computeMask, type MaskLayout, type SandboxMask } from './sandbox-mask.ts';
+import { SENSITIVE_HOME_ENTRIES } from './sensitive-paths.ts';
 import type { RunSpec, SandboxSpec } from './types.ts';
 
 export { sandboxStatus } from './sandbox-status.ts';
@@ -31,6 +32,8 @@ export interface PreparedCommand {
    * on the spawned process and kills the run when it fires (RLIMIT_NPROC alone does not bind root).
    */
   watch?: { maxProcesses: number; pidsEventsFile?: string; userLimit?: { uid: number; tasks: number } };
+  /** What bubblewrap hides (Linux): a long-lived helper compares it with currentMask per call. */
+  mask?: Pick<SandboxMask, 'dirs' | 'files'>;
   /** The runner calls this once the run is over (removes a per-run cgroup). */
   cleanup?: () => void;
   /** Things the user should know that do not stop the run (a folder that is missing or stays read-only). */
@@ -166,7 +169,7 @@ function protectedPaths(box: SandboxSpec, l: Layout): ProtectedPath[] {
 
 function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPrefix: string[]): PreparedCommand {
   const l = layout(box);
-  const writable = [...(l.allowHomeWrite ? [l.homeDir] : []), ...(l.writableToolDir ? [l.toolDir] : []), ...(l.workDir ? [l.workDir] : []), ...l.writableDirs];
+  const writable = writableOf(l);
   // Every protected path is bound read-only after all of these, whatever their nesting.
   const binds = planProtectedBinds(writable, protectedPaths(box, l));
   for (const d of binds.demoted) {
@@ -174,28 +177,8 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
     else if (l.writableDirs.includes(d.writable)) l.warnings.push(`The writable folder ${d.writable} is inside the protected folder ${d.inside} (a tool folder, tool root or Tooldesk's own folder), so it stays read-only in the sandbox.`);
   }
   const bound = [l.toolDir, ...writable];
-  // Inside the sandbox /tmp is an empty tmpfs: only what is bound again is visible under it.
   const visible = (p: string) => bound.some((b) => isInside(p, b)) || !isInside(p, '/tmp');
-  const hideDirs: string[] = [];
-  const hideFiles: string[] = [];
-  const secretScanNotes: string[] = [];
-  const hide = (p: string, dir: boolean) => {
-    if (!visible(p) || [...hideDirs, ...hideFiles].includes(p)) return;
-    (dir ? hideDirs : hideFiles).push(p);
-  };
-  for (const entry of existingHomeEntries(l.homeDir, [...SENSITIVE_HOME_ENTRIES, ...(box.hidePaths ?? [])])) hide(entry.real, entry.dir);
-  for (const p of extraSensitivePaths(box)) hide(p.real, p.dir);
-  for (const root of [...new Set(bound)]) {
-    const scan = findSecretFiles(root);
-    for (const f of scan.files) hide(f, false);
-    if (scan.incomplete) secretScanNotes.push(`Only part of ${root} was searched for secret files (.env, *.pem, *.key…); files deeper or beyond the first 20000 entries are not hidden.`);
-  }
-  // The working folder is the home (the default): what the README promises for the working
-  // folder holds there too, within a smaller bound (README, Security: the home scan).
-  if (l.homeIsWorkingFolder && !l.allowHomeWrite) for (const f of findSecretFiles(l.homeDir, HOME_SCAN_BUDGET).files) hide(f, false);
-  // A mask inside a hidden folder has nothing to cover (and bwrap cannot create it there).
-  const files = hideFiles.filter((f) => !hideDirs.some((d) => f !== d && isInside(f, d)));
-  const dirs = hideDirs.filter((d) => !hideDirs.some((o) => o !== d && isInside(d, o)));
+  const mask = computeMask(maskLayout(box, l, writable));
   const cwd = real(spec.cwd);
   // What the command line needs to read must survive the private /tmp (e.g. a checkout under /tmp).
   const needed = [...(box.readOnlyPaths ?? []), ...(isAbsolute(spec.command) ? [spec.command] : [])];
@@ -217,33 +200,50 @@ function bwrapCommand(spec: RunSpec, box: SandboxSpec, bwrap: string, boundsPref
     readOnly,
     readOnlyPaths: readOnlyPaths.filter((p) => !holdsWritable(p)),
     network: box.network,
-    hideDirs: dirs,
-    hideFiles: files,
+    hideDirs: mask.dirs,
+    hideFiles: mask.files,
     unsetEnv: AGENT_ENV,
+    // As root bwrap covers parts of its /proc, and the kernel then refuses a helper's per-call
+    // /proc (mount_too_revealing): the helper lifts the covers first, then drops these.
+    ...(box.mountsPerCall && process.getuid?.() === 0 ? { keepCaps: ['CAP_SYS_ADMIN', 'CAP_SETPCAP'] } : {}),
   });
-  return { command: bwrap, args: [...args, ...boundsPrefix, spec.command, ...spec.args], sandboxed: true, ...(l.warnings.length ? { warnings: l.warnings } : {}), ...(secretScanNotes.length ? { secretScanNotes } : {}) };
+  const { secretScanNotes } = mask;
+  return {
+    command: bwrap,
+    args: [...args, ...boundsPrefix, spec.command, ...spec.args],
+    sandboxed: true,
+    mask: { dirs: mask.dirs, files: mask.files },
+    ...(l.warnings.length ? { warnings: l.warnings } : {}),
+    ...(secretScanNotes.length ? { secretScanNotes } : {}),
+  };
 }
 
-/** Outside the home: the user's session bus and keyring sockets, the docker socket, our own sessions. */
-function extraSensitivePaths(box: SandboxSpec): Array<{ real: string; dir: boolean }> {
-  const uid = process.getuid?.();
-  const candidates = [
-    process.env.XDG_RUNTIME_DIR || (uid !== undefined ? `/run/user/${uid}` : ''),
-    '/run/docker.sock',
-    '/var/run/docker.sock',
-    box.protect?.sessionsDir ?? '',
-  ];
-  const found: Array<{ real: string; dir: boolean }> = [];
-  for (const c of candidates) {
-    if (!c || !existsSync(c)) continue;
-    try {
-      const r = realpathSync(c);
-      if (!found.some((f) => f.real === r)) found.push({ real: r, dir: statSync(r).isDirectory() });
-    } catch {
-      // vanished
-    }
-  }
-  return found;
+/** The writable binds, in bwrap's order: the home when allowed, a writable tool folder, the working folder, the others. */
+function writableOf(l: Layout): string[] {
+  return [...(l.allowHomeWrite ? [l.homeDir] : []), ...(l.writableToolDir ? [l.toolDir] : []), ...(l.workDir ? [l.workDir] : []), ...l.writableDirs];
+}
+
+function maskLayout(box: SandboxSpec, l: Layout, writable: string[]): MaskLayout {
+  return {
+    homeDir: l.homeDir,
+    toolDir: l.toolDir,
+    writable,
+    allowHomeWrite: l.allowHomeWrite,
+    homeIsWorkingFolder: l.homeIsWorkingFolder,
+    ...(box.hidePaths ? { hidePaths: box.hidePaths } : {}),
+    ...(box.protect ? { sessionsDir: box.protect.sessionsDir } : {}),
+  };
+}
+
+/**
+ * The mask `box` gets from bubblewrap as the disk is now (what prepareSandboxedCommand would
+ * hide): a long-lived helper compares it with its own per call. Never throws.
+ */
+export function currentMask(box: SandboxSpec): Pick<SandboxMask, 'dirs' | 'files'> {
+  const l = layout(box);
+  const writable = writableOf(l);
+  const { dirs, files } = computeMask(maskLayout(box, l, writable));
+  return { dirs, files };
 }
 
 function sandboxExecCommand(spec: RunSpec, box: SandboxSpec, sandboxExec: string): PreparedCommand {

@@ -45,6 +45,8 @@ export interface ManagedProcess {
   warnings: string[];
   /** Where the sandbox's search for secret files was cut short (see PreparedCommand). */
   secretScanNotes: string[];
+  /** What its sandbox hides, as the disk was when it started (bubblewrap only). */
+  mask?: { dirs: string[]; files: string[] };
   /** Replaces the declared secrets' values in text that came from the process (its stdout). */
   redact: Redact;
   /** SIGTERM the group, a grace period, then SIGKILL; settles once the process has exited. */
@@ -182,6 +184,7 @@ async function start(spec: ManagedSpec, options: RunnerOptions): Promise<Managed
     ...(prepared.note ? { note: prepared.note } : {}),
     warnings: [...(prepared.warnings ?? [])],
     secretScanNotes: [...(prepared.secretScanNotes ?? [])],
+    ...(prepared.mask ? { mask: prepared.mask } : {}),
     redact,
     async kill() {
       if (!done) {

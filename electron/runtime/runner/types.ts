@@ -39,6 +39,11 @@ export interface SandboxSpec {
    * home may not be the environment's TOOLDESK_HOME), never guessed here.
    */
   protect?: ProtectedPaths;
+  /**
+   * The process mounts a /proc, a /dev/shm and masks of its own for each call (the warm
+   * fork-server): as root it may lift bwrap's covers of /proc first, then drops every capability.
+   */
+  mountsPerCall?: boolean;
 }
 
 /**

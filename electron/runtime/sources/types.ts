@@ -4,7 +4,6 @@ import type { Diagnostic, ToolFormat } from '../../../shared/tools.ts';
 import type { ProtectedPaths, Runner } from '../runner/types.ts';
 import type { ToolGroup } from '../tools/types.ts';
 import type { McpInteractions } from './mcp/types.ts';
-import type { ModuleHostPool } from './module/host-pool.ts';
 
 export interface SourceEntry {
   /** The tools root this entry was found in. */
@@ -50,7 +49,17 @@ export interface SourceContext {
    */
   interactions?: McpInteractions;
   /** The module tool hosts of the context's owner (the runtime's; a test's own). */
-  moduleHosts: ModuleHostPool;
+  moduleHosts: ModuleHosts;
+}
+
+/**
+ * The owner's module tool hosts (module/host-pool.ts's ModuleHostPool), named here by what every
+ * context user needs: the module source reaches the pool itself through moduleHostsOf(ctx), so
+ * this file imports no format.
+ */
+export interface ModuleHosts {
+  /** Ends the hosts serving `ctx`'s settings, or every host. */
+  shutdown(ctx?: SourceContext): Promise<void>;
 }
 
 export interface LoadResult {

@@ -4,13 +4,15 @@
 // semver (190 KB of bundle) at every command start for features the settings store does not use.
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { Emitter } from '../base/emitter.ts';
 import type { JsonObject } from './dotted-path.ts';
 import type { SettingsBackend, SettingsBackendFactory } from './settings-backend.ts';
 
 export const jsonFileBackend: SettingsBackendFactory = ({ cwd, configName }) => {
   const path = join(cwd, `${configName}.json`);
   mkdirSync(cwd, { recursive: true });
-  const listeners = new Set<() => void>();
+  // A listener that throws never undoes the write or stops the others (the emitter's policy).
+  const changed = new Emitter<void>();
   const backend: SettingsBackend = {
     path,
     get store(): JsonObject {
@@ -23,11 +25,10 @@ export const jsonFileBackend: SettingsBackendFactory = ({ cwd, configName }) => 
     },
     set store(value: JsonObject) {
       writeAtomically(path, `${JSON.stringify(value, undefined, '\t')}`);
-      for (const listener of [...listeners]) listener();
+      changed.fire();
     },
     onDidAnyChange(callback) {
-      listeners.add(callback);
-      return () => listeners.delete(callback);
+      return changed.event(callback);
     },
   };
   return backend;

@@ -16,6 +16,8 @@ export function createCardState(props: {
   autofocus?: boolean;
   /** False while an approval cannot be given (edited arguments that do not validate); rejecting always works. */
   canApprove?: () => boolean;
+  /** After Esc cleared the reason field (marked `data-reason`): e.g. hide it and give the keyboard back. */
+  onReasonEscape?: () => void;
 }) {
   const [reason, setReason] = createSignal('');
   const [answered, setAnswered] = createSignal(false);
@@ -47,12 +49,20 @@ export function createCardState(props: {
     focusIsOurs = false;
   };
 
-  /** Escape rejects; Enter in the reason box rejects; Enter elsewhere (not on a button) approves once. */
+  /**
+   * Escape rejects, except in the reason box (it clears the box: a half-typed reason is not an
+   * answer); Enter in the reason box rejects; Enter elsewhere (not on a button) approves once.
+   */
   const onKeyDown = (e: KeyboardEvent) => {
     const tag = (e.target as HTMLElement).tagName;
     // Keys typed into the argument editor are the editor's (Enter starts a line there).
     if ((e.target as HTMLElement).closest?.('[data-args-editor]')) return;
-    if (e.key === 'Escape') {
+    if (e.key === 'Escape' && (e.target as HTMLElement).matches?.('[data-reason]')) {
+      e.preventDefault();
+      e.stopPropagation();
+      setReason('');
+      props.onReasonEscape?.();
+    } else if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();
       reject();

@@ -8,8 +8,10 @@ import { CallsLikeThis } from './calls-like-this.tsx';
 
 /**
  * Inline card asking whether a tool call may run. Enter approves once (once the user moved focus
- * here), Escape rejects (with the reason typed so far). "Edit arguments" (when `checkArgs` is
- * given) lets the user change what runs: the approval then carries the edited arguments.
+ * here), Escape rejects. "Edit arguments" (when `checkArgs` is given) lets the user change what
+ * runs: the approval then carries the edited arguments. Esc never answers from inside the editor
+ * (or on its toggle): it closes the editor and drops the edits, as "Undo edits" does; Esc in the
+ * reason box clears and closes it.
  * Contract: `onAnswer` is called at most once per card.
  */
 export function ExecutionApprovalCard(props: {
@@ -23,6 +25,9 @@ export function ExecutionApprovalCard(props: {
 }) {
   const [editing, setEditing] = createSignal(false);
   const [edited, setEdited] = createSignal<EditedArgs | null>(null);
+  const [showReason, setShowReason] = createSignal(false);
+  let editToggle: HTMLButtonElement | undefined;
+  let reasonButton: HTMLButtonElement | undefined;
   const withEdits = (decision: ApprovalDecision): ApprovalDecision => {
     const e = edited();
     return editing() && decision.decision !== 'reject' && e?.ok ? { ...decision, args: e.args } : decision;
@@ -34,8 +39,27 @@ export function ExecutionApprovalCard(props: {
     },
     // While editing, only arguments that validate can be approved.
     canApprove: () => !editing() || edited()?.ok === true,
+    onReasonEscape: () => {
+      setShowReason(false);
+      reasonButton?.focus();
+    },
   });
-  const [showReason, setShowReason] = createSignal(false);
+  /** Opening the editor takes the keyboard to its first field; closing it gives it back to the toggle. */
+  const setEditor = (open: boolean) => {
+    setEditing(open);
+    if (!open) setEdited(null);
+    queueMicrotask(() => (open ? editToggle?.closest('.approval-card')?.querySelector<HTMLElement>('[data-args-editor] :is(input, textarea, select)')?.focus() : editToggle?.focus()));
+  };
+  const onCardKeyDown = (e: KeyboardEvent) => {
+    const target = e.target as HTMLElement;
+    if (e.key === 'Escape' && editing() && (target === editToggle || target.closest('[data-args-editor]'))) {
+      e.preventDefault();
+      e.stopPropagation();
+      setEditor(false);
+      return;
+    }
+    onKeyDown(e);
+  };
   const [likeThis, setLikeThis] = createSignal(false);
   const blocked = () => answered() || (editing() && edited()?.ok !== true);
 
@@ -43,7 +67,7 @@ export function ExecutionApprovalCard(props: {
     <ApprovalCardFrame
       request={props.request}
       testId="execution-approval"
-      onKeyDown={onKeyDown}
+      onKeyDown={onCardKeyDown}
       onKeyUp={onKeyUp}
       onFocusIn={onFocusIn}
       badge={<span class="badge warn">Approval needed</span>}
@@ -67,7 +91,7 @@ export function ExecutionApprovalCard(props: {
       </Show>
       <Show when={props.request.note}>
         <p class="small warn-text" data-testid="approval-note">
-          Asked because {props.request.note}
+          {/^Asked again\b/.test(props.request.note ?? '') ? props.request.note : `Asked because ${props.request.note}`}
         </p>
       </Show>
       <Show when={likeThis()}>
@@ -86,6 +110,7 @@ export function ExecutionApprovalCard(props: {
             rows={2}
             value={reason()}
             aria-label="Reason for rejecting"
+            data-reason
             onInput={(e) => setReason(e.currentTarget.value)}
             ref={(el) => queueMicrotask(() => el.focus())}
           />
@@ -106,7 +131,7 @@ export function ExecutionApprovalCard(props: {
         </button>
         <span class="grow" />
         <Show when={!showReason()}>
-          <button type="button" class="link small" disabled={answered()} onClick={() => setShowReason(true)}>
+          <button type="button" class="link small" ref={reasonButton} disabled={answered()} onClick={() => setShowReason(true)}>
             Add reason…
           </button>
         </Show>
@@ -115,7 +140,7 @@ export function ExecutionApprovalCard(props: {
         </button>
         {/* After the answers, so Tab from "Approve once" reaches them in the order they always had. */}
         <Show when={props.checkArgs}>
-          <button type="button" class="small" aria-pressed={editing()} disabled={answered()} onClick={() => setEditing(!editing())}>
+          <button type="button" class="small" ref={editToggle} aria-pressed={editing()} disabled={answered()} onClick={() => setEditor(!editing())}>
             {editing() ? 'Undo edits' : 'Edit arguments'}
           </button>
         </Show>

@@ -28,7 +28,7 @@ export function ResultApprovalCard(props: {
       <pre class="plain">{props.request.result?.text ?? ''}</pre>
       <label class="small">
         Reason if rejected (optional, sent to the model)
-        <textarea rows={1} value={reason()} aria-label="Reason for rejecting the result" onInput={(e) => setReason(e.currentTarget.value)} />
+        <textarea rows={1} data-reason value={reason()} aria-label="Reason for rejecting the result" onInput={(e) => setReason(e.currentTarget.value)} />
       </label>
       <div class="row actions">
         <button ref={focusRef} type="button" class="primary" disabled={answered()} onClick={() => answer({ decision: 'once' })}>

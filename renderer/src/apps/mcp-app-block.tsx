@@ -9,6 +9,7 @@ import { useApp } from '../store/app-context.tsx';
 import { boundedAppHeight, MAX_APP_FRAMES_PER_CHAT } from './app-message-budget.ts';
 import type { MountedApp } from './app-frame.ts';
 import { logAppMessage } from './app-message-log.ts';
+import { openLayer } from '../ui/layers.ts';
 import './mcp-apps.css';
 
 /** Frames shown per chat (session id → call ids). */
@@ -32,6 +33,35 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
   const [waiting, setWaiting] = createSignal(false);
   const [context, setContext] = createSignal<{ text: string; chars: number; truncated: boolean } | null>(null);
   let mounted: MountedApp | undefined;
+  let root!: HTMLDivElement;
+  let fullscreenButton: HTMLButtonElement | undefined;
+  let leaveLayer: (() => void) | undefined;
+  /**
+   * Fullscreen puts the block in the browser's top layer (a manual popover): it then covers the
+   * window less a margin whatever the chat's scrolled, transformed list around it does, and the
+   * frame is not moved (moving an iframe would reload the app). Esc leaves it (a layer).
+   */
+  const showMode = (next: McpUiDisplayMode) => {
+    if (next === mode()) return;
+    setMode(next);
+    if (next === 'fullscreen') {
+      root.setAttribute('popover', 'manual');
+      root.showPopover?.();
+      leaveLayer = openLayer(() => leave());
+    } else {
+      leaveLayer?.();
+      leaveLayer = undefined;
+      if (root.matches(':popover-open')) root.hidePopover();
+      root.removeAttribute('popover');
+    }
+    queueMicrotask(() => fullscreenButton?.focus());
+  };
+  const leave = () => {
+    leaveLayer = undefined;
+    showMode('inline');
+    mounted?.setDisplayMode('inline');
+  };
+  onCleanup(() => leaveLayer?.());
 
   const frames = () => framesByChat.get(props.sessionId) ?? framesByChat.set(props.sessionId, new Set()).get(props.sessionId)!;
   const unmount = () => {
@@ -101,7 +131,7 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
         if (bounded !== undefined) setHeight(bounded);
       },
       displayMode: (next) => {
-        setMode(next === 'fullscreen' ? 'fullscreen' : 'inline');
+        showMode(next === 'fullscreen' ? 'fullscreen' : 'inline');
         return mode();
       },
       log: addLog,
@@ -116,17 +146,22 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
   };
 
   const toggleFullscreen = () => {
-    setMode(mode() === 'fullscreen' ? 'inline' : 'fullscreen');
+    showMode(mode() === 'fullscreen' ? 'inline' : 'fullscreen');
     mounted?.setDisplayMode(mode());
   };
   const allow = async (kind: AppConsentKind) => {
     const server = view()?.server;
     if (server && (await app.guard(() => app.api.allowMcpApp({ server, kind }))) !== undefined) await load();
   };
-  const fallback = () => <pre class="plain mcp-app-text" data-testid="mcp-app-text">{props.fallbackText}</pre>;
+  // Scrolls in its own box: a tab stop, so the keyboard can scroll it too.
+  const fallback = () => (
+    <pre class="plain mcp-app-text" tabIndex={0} role="region" aria-label="The tool's text" data-testid="mcp-app-text">
+      {props.fallbackText}
+    </pre>
+  );
 
   return (
-    <div class={`mcp-app ${mode() === 'fullscreen' ? 'fullscreen' : ''}`} data-testid="mcp-app" data-call-id={props.callId}>
+    <div class={`mcp-app ${mode() === 'fullscreen' ? 'fullscreen' : ''}`} ref={root} data-testid="mcp-app" data-call-id={props.callId}>
       <div class="row small mcp-app-head">
         <span class="badge accent">app</span>
         <code class="muted grow mcp-app-uri">{view()?.uri ?? ''}</code>
@@ -134,7 +169,7 @@ export function McpAppBlock(props: { sessionId: string; callId: string; fallback
           <button type="button" class="link small" onClick={() => setAsText(!asText())} data-testid="mcp-app-as-text">
             {asText() ? 'Show the app' : 'Show as text'}
           </button>
-          <button type="button" class="link small" onClick={toggleFullscreen} aria-pressed={mode() === 'fullscreen'}>
+          <button type="button" class="link small" ref={fullscreenButton} onClick={toggleFullscreen} aria-pressed={mode() === 'fullscreen'} title={mode() === 'fullscreen' ? 'Back into the chat (Esc)' : undefined}>
             {mode() === 'fullscreen' ? 'Exit fullscreen' : 'Fullscreen'}
           </button>
         </Show>

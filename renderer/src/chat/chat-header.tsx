@@ -9,6 +9,7 @@ import { ChatSettingsPanel } from './chat-settings-panel.tsx';
 import { ContextMeter } from './context-meter.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { PermissionControls } from './permission-controls.tsx';
+import { returnFocusAfterClose } from '../ui/return-focus.ts';
 
 /** The model a chat uses: its own choice, else the last one picked (new chats), else the active provider's. */
 export function effectiveModel(chat: ChatSettings, settings: ReturnType<typeof useApp>['state']['settings']): { providerId?: string; model?: string } {
@@ -41,6 +42,7 @@ export function ChatHeader(props: { chat?: ChatState; draftChat?: ChatSettings }
   const app = useApp();
   const [settingsOpen, setSettingsOpen] = createSignal(false);
   const [exportOpen, setExportOpen] = createSignal(false);
+  let settingsToggle: HTMLButtonElement | undefined;
   const own = () => props.chat?.chat ?? props.draftChat ?? {};
   const current = () => chatModel(own(), app.state.settings, !props.chat);
   const used = () => {
@@ -57,7 +59,7 @@ export function ChatHeader(props: { chat?: ChatState; draftChat?: ChatSettings }
     <>
       <div class="chat-header" data-testid="chat-header">
         <ModelPicker current={current()} onPick={(choice) => void app.setChatSettings({ ...own(), providerId: choice.providerId, model: choice.model })} />
-        <button type="button" aria-expanded={settingsOpen()} onClick={() => setSettingsOpen(!settingsOpen())} data-testid="chat-settings-toggle">
+        <button type="button" ref={settingsToggle} aria-expanded={settingsOpen()} onClick={() => setSettingsOpen(!settingsOpen())} data-testid="chat-settings-toggle">
           Chat settings
         </button>
         <PermissionControls chat={own()} onChange={(chat) => void app.setChatSettings(chat)} />
@@ -82,7 +84,13 @@ export function ChatHeader(props: { chat?: ChatState; draftChat?: ChatSettings }
         </Show>
       </div>
       <Show when={settingsOpen()}>
-        <ChatSettingsPanel chat={own()} onClose={() => setSettingsOpen(false)} />
+        <ChatSettingsPanel
+          chat={own()}
+          onClose={() => {
+            returnFocusAfterClose(document.querySelector('[data-testid="chat-settings"]'), () => settingsToggle);
+            setSettingsOpen(false);
+          }}
+        />
       </Show>
     </>
   );

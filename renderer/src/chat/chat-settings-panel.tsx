@@ -5,11 +5,14 @@ import type { ChatSettings } from '../../../shared/chat.ts';
 import type { ChatPreset } from '../../../shared/settings.ts';
 import { useApp } from '../store/app-context.tsx';
 import { promptDialog } from '../ui/dialog.tsx';
+import { useLayer } from '../ui/layers.ts';
 
 const numberOrUndefined = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
 
+/** Esc closes it without saving, as Cancel does (a layer, like a menu). */
 export function ChatSettingsPanel(props: { chat: ChatSettings; onClose: () => void }) {
   const app = useApp();
+  useLayer(() => props.onClose());
   const [systemText, setSystemPrompt] = createSignal(props.chat.systemPrompt ?? '');
   const [temperature, setTemperature] = createSignal(props.chat.temperature?.toString() ?? '');
   const [maxTokens, setMaxTokens] = createSignal(props.chat.maxTokens?.toString() ?? '');

@@ -9,15 +9,17 @@ import { ChatHeader, chatModel } from './chat-header.tsx';
 import { ToolSelectionPanel } from './tool-selection-panel.tsx';
 import { ToolToasts } from './tool-toasts.tsx';
 import { effectiveSelection, selectedTools } from './tool-selection.ts';
+import { returnFocusAfterClose } from '../ui/return-focus.ts';
 import './chat.css';
 
-export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: HTMLTextAreaElement) => void }) {
+export function ChatView(props: { onOpenSettings: (section?: string) => void; onNewTool: () => void; composerRef: (el: HTMLTextAreaElement) => void; hidden?: boolean }) {
   const app = useApp();
   const chat = () => (app.state.activeSessionId ? app.state.chats[app.state.activeSessionId] : undefined);
   const noProvider = () => app.state.settings !== null && (app.state.settings.providers.length === 0 || !app.state.settings.activeProviderId);
   const send = (text: string, attachments: Parameters<typeof app.send>[1]) => app.send(text, attachments);
   const model = (c?: ChatState) => chatModel(c?.chat ?? app.state.draft?.chat ?? {}, app.state.settings, !c).model;
   const [choosing, setChoosing] = createSignal(false);
+  let toolsButton: HTMLButtonElement | undefined;
   /** The open chat's choice of tools, or the new chat's (kept until its session is stored). */
   const selection = () => (chat() ? chat()!.toolSelection : (app.state.draft?.toolSelection ?? null));
   const selectedCount = () => effectiveSelection(app.state.tools.groups, selection()).tools.length;
@@ -36,9 +38,9 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
   };
 
   return (
-    <section class="chat" aria-label="Chat">
+    <section class="chat" classList={{ 'chat-hidden': !!props.hidden }} aria-label="Chat">
       <Show when={noProvider()}>
-        <FirstRunNotice onOpenSettings={props.onOpenSettings} />
+        <FirstRunNotice onOpenSettings={props.onOpenSettings} onNewTool={props.onNewTool} />
       </Show>
       <Show
         when={chat()}
@@ -76,9 +78,14 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
           <Show when={choosing()}>
             <ToolSelectionPanel
               groups={app.state.tools.groups}
+              onOpenSettings={props.onOpenSettings}
+              onNewTool={props.onNewTool}
               selection={selection()}
               onChange={(next) => void app.setToolSelection(chat()?.sessionId ?? null, next)}
-              onClose={() => setChoosing(false)}
+              onClose={() => {
+                returnFocusAfterClose(document.querySelector('[data-testid="tool-selection"]'), () => toolsButton);
+                setChoosing(false);
+              }}
             />
           </Show>
           <Composer
@@ -88,6 +95,8 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
             ref={props.composerRef}
             sendState={app.sendState()}
             queued={app.queued(chat()?.sessionId ?? null)}
+            queueHeld={app.queueHeld(chat()?.sessionId ?? null)}
+            onSendQueued={() => chat() && app.sendQueued(chat()!.sessionId)}
             onUnqueue={(id) => (chat() ? app.unqueue(chat()!.sessionId, id)?.text : undefined)}
             model={model(chat())}
             draftKey={chat()?.sessionId ?? NEW_CHAT_DRAFT}
@@ -100,6 +109,7 @@ export function ChatView(props: { onOpenSettings: () => void; composerRef: (el: 
               <button
                 type="button"
                 class="tools-button"
+                ref={toolsButton}
                 aria-expanded={choosing()}
                 title="Choose the tools this chat may use"
                 data-testid="tools-button"

@@ -57,6 +57,9 @@ export function Composer(props: {
   lookupVariable?: (name: string) => Promise<number | null>;
   /** Messages sent during the running turn, waiting for it to end; Cancel takes one back into the box. */
   queued?: { id: string; text: string }[];
+  /** The queued messages wait for the user (an interrupted turn): Send, even with an empty box, sends them. */
+  queueHeld?: boolean;
+  onSendQueued?: () => void;
   onUnqueue?: (id: string) => string | undefined;
   /** Controls after the text box, before Send (the "Tools" button; after it, so Shift+Tab from the box still reaches the cards). */
   trailing?: JSX.Element;
@@ -126,7 +129,11 @@ export function Composer(props: {
   const send = async () => {
     const value = text();
     const attachments = files();
-    if ((!value.trim() && attachments.length === 0) || props.disabled || busy()) return;
+    if (props.disabled || busy()) return;
+    if (!value.trim() && attachments.length === 0) {
+      if (props.queueHeld) props.onSendQueued?.();
+      return;
+    }
     // Flagged before sending: the chip says which variable does not exist.
     if (chips.unknown().length > 0) return;
     const taken = await props.onSend(value, attachments.map((a) => a.upload));
@@ -292,7 +299,7 @@ export function Composer(props: {
               {(item) => (
                 <li class="row" data-testid="queued-message">
                   <span class="grow queued-text">{item.text}</span>
-                  <span class="muted">will send after this turn</span>
+                  <span class="muted">{props.queueHeld ? 'waits for you: Send sends it now; after Continue or Retry it follows their answer' : 'will send after this turn'}</span>
                   <button
                     type="button"
                     class="link small"

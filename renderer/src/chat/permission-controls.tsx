@@ -24,7 +24,10 @@ export function PermissionControls(props: { chat: ChatSettings; onChange: (chat:
         <select data-testid="permission-level" aria-label="Permission level" value={props.chat.permissions ?? ''} onChange={(e) => setLevel(e.currentTarget.value)}>
           {/* Not set: the chat's tool set gives the level, else it is the default. */}
           <option value="">{props.chat.toolSet ? `The tool set's (${PERMISSION_LEVEL_LABELS[toolSetLevel()]})` : PERMISSION_LEVEL_LABELS.default}</option>
-          <For each={PERMISSION_LEVELS}>{(level) => <option value={level}>{PERMISSION_LEVEL_LABELS[level]}</option>}</For>
+          {/* Without a tool set the empty choice is the default level: not listed twice. */}
+          <For each={PERMISSION_LEVELS.filter((level) => level !== 'default' || props.chat.toolSet || props.chat.permissions === 'default')}>
+            {(level) => <option value={level}>{PERMISSION_LEVEL_LABELS[level]}</option>}
+          </For>
         </select>
       </label>
       <Show when={sets().length > 0 || props.chat.toolSet}>

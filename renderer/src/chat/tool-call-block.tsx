@@ -4,6 +4,7 @@ import type { ApprovalDecision, ApprovalRequest, ToolInfo } from '../../../share
 import { isReadOnlyTool } from '../../../shared/tool-selection.ts';
 import { ArgsEditor, type EditedArgs } from '../approvals/args-editor.tsx';
 import { ToolInspectPanel } from './tool-inspect-panel.tsx';
+import { returnFocusAfterClose } from '../ui/return-focus.ts';
 import type { ToolCallState } from '../store/app-state.ts';
 import { compressArgs, formatDuration } from '../ui/format.ts';
 import { ExecutionApprovalCard } from '../approvals/execution-approval-card.tsx';
@@ -57,6 +58,7 @@ export function ToolCallBlock(props: {
   app?: JSX.Element;
 }) {
   const [inspecting, setInspecting] = createSignal(false);
+  let inspectButton: HTMLButtonElement | undefined;
   const [rerunning, setRerunning] = createSignal(false);
   const [editingRerun, setEditingRerun] = createSignal(false);
   const [rerunArgs, setRerunArgs] = createSignal<EditedArgs | null>(null);
@@ -185,7 +187,7 @@ export function ToolCallBlock(props: {
             </Show>
             <Show when={result().rejectReason}>
               <div class="small error-text" data-testid="reject-reason">
-                {result().rejectReason?.startsWith('Denied by ') ? result().rejectReason : `Rejected: ${result().rejectReason}`}
+                {/^(Denied by |Rejected\b)/.test(result().rejectReason ?? '') ? result().rejectReason : `Rejected: ${result().rejectReason}`}
               </div>
             </Show>
             <ToolResultImages result={result()} toolName={props.call.toolName} {...(props.loadImage ? { load: props.loadImage } : {})} />
@@ -196,7 +198,7 @@ export function ToolCallBlock(props: {
               </ul>
             </Show>
             <div class="row small tool-actions">
-              <button type="button" class="link small" aria-expanded={inspecting()} onClick={() => setInspecting(!inspecting())}>
+              <button type="button" class="link small" ref={inspectButton} aria-expanded={inspecting()} onClick={() => setInspecting(!inspecting())}>
                 Inspect
               </button>
               <Show when={props.onRerun && !props.call.rerunOf && !props.call.fromApp}>
@@ -231,7 +233,14 @@ export function ToolCallBlock(props: {
               </div>
             </Show>
             <Show when={inspecting()}>
-              <ToolInspectPanel args={props.call.args} result={result()} />
+              <ToolInspectPanel
+                args={props.call.args}
+                result={result()}
+                onClose={() => {
+                  returnFocusAfterClose(inspectButton?.closest('[data-testid="tool-call"]')?.querySelector('[data-testid="inspect-panel"]'), () => inspectButton);
+                  setInspecting(false);
+                }}
+              />
               <Show when={result().app && !props.call.fromApp}>
                 <div class="inspect-part" data-testid="inspect-app-messages">
                   <h4>The app's messages (the last {LOG_LINES})</h4>

@@ -4,6 +4,7 @@ import { copyText } from '../ui/copy-text.ts';
 import { formatDuration } from '../ui/format.ts';
 import { commandLine } from './command-line.ts';
 import { mcpAnswerText, mcpLogText, mcpRequestText, mcpServerText } from './inspect-mcp-text.ts';
+import { useLayer } from '../ui/layers.ts';
 
 /** One part of the panel: a heading, its text, and a Copy button for exactly that text. */
 function Part(props: { title: string; text: string; testId: string; children?: JSX.Element }) {
@@ -32,9 +33,10 @@ const withCut = (text: string, cut: number | undefined) => text + (cut ? `\n… 
  * "Inspect": what was sent and received, exactly. The resolved arguments, each process's command
  * line, working folder, exit code and output (an MCP call's request, answer and server log lines;
  * a module tool's host and output), the time each phase took, the text the model got and the
- * variables the call read and wrote. Copy buttons per part.
+ * variables the call read and wrote. Copy buttons per part. Esc closes it (a layer, like a menu).
  */
-export function ToolInspectPanel(props: { args: Record<string, unknown>; result: ToolExecuteResult }) {
+export function ToolInspectPanel(props: { args: Record<string, unknown>; result: ToolExecuteResult; onClose: () => void }) {
+  useLayer(() => props.onClose());
   const inspection = () => props.result.inspection;
   const resolved = () => JSON.stringify(inspection()?.resolvedArgs ?? props.result.editedArgs ?? props.args, null, 2);
   const timings = () => {

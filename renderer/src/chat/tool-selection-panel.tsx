@@ -15,6 +15,9 @@ export function ToolSelectionPanel(props: {
   selection: ChatToolSelection | null;
   onChange: (selection: ChatToolSelection | null) => void;
   onClose: () => void;
+  /** "Settings → Tool groups" and "New tool" in the hint shown while none of the user's own tools is on. */
+  onOpenSettings?: (section?: string) => void;
+  onNewTool?: () => void;
 }) {
   useLayer(() => props.onClose());
   const [query, setQuery] = createSignal('');
@@ -29,6 +32,8 @@ export function ToolSelectionPanel(props: {
   const visibleNames = () => visibleGroups().flatMap((g) => g.tools.map((t) => t.name));
   const set = (names: string[], on: boolean) => props.onChange(toggleTools(current(), names, on));
   const total = () => props.groups.reduce((n, g) => n + g.tools.length, 0);
+  /** None of the user's own tools (only built-in ones, or nothing) is on for this chat: say how to get some. */
+  const noOwnTools = () => !props.groups.some((g) => !g.builtin && g.tools.some((t) => chosen().has(t.name)));
 
   return (
     <div
@@ -53,6 +58,19 @@ export function ToolSelectionPanel(props: {
           Close
         </button>
       </div>
+      <Show when={noOwnTools()}>
+        <p class="small tool-selection-empty" data-testid="tool-selection-empty">
+          None of your own tools is on for this chat. Tick a group below, switch groups on for every chat in{' '}
+          <button type="button" class="link small" onClick={() => { props.onClose(); props.onOpenSettings?.('groups'); }}>
+            Settings → Tool groups
+          </button>{' '}
+          (a new group starts off), or write one:{' '}
+          <button type="button" class="link small" onClick={() => { props.onClose(); props.onNewTool?.(); }}>
+            New tool
+          </button>{' '}
+          (it goes in your tools folder; MCP servers are added in Settings → MCP servers).
+        </p>
+      </Show>
       <input type="search" placeholder="Search tools" aria-label="Search tools" value={query()} onInput={(e) => setQuery(e.currentTarget.value)} ref={(el) => queueMicrotask(() => el.focus())} />
       <div class="row wrap">
         <button type="button" class="small" onClick={() => set(visibleNames(), true)}>

@@ -96,12 +96,31 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     }
   };
 
+  /**
+   * The keyboard back on the row whose title was edited (the field it was in is gone), now and
+   * when the renamed list is drawn again (its event may come after the rename's answer).
+   */
+  let refocusId: string | null = null;
+  const tryRefocus = () =>
+    queueMicrotask(() => {
+      if (!refocusId || (document.activeElement && document.activeElement !== document.body)) return;
+      listEl.querySelector<HTMLElement>(`button.session-open[data-session-id="${CSS.escape(refocusId)}"]`)?.focus();
+    });
+  const refocusRow = (id: string) => {
+    refocusId = id;
+    tryRefocus();
+    setTimeout(() => refocusId === id && (refocusId = null), 2000);
+  };
+  createEffect(on(() => app.state.sessions, tryRefocus, { defer: true }));
   const rename = async (session: SessionInfo, title: string) => {
     // Enter and the blur that follows both land here: only the first one counts.
     if (editing() !== session.id) return;
     setEditing(null);
+    refocusRow(session.id);
     if (!title.trim() || title === session.title) return;
     await app.guard(() => app.api.renameSession({ sessionId: session.id, title: title.trim() }));
+    // The list is drawn again with the new title: the keyboard goes back to the row once more.
+    refocusRow(session.id);
   };
   const toggle = (session: SessionInfo, flag: 'pinned' | 'archived') => app.guard(() => app.api.setSessionFlags({ sessionId: session.id, [flag]: !session[flag] }));
   const remove = async (session: SessionInfo) => {
@@ -156,6 +175,7 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
                   <button
                     type="button"
                     class="session-open"
+                    data-session-id={hit.session.id}
                     tabIndex={index() === stop() ? 0 : -1}
                     aria-current={hit.session.id === app.state.activeSessionId ? 'page' : undefined}
                     aria-keyshortcuts="F2 Delete Alt+P Alt+A"
@@ -186,7 +206,13 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
                   ref={(el) => queueMicrotask(() => el.select())}
                   onKeyDown={(e) => {
                     if (e.key === 'Enter') void rename(hit.session, e.currentTarget.value);
-                    if (e.key === 'Escape') setEditing(null);
+                    if (e.key === 'Escape') {
+                      // Ends the rename only: no panel or turn behind it hears this Esc.
+                      e.preventDefault();
+                      e.stopPropagation();
+                      setEditing(null);
+                      refocusRow(hit.session.id);
+                    }
                   }}
                   onBlur={(e) => void rename(hit.session, e.currentTarget.value)}
                 />

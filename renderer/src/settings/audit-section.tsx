@@ -32,6 +32,7 @@ export function AuditSection() {
         </button>
       </div>
       <Show when={entries().length > 0} fallback={<p class="small muted">No decisions logged{tool() || decision() ? ' that match' : ''}.</p>}>
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Audit log entries" data-testid="audit-scroll">
         <table class="small audit-table">
           <thead>
             <tr>
@@ -60,6 +61,7 @@ export function AuditSection() {
             </For>
           </tbody>
         </table>
+        </div>
       </Show>
     </section>
   );

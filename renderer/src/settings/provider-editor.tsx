@@ -14,7 +14,8 @@ const KEY_MASK = '••••••••••••';
 
 /** Edits one provider: name, base URL, model (picked from /v1/models), API key (keychain), Test. */
 /** `isNew`: a provider not stored yet ("+ Add provider"): Save stores it (active when none is), Cancel discards it. */
-export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => void; onDeleted: () => void; isNew?: boolean }) {
+/** `focusOnOpen`: the field the keyboard goes to when the form appears (Name for "+ Add provider", Save once it is stored). */
+export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => void; onDeleted: () => void; isNew?: boolean; focusOnOpen?: 'name' | 'save' }) {
   const app = useApp();
   const { settings, save } = useSettings();
   // A form left open when Settings closed comes back as it was (provider-drafts.ts).
@@ -135,7 +136,7 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
       </Show>
       <label>
         Name
-        <input type="text" aria-label="Provider name" value={draft.name} onInput={(e) => setDraft('name', e.currentTarget.value)} />
+        <input type="text" aria-label="Provider name" ref={(el) => props.focusOnOpen === 'name' && queueMicrotask(() => el.focus())} value={draft.name} onInput={(e) => setDraft('name', e.currentTarget.value)} />
       </label>
       <label>
         Base URL
@@ -195,7 +196,7 @@ export function ProviderEditor(props: { provider: ProviderInfo; onSaved: () => v
         </div>
       </Show>
       <div class="row">
-        <button type="button" class="primary" onClick={() => void persist()}>
+        <button type="button" class="primary" onClick={() => void persist()} ref={(el) => props.focusOnOpen === 'save' && queueMicrotask(() => el.focus())} data-testid="provider-save">
           Save
         </button>
         <button type="button" disabled={busy()} onClick={() => void runTest()}>

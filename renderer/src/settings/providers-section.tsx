@@ -1,4 +1,4 @@
-import { For, Show, createResource, createSignal } from 'solid-js';
+import { For, Show, createMemo, createResource, createSignal } from 'solid-js';
 import type { ProviderInfo } from '../../../shared/api.ts';
 import type { ProviderConfig } from '../../../shared/settings.ts';
 import { useApp } from '../store/app-context.tsx';
@@ -14,13 +14,20 @@ export function ProvidersSection() {
     () => settings()?.providers,
     () => app.api.listProviders().catch(() => [] as ProviderInfo[]),
   );
+  // Rows are keyed by id: a save re-reads the list, and the row (its open editor, the button the
+  // keyboard is on) must stay the same element.
+  const ids = createMemo(() => (providers() ?? []).map((p) => p.id), [], { equals: (a, b) => a.length === b.length && a.every((id, i) => id === b[i]) });
+  const byId = (id: string) => providers()?.find((p) => p.id === id);
   const drafts = useProviderDrafts();
   const { adding, setAdding, editing, setEditing } = drafts;
   // Saving re-reads the list (the editor starts over), so the confirmation lives here.
   const [saved, setSaved] = createSignal<string | null>(null);
+  // A new provider just saved: its list editor takes the keyboard (on Save) when it appears.
+  const [moved, setMoved] = createSignal<string | null>(null);
 
   // "+ Add provider" opens a form with an empty address (a preset or the user fills it) for a provider that is stored only by its Save (Cancel discards it).
   // Which forms are open, and what they hold, survive closing Settings (provider-drafts.ts).
+  let addButton: HTMLButtonElement | undefined;
   const add = () => {
     const id = `provider-${Date.now().toString(36)}`;
     const provider: ProviderConfig = { id, name: 'New provider', kind: 'openai-compatible', baseURL: '', model: '' };
@@ -32,27 +39,30 @@ export function ProvidersSection() {
     <section class="settings-section" aria-labelledby="providers-title">
       <h3 id="providers-title">Providers</h3>
       <ul class="provider-list">
-        <For each={providers() ?? []} fallback={<li class="muted small">No provider yet.</li>}>
-          {(p) => (
-            <li class="card">
+        <For each={ids()} fallback={<li class="muted small">No provider yet.</li>}>
+          {(id) => (
+            <Show when={byId(id)}>
+              {(provider) => {
+                return (
+            <li class="card" data-provider={id}>
               <div class="row">
                 <input
                   type="radio"
                   name="active-provider"
-                  checked={settings()?.activeProviderId === p.id}
-                  aria-label={`Use ${p.name}`}
-                  onChange={() => void save({ activeProviderId: p.id })}
+                  checked={settings()?.activeProviderId === id}
+                  aria-label={`Use ${provider().name}`}
+                  onChange={() => void save({ activeProviderId: id })}
                 />
-                <strong>{p.name}</strong>
-                <span class="muted small grow mono provider-url" title={`${p.baseURL} · ${p.model}`}>
-                  {p.baseURL} · {p.model || 'no model'}
+                <strong>{provider().name}</strong>
+                <span class="muted small grow mono provider-url" title={`${provider().baseURL} · ${provider().model}`}>
+                  {provider().baseURL} · {provider().model || 'no model'}
                 </span>
-                <Show when={saved() === p.id}>
+                <Show when={saved() === id}>
                   <span class="badge ok" role="status" data-testid="provider-saved">
                     saved
                   </span>
                 </Show>
-                <Show when={p.hasApiKey}>
+                <Show when={provider().hasApiKey}>
                   <span class="badge ok">key stored</span>
                 </Show>
                 <button
@@ -60,31 +70,35 @@ export function ProvidersSection() {
                   onClick={() => {
                     setSaved(null);
                     // "Close" gives up what was typed; closing the whole panel keeps it.
-                    if (editing() === p.id) drafts.forget(p.id);
-                    setEditing(editing() === p.id ? null : p.id);
+                    if (editing() === id) drafts.forget(id);
+                    setEditing(editing() === id ? null : id);
                   }}
                 >
-                  {editing() === p.id ? 'Close' : 'Edit'}
+                  {editing() === id ? 'Close' : 'Edit'}
                 </button>
               </div>
-              <Show when={editing() === p.id}>
+              <Show when={editing() === id}>
                 <ProviderEditor
-                  provider={p}
+                  provider={provider()}
+                  {...(moved() === id ? { focusOnOpen: 'save' as const } : {})}
                   onSaved={() => {
-                    setSaved(p.id);
+                    setSaved(id);
                     void refetch();
                   }}
                   onDeleted={() => setEditing(null)}
                 />
               </Show>
             </li>
+                );
+              }}
+            </Show>
           )}
         </For>
       </ul>
       <Show
         when={adding()}
         fallback={
-          <button type="button" onClick={add} data-testid="add-provider">
+          <button type="button" onClick={add} ref={addButton} data-testid="add-provider">
             + Add provider
           </button>
         }
@@ -94,15 +108,21 @@ export function ProvidersSection() {
             <ProviderEditor
               provider={draft()}
               isNew
+              focusOnOpen="name"
               onSaved={() => {
-                // Stored now: it goes on in the list's own editor (the key field shows its mask).
+                // Stored now: it goes on in the list's own editor (the key field shows its mask),
+                // the keyboard on its Save, where it was.
                 const id = draft().id;
                 setSaved(id);
                 setAdding(null);
                 setEditing(id);
+                setMoved(id);
                 void refetch();
               }}
-              onDeleted={() => setAdding(null)}
+              onDeleted={() => {
+                setAdding(null);
+                addButton?.focus();
+              }}
             />
           </div>
         )}

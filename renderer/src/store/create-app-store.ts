@@ -1,6 +1,6 @@
 // The app's store and the actions the UI calls. Events flow in through applyEvent; actions call
 // the API and, where the server answers with fresh state, apply it the same way.
-import { createStore, produce } from 'solid-js/store';
+import { createStore, produce, reconcile } from 'solid-js/store';
 import { batch } from 'solid-js';
 import { API_ERRORS, type ApiEvent, type AttachmentUpload, type ExportFormat, type TooldeskApi } from '../../../shared/api.ts';
 import type { ChatSettings } from '../../../shared/chat.ts';
@@ -44,6 +44,13 @@ export interface AppStore {
   queued(sessionId: string | null): QueuedMessage[];
   /** Takes a queued message back (Cancel); its text is returned for the message box. */
   unqueue(sessionId: string, id: string): QueuedMessage | undefined;
+  /**
+   * True while a chat's queued messages wait for the user: its turn was interrupted, and whether
+   * the model goes on first (Continue, Retry) or the message goes now (Send) is theirs to say.
+   */
+  queueHeld(sessionId: string | null): boolean;
+  /** Send: the held queue goes now, in order (the interruption ends with the first message). */
+  sendQueued(sessionId: string): void;
   edit(messageId: string, text: string): Promise<void>;
   /** Regenerate an answer, or Retry a failed turn (answers again from the user message before `messageId`). */
   regenerate(messageId: string): Promise<void>;
@@ -132,25 +139,33 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
       return;
     }
     flush();
-    setState(produce((s) => applyEvent(event, s)));
+    // The tools come whole: merged into what is shown, so a group's row (and the switch the
+    // keyboard is on) stays the same element when only its state changed.
+    if (event.type === 'tools.changed') setState('tools', reconcile(event.tools, { key: 'name' }));
+    else setState(produce((s) => applyEvent(event, s)));
     if (event.type === 'session.turn') drainQueues();
   };
   /** Sends each chat's first queued message once its turn is over (one at a time per chat). */
   const draining = new Set<string>();
+  const interrupted = (sessionId: string) => !!state.chats[sessionId]?.rows.some((r) => r.kind === 'interrupted');
   const drainQueues = () => {
     for (const [sessionId, list] of Object.entries(ui.queues)) {
-      const next = list[0];
-      if (!next || draining.has(sessionId) || state.chats[sessionId]?.running !== false) continue;
-      draining.add(sessionId);
-      setUi('queues', sessionId, (q) => q.slice(1));
-      void retrying(() => api.sendMessage({ sessionId, text: next.text, messageId: next.id, ...(next.attachments?.length ? { attachments: next.attachments } : {}) }))
-        .catch((error: unknown) => setUi('error', { message: error instanceof Error ? error.message : String(error), sessionId }))
-        .finally(() => {
-          draining.delete(sessionId);
-          setUi('sendState', 'idle');
-          drainQueues();
-        });
+      if (list.length > 0 && state.chats[sessionId]?.running === false && !interrupted(sessionId)) sendNext(sessionId);
     }
+  };
+  /** Sends a chat's first queued message; the next one waits for the turn it starts to end. */
+  const sendNext = (sessionId: string) => {
+    const next = ui.queues[sessionId]?.[0];
+    if (!next || draining.has(sessionId)) return;
+    draining.add(sessionId);
+    setUi('queues', sessionId, (q) => q.slice(1));
+    void retrying(() => api.sendMessage({ sessionId, text: next.text, messageId: next.id, ...(next.attachments?.length ? { attachments: next.attachments } : {}) }))
+      .catch((error: unknown) => setUi('error', { message: error instanceof Error ? error.message : String(error), sessionId }))
+      .finally(() => {
+        draining.delete(sessionId);
+        setUi('sendState', 'idle');
+        drainQueues();
+      });
   };
   const unsubscribe = api.onEvent(apply);
 
@@ -191,6 +206,11 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
       if (state.chats[sessionId]) setState('chats', sessionId, 'toasts', (toasts) => toasts.filter((t) => t.id !== toastId));
     },
     queued: (sessionId) => (sessionId ? (ui.queues[sessionId] ?? []) : []),
+    queueHeld: (sessionId) => !!sessionId && (ui.queues[sessionId]?.length ?? 0) > 0 && state.chats[sessionId]?.running === false && interrupted(sessionId),
+    sendQueued(sessionId) {
+      // Its turn starts, so the interruption is over: the rest go after it, as usual.
+      if (!state.chats[sessionId]?.running) sendNext(sessionId);
+    },
     unqueue(sessionId, id) {
       const item = ui.queues[sessionId]?.find((q) => q.id === id);
       if (item) setUi('queues', sessionId, (q) => q.filter((x) => x.id !== id));
@@ -220,6 +240,8 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
           s.activeSessionId = sessionId;
           s.draft = null;
         }));
+        // Back after a restart with messages queued: they go now, unless the turn was interrupted.
+        drainQueues();
       });
     },
     async newSession() {
@@ -233,9 +255,12 @@ export function createAppStore(api: TooldeskApi, connection: StoreConnection = O
       if (!text.trim() && !attachments?.length) return false;
       const messageId = clientId();
       const open = state.activeSessionId;
-      if (open && state.chats[open]?.running) {
-        // The turn is still running: the message waits for it, as the offline queue does.
+      if (open && (state.chats[open]?.running || store.queueHeld(open))) {
+        // The turn is still running: the message waits for it, as the offline queue does. Sent
+        // after an interruption with messages held, it goes behind them, and Send releases them.
+        const held = store.queueHeld(open);
         setUi('queues', open, (q) => [...(q ?? []), { id: messageId, text, ...(attachments?.length ? { attachments } : {}) }]);
+        if (held) store.sendQueued(open);
         return true;
       }
       try {

@@ -12,11 +12,12 @@ import './tools.css';
 const EDITABLE = new Set(['script', 'three-layer']);
 
 /** Every tool with its format, source and diagnostics; Run forms; New tool; Reload. */
-export function ToolsPanel() {
+/** `creating`: open with the New tool form shown (the first-run notice's and the Tools menu's "New tool"). */
+export function ToolsPanel(props: { creating?: boolean }) {
   const app = useApp();
   const [selected, setSelected] = createSignal<string | null>(null);
   const [filter, setFilter] = createSignal('');
-  const [creating, setCreating] = createSignal(false);
+  const [creating, setCreating] = createSignal(!!props.creating);
   const [editing, setEditing] = createSignal<ToolFiles | null>(null);
   /** A new tool the app cannot edit (module, Python, PowerShell): where it is, and that it loaded. */
   const [created, setCreated] = createSignal<CreatedTool | null>(null);

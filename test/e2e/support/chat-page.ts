@@ -7,6 +7,8 @@ export async function openApp(page: Page, url: string): Promise<void> {
 }
 
 export async function send(page: Page, text: string): Promise<void> {
+  // Settings is a page in the chat's place: the user leaves it (its tab) to type a message.
+  if (await page.getByTestId('settings-panel').count()) await page.getByTestId('tab-settings').click();
   const box = page.getByTestId('composer');
   await box.fill(text);
   await box.press('Enter');

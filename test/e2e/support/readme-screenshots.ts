@@ -68,9 +68,10 @@ try {
 
   await openPanel(page, 'settings');
   await page.locator('[data-testid="group-item"][data-group="script"] button.link').click();
-  await page.locator('#groups-title').scrollIntoViewIfNeeded();
-  await page.locator('.panel-body').evaluate((el) => (el.scrollTop = (document.querySelector('#groups-title') as HTMLElement).offsetTop - 60));
+  // Settings is a page: its section list picks the section.
+  await page.getByTestId('settings-nav').getByRole('button', { name: 'Tool groups' }).click();
   await shot(page, 'settings-groups');
+  await page.getByTestId('tab-settings').click();
 
   await page.getByTestId('tool-call').first().getByRole('button', { name: 'Open full result' }).click();
   await page.getByTestId('variable-viewer').waitFor();
@@ -89,7 +90,6 @@ try {
   await mcp.getByTestId('mcp-add-submit').click();
   await mcp.getByTestId('mcp-toggle-everything').check();
   await mcp.getByTestId('mcp-state').filter({ hasText: /^ready with/ }).waitFor({ timeout: 30_000 });
-  await page.locator('.panel-body').evaluate((el) => (el.scrollTop = (document.querySelector('#mcp-title') as HTMLElement).offsetTop - 60));
   await send(page, 'Please add up 20 and 22.');
   await page.getByTestId('execution-approval').waitFor();
   await page.getByTestId('execution-approval').getByRole('button', { name: 'Approve once' }).click();
@@ -147,8 +147,8 @@ try {
     await browse.getByTestId('mcp-browse-search').click();
     await browse.locator('[data-name="io.github.acme/weather"]').click();
     await browse.getByTestId('mcp-browse-details').waitFor();
-    // Scroll the panel only (scrollIntoView would shift the whole window too).
-    await page.locator('.panel-body').evaluate((el) => {
+    // Scroll the Settings column only (scrollIntoView would shift the whole window too).
+    await page.getByTestId('settings-body').evaluate((el) => {
       const view = document.querySelector('[data-testid="mcp-browse"]') as HTMLElement;
       el.scrollTop += view.getBoundingClientRect().top - el.getBoundingClientRect().top - 8;
     });

@@ -81,6 +81,28 @@ describe('runAgentLoop', () => {
     expect(provider.requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => (m as { toolCallId: string }).toolCallId)).toEqual(['a', 'b']);
   });
 
+  it('a reply cut off by the token limit: its calls (empty or cut arguments) never run, and the model gets the message', async () => {
+    const provider = scriptedProvider((_r, _s, step) =>
+      step === 1
+        ? events({ type: 'text-delta', text: 'Writing the file' }, call('cut', 'write_file', '{"path": "/tmp/notes.md", "content": "half of it'), call('empty', 'delete_file', ''), { type: 'done', stopReason: 'length' })
+        : events({ type: 'text-delta', text: 'I will send it in parts.' }, { type: 'done', stopReason: 'stop' }),
+    );
+    const ran: string[] = [];
+    const { ports, history } = harness(provider, async (c) => (ran.push(c.id), toolMessage(c, 'ran')));
+    expect(await runAgentLoop(ports, new AbortController().signal)).toEqual({ stopReason: 'stop' });
+    expect(ran).toEqual([]);
+    const [cutReply, ...rest] = history;
+    expect(cutReply).toMatchObject({ role: 'assistant', stopReason: 'length', toolCalls: [{ id: 'cut', name: 'write_file' }, { id: 'empty', name: 'delete_file' }] });
+    const failed = rest.filter((m): m is ToolResultMessage => m.role === 'tool');
+    expect(failed.map((m) => [m.callId, m.result.status])).toEqual([['cut', 'ERROR'], ['empty', 'ERROR']]);
+    for (const m of failed) expect(m.content).toContain("your reply was cut off before the call's arguments were complete".replace(/^y/, 'Y'));
+    expect(failed[1]!.content).toContain('delete_file was not run');
+    // The next request carried the message for each call, so the model can call again.
+    const toolTexts = provider.requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => (m as { content: string }).content);
+    expect(toolTexts).toEqual([expect.stringContaining('write_file was not run'), expect.stringContaining('delete_file was not run')]);
+    expect(history.at(-1)).toMatchObject({ role: 'assistant', content: 'I will send it in parts.' });
+  });
+
   it('an abort before a step is assembled sends nothing', async () => {
     const provider = scriptedProvider(() => events({ type: 'done', stopReason: 'stop' }));
     const { ports, history } = harness(provider, async (c) => toolMessage(c, 'x'));

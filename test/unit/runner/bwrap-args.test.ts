@@ -56,4 +56,13 @@ describe('buildBwrapArgs', () => {
     expect(pos(args, '--bind', '/h', '/h')).toBeLessThan(pos(args, '--tmpfs', '/h/.ssh'));
     expect(buildBwrapArgs(plan({ writable: [] })).filter((a) => a === '--bind')).toEqual([]);
   });
+
+  it('keeps only the named capabilities, added after dropping all', () => {
+    expect(buildBwrapArgs(plan())).not.toContain('--cap-add');
+    const args = buildBwrapArgs(plan({ keepCaps: ['CAP_SYS_ADMIN', 'CAP_SETPCAP'] }));
+    const drop = pos(args, '--cap-drop', 'ALL');
+    expect(pos(args, '--cap-add', 'CAP_SYS_ADMIN')).toBeGreaterThan(drop);
+    expect(pos(args, '--cap-add', 'CAP_SETPCAP')).toBeGreaterThan(drop);
+    expect(args.slice(-3)).toEqual(['--chdir', '/w', '--']);
+  });
 });

@@ -119,7 +119,7 @@ describe('script-folder tools (seed 001)', () => {
     expect(yt.secrets).toEqual(['YT_COOKIE']);
     expect(diagnostics).toContainEqual(expect.objectContaining({ severity: 'info', code: 'name-folder-mismatch' }));
     await yt.execute({ url: 'u' }, testToolContext());
-    const spec = specs.find((s) => s.args[0]?.endsWith('yt-dlp-downloader/script.py'))!;
+    const spec = specs.find((s) => s.args.at(-1)?.endsWith('yt-dlp-downloader/script.py'))!;
     expect(spec.stdin).toBe('{"url":"u"}');
     expect(spec.secrets).toEqual(['YT_COOKIE']);
     expect(spec.timeoutMs).toBe(60_000);

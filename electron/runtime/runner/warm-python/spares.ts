@@ -175,7 +175,13 @@ export async function startInSpare(zygote: Zygote, spare: Spare, request: Zygote
   const exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
   const exit = spare.exit.then((status) => {
     const mapped = exitStatus(status, zygote.sandboxed);
-    for (const listener of exitListeners) listener(mapped.code, mapped.signal);
+    for (const listener of exitListeners) {
+      try {
+        listener(mapped.code, mapped.signal);
+      } catch {
+        // A listener's failure must not lose the exit status for the others or for the call.
+      }
+    }
     return mapped;
   });
   const closed = (socket: Socket | undefined) => new Promise<void>((resolve) => (!socket || socket.destroyed ? resolve() : socket.once('close', () => resolve())));

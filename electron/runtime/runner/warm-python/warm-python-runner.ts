@@ -8,7 +8,8 @@ import { basename, isAbsolute } from 'node:path';
 import { createRunner, runLaunched, type Launch, type LaunchedProcess } from '../create-runner.ts';
 import { nprocLimit } from '../resource-limits.ts';
 import { detectSandbox } from '../sandbox-detect.ts';
-import { prepareSandboxedCommand, type PreparedCommand } from '../sandbox.ts';
+import { maskAdditions } from '../sandbox-mask.ts';
+import { currentMask, prepareSandboxedCommand, type PreparedCommand } from '../sandbox.ts';
 import type { PythonRunHint, RunResult, RunSpec, Runner, RunnerOptions, SandboxSpec } from '../types.ts';
 import { preloadRequest, type PreloadOptions, type PreloadRequest } from './preload-set.ts';
 import { boundSpare, discardSpare, refillSpare, startInSpare, takeSpare } from './spares.ts';
@@ -72,10 +73,11 @@ interface WarmPlan {
 function warmPlan(spec: RunSpec, options: RunnerOptions & WarmPythonOptions): WarmPlan | undefined {
   const hint = spec.python;
   if (!hint || !warmPythonSupported() || !isAbsolute(spec.command) || !existsSync(spec.cwd)) return undefined;
-  if (!describesArgs(hint, spec.args)) return undefined;
+  // The zygote runs with the cold run's interpreter flags (-E -s, -I: see python-flags.ts).
+  const flags = describedFlags(hint, spec.args);
+  if (!flags) return undefined;
   const toolDir = spec.sandbox?.toolDir ?? spec.cwd;
   if (!existsSync(toolDir)) return undefined;
-  const flags = hint.kind === 'code' ? ['-u'] : [];
   let sandbox: SandboxSpec | undefined;
   if (spec.sandbox) {
     const { maxProcesses: _p, maxMemoryBytes: _m, ...box } = spec.sandbox;
@@ -91,11 +93,17 @@ function warmPlan(spec: RunSpec, options: RunnerOptions & WarmPythonOptions): Wa
   return { hint, key, flags, toolDir, ...(sandbox ? { sandbox } : {}), ...(preload ? { preload } : {}) };
 }
 
-/** The hint must describe the command line the spec would run cold (else the spec wins). */
-function describesArgs(hint: PythonRunHint, args: string[]): boolean {
-  if (hint.kind === 'module') return args.length === 4 && basename(args[0]!) === 'run_tool.py' && args[1] === hint.file && args[2] === hint.function && args[3] === hint.marker;
-  if (hint.kind === 'script') return args.length === 1 && args[0] === hint.file;
-  return args.length === 2 && args[0] === '-u' && args[1] === '-';
+/**
+ * The interpreter flags before the hinted command line, when the hint describes the command line
+ * the spec would run cold (else undefined: the spec wins, and runs cold).
+ */
+function describedFlags(hint: PythonRunHint, args: string[]): string[] | undefined {
+  const rest = args.slice(args.length - (hint.kind === 'module' ? 4 : 1));
+  const flags = args.slice(0, args.length - rest.length);
+  if (!flags.every((flag) => /^-[A-Za-z]+$/.test(flag))) return undefined;
+  if (hint.kind === 'module') return rest.length === 4 && basename(rest[0]!) === 'run_tool.py' && rest[1] === hint.file && rest[2] === hint.function && rest[3] === hint.marker ? flags : undefined;
+  if (hint.kind === 'script') return rest[0] === hint.file ? flags : undefined;
+  return rest[0] === '-' ? flags : undefined;
 }
 
 function prepareZygoteSandbox(spec: RunSpec, plan: WarmPlan): { signature: string; prepared: PreparedCommand } {
@@ -146,6 +154,8 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
           }
         : {}),
     };
+    // Secret files that appeared since the zygote's sandbox was made: the call covers them itself.
+    const hide = zygote.mask && plan.sandbox ? maskAdditions(zygote.mask, currentMask(plan.sandbox)) : undefined;
     let notStarted: string | undefined;
     const launch: Launch = async (env) => {
       const request: ZygoteRequest = {
@@ -157,6 +167,7 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
         pwd: zygote.sandboxed,
         ...(dataLimit ? { dataLimit } : {}),
         ...(nproc ? { nproc } : {}),
+        ...(hide && (hide.dirs.length || hide.files.length) ? { hide } : {}),
       };
       launchedInSpare = true;
       const launched = await startInSpare(zygote, spare, request);

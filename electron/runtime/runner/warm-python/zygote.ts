@@ -30,6 +30,8 @@ export interface ZygoteRequest {
   pwd: boolean;
   dataLimit?: number;
   nproc?: number;
+  /** What the call covers itself: found to hide since the zygote's sandbox was made. */
+  hide?: { dirs: string[]; files: string[] };
 }
 
 export interface ZygoteSpare {
@@ -68,7 +70,8 @@ export class Zygote {
   static async start(spec: Omit<ManagedSpec, 'args'> & { flags: string[]; script: string; privateTmp: boolean; preload?: PreloadRequest }, options: RunnerOptions): Promise<Zygote | { error: string }> {
     const server = await CallServer.start();
     if ('error' in server) return server;
-    const sandbox = spec.sandbox && { ...spec.sandbox, readOnlyPaths: [...(spec.sandbox.readOnlyPaths ?? []), server.dir] };
+    // Each call mounts its own /proc, /dev/shm and newly found masks (resources/python/call_mounts.py).
+    const sandbox = spec.sandbox && { ...spec.sandbox, readOnlyPaths: [...(spec.sandbox.readOnlyPaths ?? []), server.dir], mountsPerCall: true };
     const managed = await spawnManaged({ command: spec.command, args: [...spec.flags, spec.script, server.path, ...(spec.privateTmp ? ['--private-tmp'] : []), ...(spec.preload ? ['--preload'] : [])], cwd: spec.cwd, ...(spec.env ? { env: spec.env } : {}), ...(sandbox ? { sandbox } : {}), maxStderrBytes: 16 * 1024 }, options);
     if ('error' in managed) {
       server.close();
@@ -110,6 +113,11 @@ export class Zygote {
 
   get sandboxed(): boolean {
     return this.process.sandboxed;
+  }
+
+  /** What the zygote's own sandbox hides (as the disk was when it started). */
+  get mask(): { dirs: string[]; files: string[] } | undefined {
+    return this.process.mask;
   }
 
   /**

@@ -6,6 +6,7 @@
 // own code. Anything else (`${config:…}`, `${command:…}`, `${file}`) cannot be resolved here: it
 // is kept as written and named in a warning.
 import { basename, sep } from 'node:path';
+import type { SecretScope } from './secret-refs.ts';
 
 const VARIABLE = /\$\{([^}]*)\}/g;
 const ENV = /\$\{env:([^}]*)\}/g;
@@ -81,10 +82,18 @@ export function entryEnvRefs(entry: Record<string, unknown>): string[] {
 
 /**
  * Every `${env:NAME}` replaced from `env`. A variable that is not set is an error naming it (a
- * server started with an empty token fails later and less clearly).
+ * server started with an empty token fails later and less clearly). A server whose settings came
+ * from a registry entry or a bundle (`scope`) reads no variable by name: the environment holds
+ * the user's own credentials (AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN …), as the keychain does.
  */
-export function resolveEnvRefs<T extends string | string[] | Record<string, string>>(value: T, env: NodeJS.ProcessEnv): { value: T } | { error: string } {
+export function resolveEnvRefs<T extends string | string[] | Record<string, string>>(value: T, env: NodeJS.ProcessEnv, scope?: SecretScope): { value: T } | { error: string } {
   const texts = typeof value === 'string' ? [value] : Array.isArray(value) ? value : Object.values(value);
+  const named = envRefs(texts);
+  if (scope && named.length > 0) {
+    return {
+      error: `its settings came from ${scope.origin === 'registry' ? 'a registry entry' : 'a bundle'}, which may not read your environment by name (${named.map((n) => `\${env:${n}}`).join(', ')}): install it again to type the value, or write it into its settings yourself`,
+    };
+  }
   const missing = envRefs(texts).filter((name) => env[name] === undefined);
   if (missing.length > 0) {
     const list = missing.map((n) => `$${n}`).join(', ');

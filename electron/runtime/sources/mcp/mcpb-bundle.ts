@@ -1,14 +1,22 @@
 // `.mcpb` bundles (the MCP Bundle format Claude Desktop installs; library @anthropic-ai/mcpb):
-// unpacked (zip-slip checked by the library) into TOOLDESK_HOME/mcpb/NAME, the manifest checked
-// against its schema, the signature verified when there is one, the platform checked, and
+// opened without unpacking (the zip's directory checked against bounds, the manifest read alone,
+// bundle/), the manifest checked against its schema, the signature verified when there is one,
+// the platform checked; unpacked streamed into TOOLDESK_HOME/mcpb/NAME only after the user's yes;
 // `mcp_config` resolved with ${__dirname}, ${HOME}, ${user_config.X}. A `sensitive` value never
 // reaches settings: the entry refers to the keychain secret `mcp.NAME.KEY` instead, and a
 // `directory` value becomes one of the server's roots and writable folders.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { getMcpConfigForManifest, unpackExtension, verifyMcpbFile, vAny } from '@anthropic-ai/mcpb';
+import { getMcpConfigForManifest, verifyMcpbFile, vAny } from '@anthropic-ai/mcpb';
 import type { McpBundleFacts } from '../../../../shared/mcp-install.ts';
+import { bundleSecretRefs } from './bundle/bundle-secret-refs.ts';
+import { readZipDirectory, type ZipDirectory } from './bundle/zip-directory.ts';
+import { serverSecretName } from './secret-refs.ts';
+import { extractZip, readZipEntry } from './bundle/zip-extract.ts';
+
+/** A manifest is a page of JSON: anything bigger is not read. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 export interface UserConfigField {
   key: string;
@@ -19,6 +27,8 @@ export interface UserConfigField {
   sensitive: boolean;
   multiple: boolean;
   default?: unknown;
+  /** A field made for a `${secret:NAME}` the manifest named (bundle-secret-refs.ts): NAME. */
+  secretRef?: string;
 }
 
 export interface BundleManifest extends McpBundleFacts {
@@ -28,24 +38,34 @@ export interface BundleManifest extends McpBundleFacts {
 
 export interface OpenedBundle {
   manifest: BundleManifest;
-  /** Where it was unpacked (a staging folder until installed). */
+  /** Its staging folder: a copy of the file until the user says yes, then what unpackBundle wrote. */
   dir: string;
   signature: { status: 'signed' | 'unsigned' | 'self-signed'; publisher?: string };
+  /** The checked table of contents: nothing is unpacked before unpackBundle. */
+  archive: ZipDirectory;
 }
+
+const stagedFile = (bundle: OpenedBundle) => join(bundle.dir, 'bundle.mcpb');
+const unpackedDir = (bundle: OpenedBundle) => join(bundle.dir, 'unpacked');
 
 export const bundlesDir = (home: string) => join(home, 'mcpb');
 
-/** Unpacks FILE into a staging folder under TOOLDESK_HOME/mcpb and reads its manifest. */
+/**
+ * Reads FILE's manifest without unpacking anything (the zip's directory is checked against the
+ * bounds of bundle/zip-directory.ts first), and keeps a copy of the file in a staging folder
+ * under TOOLDESK_HOME/mcpb for unpackBundle.
+ */
 export async function openBundle(file: string, home: string): Promise<OpenedBundle | { error: string }> {
   if (!existsSync(file)) return { error: `${file} does not exist` };
-  const staging = join(bundlesDir(home), `.staging-${process.pid}-${Date.now()}`);
-  mkdirSync(staging, { recursive: true });
+  let staging: string | undefined;
   try {
-    const ok = await unpackExtension({ mcpbPath: file, outputDir: staging, silent: true });
-    if (!ok) throw new Error('it is not a valid .mcpb (zip) file');
+    const archive = await readZipDirectory(file);
+    if ('error' in archive) throw new Error(`${archive.error}; nothing was unpacked`);
+    const manifestEntry = archive.entries.find((e) => e.name === 'manifest.json');
+    if (!manifestEntry) throw new Error('it has no manifest.json at its top level (is it a .mcpb file?)');
     let raw: unknown;
     try {
-      raw = JSON.parse(readFileSync(join(staging, 'manifest.json'), 'utf8'));
+      raw = JSON.parse((await readZipEntry(file, manifestEntry, MAX_MANIFEST_BYTES)).toString('utf8'));
     } catch (error) {
       throw new Error(`its manifest.json cannot be read: ${(error as Error).message}`);
     }
@@ -54,12 +74,33 @@ export async function openBundle(file: string, home: string): Promise<OpenedBund
       const issue = parsed.error.issues[0];
       throw new Error(`its manifest.json is not valid: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
     }
-    const signature = await verifyMcpbFile(file).catch(() => ({ status: 'unsigned' as const }));
-    return { manifest: describeManifest(raw as Record<string, unknown>), dir: staging, signature };
+    const signature = hasSignatureBlock(file) ? await verifyMcpbFile(file).catch(() => ({ status: 'unsigned' as const })) : { status: 'unsigned' as const };
+    staging = join(bundlesDir(home), `.staging-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+    mkdirSync(staging, { recursive: true });
+    copyFileSync(file, join(staging, 'bundle.mcpb'));
+    // A secret the manifest names is asked of the user, never read from the keychain.
+    const { manifest, fields } = bundleSecretRefs(raw as Record<string, unknown>);
+    const described = describeManifest(manifest);
+    for (const { key, secretRef } of fields) Object.assign(described.userConfig.find((f) => f.key === key)!, { secretRef });
+    return { manifest: described, dir: staging, signature, archive };
   } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
+    if (staging) rmSync(staging, { recursive: true, force: true });
     return { error: `${file}: ${(error as Error).message}` };
   }
+}
+
+/** A signed bundle ends with the MCPB signature footer (the verifier reads the whole file: only then). */
+function hasSignatureBlock(file: string): boolean {
+  const footer = Buffer.from('MCPB_SIG_END');
+  const size = statSync(file).size;
+  const tail = Buffer.alloc(Math.min(size, 256));
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+  } finally {
+    closeSync(fd);
+  }
+  return tail.includes(footer);
 }
 
 function describeManifest(m: Record<string, unknown>): BundleManifest {
@@ -136,7 +177,7 @@ export async function bundleEntry(bundle: OpenedBundle, name: string, dir: strin
       continue;
     }
     if (field.sensitive) {
-      const secret = `mcp.${name}.${field.key}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+      const secret = serverSecretName(name, field.key);
       secrets.push({ name: secret, value: String(value) });
       userConfig[field.key] = `\${secret:${secret}}`;
     } else userConfig[field.key] = value;
@@ -166,10 +207,17 @@ export async function bundleEntry(bundle: OpenedBundle, name: string, dir: strin
 /** Where the bundle installed as NAME lives. */
 export const bundleTarget = (home: string, name: string) => join(bundlesDir(home), name.replace(/[^A-Za-z0-9_.-]/g, '_'));
 
-/** Moves the staging folder to its place (replacing an older version). */
+/** After the user's yes: unpacks the bundle, streamed, into its staging folder (throws at the first bad entry). */
+export async function unpackBundle(bundle: OpenedBundle): Promise<void> {
+  rmSync(unpackedDir(bundle), { recursive: true, force: true });
+  await extractZip(stagedFile(bundle), bundle.archive.entries, unpackedDir(bundle));
+}
+
+/** Moves what unpackBundle wrote to its place (replacing an older version); the staging folder goes. */
 export function placeBundle(bundle: OpenedBundle, target: string): void {
   rmSync(target, { recursive: true, force: true });
-  renameSync(bundle.dir, target);
+  renameSync(unpackedDir(bundle), target);
+  rmSync(bundle.dir, { recursive: true, force: true });
 }
 
 /** Removes an unused staging folder. */

@@ -5,13 +5,14 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { secretRefsIn, serverSecretName } from './secret-refs.ts';
 
 export interface RegistryPackage {
   registryType: string;
   identifier: string;
   version?: string;
   fileSha256?: string;
-  environmentVariables: Array<{ name: string; description?: string; isSecret: boolean; isRequired: boolean; default?: string }>;
+  environmentVariables: Array<{ name: string; description?: string; isSecret: boolean; isRequired: boolean; default?: string; secretRefs?: string[] }>;
 }
 
 export interface RegistryServer {
@@ -20,7 +21,7 @@ export interface RegistryServer {
   description?: string;
   version: string;
   packages: RegistryPackage[];
-  remotes: Array<{ type: string; url: string; headers: Array<{ name: string; description?: string; isSecret: boolean; value?: string }> }>;
+  remotes: Array<{ type: string; url: string; headers: Array<{ name: string; description?: string; isSecret: boolean; value?: string; isRequired?: boolean; secretRefs?: string[] }> }>;
 }
 
 export interface RegistryAnswer<T> {
@@ -61,13 +62,15 @@ function parseServer(raw: unknown): RegistryServer | undefined {
           identifier: p.identifier,
           ...(str(p.version) ? { version: str(p.version)! } : {}),
           ...(str(p.fileSha256) ? { fileSha256: str(p.fileSha256)! } : {}),
-          environmentVariables: (Array.isArray(p.environmentVariables) ? p.environmentVariables : []).filter((e: Record<string, unknown>) => typeof e?.name === 'string').map((e: Record<string, unknown>) => ({
-            name: e.name as string,
-            ...(str(e.description) ? { description: str(e.description)! } : {}),
-            isSecret: e.isSecret === true,
-            isRequired: e.isRequired === true,
-            ...(str(e.default) ? { default: str(e.default)! } : {}),
-          })),
+          environmentVariables: (Array.isArray(p.environmentVariables) ? p.environmentVariables : []).filter((e: Record<string, unknown>) => typeof e?.name === 'string').map((e: Record<string, unknown>) =>
+            askedNotNamed({
+              name: e.name as string,
+              ...(str(e.description) ? { description: str(e.description)! } : {}),
+              isSecret: e.isSecret === true,
+              isRequired: e.isRequired === true,
+              ...(str(e.default) ? { default: str(e.default)! } : {}),
+            }, 'default'),
+          ),
         }]
       : [],
   );
@@ -76,11 +79,27 @@ function parseServer(raw: unknown): RegistryServer | undefined {
       ? [{
           type: str(m.type) ?? 'streamable-http',
           url: m.url,
-          headers: (Array.isArray(m.headers) ? m.headers : []).filter((h: Record<string, unknown>) => typeof h?.name === 'string').map((h: Record<string, unknown>) => ({ name: h.name as string, ...(str(h.description) ? { description: str(h.description)! } : {}), isSecret: h.isSecret === true, ...(str(h.value) ? { value: str(h.value)! } : {}) })),
+          headers: (Array.isArray(m.headers) ? m.headers : []).filter((h: Record<string, unknown>) => typeof h?.name === 'string').map((h: Record<string, unknown>) =>
+            askedNotNamed({ name: h.name as string, ...(str(h.description) ? { description: str(h.description)! } : {}), isSecret: h.isSecret === true, ...(str(h.value) ? { value: str(h.value)! } : {}) }, 'value'),
+          ),
         }]
       : [],
   );
   return { name: r.name, ...(str(r.title) ? { title: str(r.title)! } : {}), ...(str(r.description) ? { description: str(r.description)! } : {}), version: r.version, packages, remotes };
+}
+
+/**
+ * A value that names a keychain secret (`Bearer ${secret:NAME}`) becomes a secret the user types
+ * at install, required, kept for this server only: a registry entry never gets the user's secret
+ * by name. `secretRefs` keeps the names it gave, so the install refuses one that exists.
+ */
+function askedNotNamed<T extends { name: string; description?: string; isSecret: boolean; isRequired?: boolean; secretRefs?: string[] }>(item: T, field: 'default' | 'value'): T {
+  const given = (item as Record<string, unknown>)[field];
+  const refs = typeof given === 'string' ? secretRefsIn(given) : [];
+  if (refs.length === 0) return item;
+  const { [field]: _dropped, ...rest } = item as Record<string, unknown>;
+  const note = `The registry entry gave "${String(given).slice(0, 200)}", naming your keychain secret ${refs.join(', ')}; Tooldesk never reads a secret for a registry entry: type the value (kept in the keychain for this server only).`;
+  return { ...(rest as T), description: item.description ? `${item.description} — ${note}` : note, isSecret: true, isRequired: true, secretRefs: refs };
 }
 
 /** GET as JSON (bounded, 15 s); on success the cache is refreshed, on failure the cache answers. */
@@ -110,11 +129,17 @@ async function cachedGet(url: string, cacheDir: string, doFetch: typeof fetch): 
   }
 }
 
+/** The secret names a registry server's values named (they became values the user types, see askedNotNamed). */
+export function registryNamedSecrets(server: RegistryServer): string[] {
+  const refs = [...server.packages.flatMap((p) => p.environmentVariables), ...server.remotes.flatMap((r) => r.headers)].flatMap((v) => v.secretRefs ?? []);
+  return [...new Set(refs)];
+}
+
 /** The settings entry for a registry server: an npm or PyPI package, or a remote; secrets as keychain references. */
 export function registryEntry(server: RegistryServer, name: string, values: Record<string, string>, hasCommand: (command: string) => boolean): { entry: Record<string, unknown>; secrets: Array<{ name: string; value: string }>; missing: string[] } | { error: string } {
   const secrets: Array<{ name: string; value: string }> = [];
   const missing: string[] = [];
-  const secretName = (key: string) => `mcp.${name}.${key}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const secretName = (key: string) => serverSecretName(name, key);
   const pkg = server.packages.find((p) => p.registryType === 'npm') ?? server.packages.find((p) => p.registryType === 'pypi');
   if (pkg) {
     const env: Record<string, string> = {};
@@ -143,7 +168,10 @@ export function registryEntry(server: RegistryServer, name: string, values: Reco
     const headers: Record<string, string> = {};
     for (const h of remote.headers) {
       const value = values[h.name] ?? h.value;
-      if (value === undefined || value === '') continue;
+      if (value === undefined || value === '') {
+        if (h.isRequired) missing.push(h.name);
+        continue;
+      }
       if (h.isSecret) {
         secrets.push({ name: secretName(h.name), value });
         headers[h.name] = `\${secret:${secretName(h.name)}}`;

@@ -28,10 +28,10 @@ export async function remoteServerTransport(
 ): Promise<{ transport: Transport; oauth: McpOAuthFlow | undefined } | { error: string }> {
   // `${env:NAME}` (VS Code and Cursor configs) from the app's environment, now, never stored.
   const given: Record<string, string> = { url: server.url, ...prefixed('header.', server.headers) };
-  const fromEnv = resolveEnvRefs(given, deps.env ?? process.env);
+  const fromEnv = resolveEnvRefs(given, deps.env ?? process.env, server.secretScope);
   if ('error' in fromEnv) return { error: `could not connect: ${fromEnv.error}` };
   const urlText = fromEnv.value.url;
-  const headers = await resolveSecretRefs(unprefixed('header.', fromEnv.value), deps.resolveSecrets);
+  const headers = await resolveSecretRefs(unprefixed('header.', fromEnv.value), deps.resolveSecrets, server.secretScope);
   if ('error' in headers) return { error: `could not connect: ${headers.error}` };
   log.redact(headers.secrets);
   let url: URL;
@@ -44,6 +44,7 @@ export async function remoteServerTransport(
   const oauthSecrets = await resolveSecretRefs(
     { secret: oauth?.clientSecret ?? '', key: oauth?.privateKey ?? '', idpSecret: oauth?.idp?.clientSecret ?? '', idToken: oauth?.idp?.idToken ?? '' },
     deps.resolveSecrets,
+    server.secretScope,
   );
   if ('error' in oauthSecrets) return { error: `could not connect: ${oauthSecrets.error}` };
   const grants = oauthSecrets.values;

@@ -3,6 +3,7 @@
 // Tooldesk's fields. A broken entry becomes a diagnostic naming the server and the field; the
 // other servers still load.
 import type { Diagnostic } from '../../../../shared/tools.ts';
+import type { SecretScope } from './secret-refs.ts';
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 
@@ -17,6 +18,8 @@ interface Common {
   trust: boolean;
   /** The folders offered as roots (`roots/list`), when the user named them; else see server-roots.ts. */
   roots?: string[];
+  /** Set when the entry was installed from a registry or a bundle: its `${secret:…}` are bound to it (secret-refs.ts). */
+  secretScope?: SecretScope;
 }
 
 export interface StdioServer extends Common {
@@ -114,6 +117,9 @@ export function parseMcpServer(name: string, entry: unknown): Parsed {
     trust: e.trust === true,
     ...(e.roots !== undefined ? { roots: [...(e.roots as string[])] } : {}),
   };
+  // Recorded by every install from a registry or a bundle; a `bundle` with a `registry` came from both.
+  const origin = e.bundle !== undefined ? 'bundle' : e.registry !== undefined ? 'registry' : undefined;
+  if (origin) common.secretScope = { server: name, origin };
 
   const type = e.type;
   if (type !== undefined && !['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse'].includes(type as string)) {

@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { McpLogLine } from '../../../../shared/tool-inspection.ts';
+import { Emitter } from '../../base/emitter.ts';
 import { stableHash } from '../../tools/model-name.ts';
 
 export type LogSource = Exclude<McpLogLine['source'], 'progress'>;
@@ -29,7 +30,8 @@ export class ServerLog {
   #secrets: string[] = [];
   readonly #file: string | undefined;
   #flushTimer: NodeJS.Timeout | undefined;
-  readonly #listeners = new Set<(line: string, source: LogSource) => void>();
+  /** A listener that throws never stops the log or the other listeners (the emitter's policy). */
+  readonly #added$ = new Emitter<{ line: string; source: LogSource }>();
 
   constructor(options: ServerLogOptions = {}) {
     this.#maxLines = options.maxLines ?? 2000;
@@ -58,8 +60,7 @@ export class ServerLog {
 
   /** Each line as it is kept (bounded, redacted), with where it came from. Returns a disposer. */
   onLine(listener: (line: string, source: LogSource) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#added$.event(({ line, source }) => listener(line, source));
   }
 
   /** A whole line (a note of ours, or a log notification). */
@@ -68,7 +69,7 @@ export class ServerLog {
     for (const secret of this.#secrets) text = text.split(secret).join('***');
     this.#lines.push(text);
     this.#added++;
-    for (const listener of this.#listeners) listener(text, source);
+    this.#added$.fire({ line: text, source });
     this.#bytes += text.length;
     while (this.#lines.length > this.#maxLines || (this.#bytes > this.#maxBytes && this.#lines.length > 1)) {
       this.#bytes -= this.#lines.shift()!.length;

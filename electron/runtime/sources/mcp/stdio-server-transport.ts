@@ -26,10 +26,10 @@ export async function stdioServerTransport(
 ): Promise<{ transport: Transport; writable: string[] } | { error: string }> {
   // `${env:NAME}` (VS Code and Cursor configs) from the app's environment, now, never stored.
   const given: Record<string, string> = { command: server.command, cwd: server.cwd ?? '', ...prefixed('arg.', server.args), ...prefixed('env.', server.env) };
-  const fromEnv = resolveEnvRefs(given, deps.env ?? process.env);
+  const fromEnv = resolveEnvRefs(given, deps.env ?? process.env, server.secretScope);
   if ('error' in fromEnv) return { error: `could not start: ${fromEnv.error}` };
   const started = fromEnv.value;
-  const env = await resolveSecretRefs(unprefixed('env.', started), deps.resolveSecrets);
+  const env = await resolveSecretRefs(unprefixed('env.', started), deps.resolveSecrets, server.secretScope);
   if ('error' in env) return { error: `could not start: ${env.error}` };
   log.redact(env.secrets);
   const command = started.command!;

@@ -22,7 +22,17 @@ export interface LoadOutcome {
 /** A request waiting for its answer; `file`: the module it is about (charged for forgeries). */
 export type Pending = { file: string } & (
   | { kind: 'load'; resolve: (answer: LoadAnswer | Failure) => void }
-  | { kind: 'execute'; resolve: (answer: ToolRunResult | Failure) => void; onUpdate: (update: ToolUpdate) => void; output: CallOutput; trace: CallTrace | undefined }
+  | {
+      kind: 'execute';
+      resolve: (answer: ToolRunResult | Failure) => void;
+      onUpdate: (update: ToolUpdate) => void;
+      output: CallOutput;
+      trace: CallTrace | undefined;
+      /** The call's module, tool and id: an exec() is run only when it names all three (exec-binding.ts). */
+      loadId: number;
+      key: string;
+      callId: string;
+    }
   | { kind: 'session'; resolve: (answer: { error?: string } | Failure) => void }
 );
 
@@ -45,10 +55,12 @@ export interface Incarnation {
   launch: { command: string; args: string[]; cwd: string };
   pending: Map<number, Pending>;
   loaded: Set<number>;
-  /** Running exec() processes by exec id; `executeId`: the call whose async context started one. */
-  execs: Map<number, { controller: AbortController; executeId?: number }>;
+  /** Running exec() processes by exec id; `executeId`: the call that started one (it ends with it). */
+  execs: Map<number, { controller: AbortController; executeId: number }>;
   dead: boolean;
   exitNote: string;
+  /** Replaced by a newer host (its mask grew): it stops once its open requests have answered. */
+  retiring?: boolean;
 }
 
 /** The kind of open request each host message answers ('any': not tied to one). */

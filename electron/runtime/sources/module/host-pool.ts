@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sandboxSpecFor } from '../process/sandbox-spec-for.ts';
-import type { SourceContext } from '../types.ts';
+import type { ModuleHosts, SourceContext } from '../types.ts';
 import { writeShimBridges } from './shim/bridge-files.ts';
 import { ToolHost } from './tool-host.ts';
 
@@ -22,7 +22,7 @@ import { ToolHost } from './tool-host.ts';
  * acquires its host by key; each load's tools release it when they become unreachable (index.ts),
  * and the host, unused, leaves the pool through the disposer it was given; shutdown() ends the rest.
  */
-export class ModuleHostPool {
+export class ModuleHostPool implements ModuleHosts {
   readonly #hosts = new Map<string, ToolHost>();
   #closed = false;
 
@@ -78,6 +78,12 @@ export class ModuleHostPool {
     this.#closed = true;
     await this.shutdown();
   }
+}
+
+/** The pool of `ctx` (contexts are made with a ModuleHostPool: createSourceContext, the tests' own). */
+export function moduleHostsOf(ctx: SourceContext): ModuleHostPool {
+  if (!(ctx.moduleHosts instanceof ModuleHostPool)) throw new Error('this tool source context has no module tool host pool (make it with createSourceContext)');
+  return ctx.moduleHosts;
 }
 
 function cacheDirFor(ctx: SourceContext, key: string): string | null {

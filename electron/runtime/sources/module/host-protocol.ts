@@ -22,7 +22,7 @@ export interface ExecRequest {
   args: string[];
   cwd?: string;
   timeoutMs?: number;
-  /** The calling tool's declared secret names (checked by the app against what the load declared). */
+  /** The calling tool's declared secret names (checked by the app against what that tool declared). */
   secrets: string[];
 }
 
@@ -51,8 +51,11 @@ export type FromHost =
   | { t: 'update'; id: number; update: ToolUpdate }
   | { t: 'result'; id: number; result: ToolRunResult }
   | { t: 'done'; id: number; error?: string }
-  /** `executeId`: the call whose async context asked (its Inspect panel lists the process). */
-  | { t: 'exec'; id: number; loadId: number; request: ExecRequest; executeId?: number }
+  /**
+   * `executeId` and `callId`: the call whose async context asked (absent outside any call). The
+   * app runs it only while that call runs, for that call's module and tool (exec-binding.ts).
+   */
+  | { t: 'exec'; id: number; loadId: number; request: ExecRequest; executeId?: number; callId?: string }
   /** What a module printed in a call's async context; `cut`: characters past the host's bound, not sent. */
   | { t: 'output'; id: number; stream: 'stdout' | 'stderr'; text: string; cut?: number }
   | { t: 'exec-cancel'; id: number };

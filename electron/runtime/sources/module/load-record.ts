@@ -8,6 +8,6 @@ export interface LoadRecord {
   /** The entry's group name: the sandbox of the processes its exec() starts is chosen by it. */
   label: string;
   toolDir: string;
-  /** Secret names its tools declared: exec() may ask for these and no others. */
-  secrets: Set<string>;
+  /** Secret names each of its tools declared, by tool key: a call's exec() may ask for its own tool's. */
+  secrets: Map<string, ReadonlySet<string>>;
 }

@@ -1,6 +1,7 @@
-// What a module's `exec()` does, on the app's side: the host asks, the app's runner runs the
-// command sandboxed as that module's tool (sandbox.perTool by its group name), with only the
-// secrets its tools declared. The request comes from user code, so every field is checked.
+// What a module's `exec()` does, on the app's side: the host asks (inside a call, see
+// exec-binding.ts), the app's runner runs the command sandboxed as that module's tool
+// (sandbox.perTool by its group name), with only the secrets the called tool declared. The
+// request comes from user code, so every field is checked.
 import { runWarnings } from '../../runner/run-warnings.ts';
 import { sandboxSpecFor } from '../process/sandbox-spec-for.ts';
 import type { SourceContext } from '../types.ts';
@@ -8,14 +9,14 @@ import type { ExecReply, ExecRequest } from './host-protocol.ts';
 import type { LoadRecord } from './load-record.ts';
 
 /** Never throws; a refused or failed start is code 127 with the reason in stderr. */
-export async function runModuleExec(ctx: SourceContext, record: LoadRecord, request: ExecRequest, signal: AbortSignal): Promise<ExecReply> {
+export async function runModuleExec(ctx: SourceContext, record: LoadRecord, allowed: ReadonlySet<string>, request: ExecRequest, signal: AbortSignal): Promise<ExecReply> {
   const refuse = (why: string): ExecReply => ({ stdout: '', stderr: why, code: 127, killed: false, warnings: [] });
   if (typeof request !== 'object' || request === null || typeof request.command !== 'string' || !Array.isArray(request.args) || !request.args.every((a) => typeof a === 'string')) {
     return refuse('exec: a command (string) and its arguments (strings) are needed');
   }
   const secrets = Array.isArray(request.secrets) ? request.secrets.filter((s): s is string => typeof s === 'string') : [];
-  const undeclared = secrets.filter((name) => !record.secrets.has(name));
-  if (undeclared.length > 0) return refuse(`exec: the secrets ${undeclared.join(', ')} were not declared by this module's tools`);
+  const undeclared = secrets.filter((name) => !allowed.has(name));
+  if (undeclared.length > 0) return refuse(`exec: the secrets ${undeclared.join(', ')} were not declared by the tool this call runs`);
   const run = await ctx.runner({
     command: request.command,
     args: request.args,

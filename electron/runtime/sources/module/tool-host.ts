@@ -6,6 +6,8 @@ import { currentCallTrace, traceToolHost, withCallTrace } from '../../tools/call
 import type { SessionEvent, ToolContext, ToolRunResult } from '../../tools/types.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
 import { bootHost, type HostStart } from './host-boot.ts';
+import { hostMaskIsStale, retireHost } from './host-mask.ts';
+import { bindExec, type ExecBinding } from './exec-binding.ts';
 import { runModuleExec } from './module-exec.ts';
 import type { LoadRecord } from './load-record.ts';
 
@@ -15,7 +17,7 @@ import { describeForged, HostForgeries } from './host-forgeries.ts';
 import { EXPECTED_KIND, type Failure, type Incarnation, type LoadAnswer, type LoadOutcome, type CallOutput } from './host-incarnation.ts';
 import { transpileAhead } from './transpile-ahead.ts';
 import { checkedResult, isObject, validDiagnostic, validToolInfo } from './host-messages.ts';
-import { MAX_CALL_OUTPUT_CHARS, type ExecRequest, type FromHost, type ToHost } from './host-protocol.ts';
+import { MAX_CALL_OUTPUT_CHARS, type ExecReply, type ExecRequest, type FromHost, type ToHost } from './host-protocol.ts';
 
 /** A module's factory may take this long; the whole load of one entry gets a little more. */
 export const FACTORY_TIMEOUT_MS = 10_000;
@@ -42,6 +44,7 @@ export class ToolHost {
   private nextId = 1;
   private readonly loads = new Map<number, LoadRecord>();
   private readonly forgeries = new HostForgeries();
+  private readonly retiring = new Set<Incarnation>(); // replaced, still answering (retireIfMaskGrew)
   /** Each host start, for tests and the restart figures. */
   starts = 0;
 
@@ -76,7 +79,7 @@ export class ToolHost {
    * through them one by one), so the app's answers overlap the host's loading.
    */
   async loadAll(items: Array<{ entry: SourceEntry; label: string; toolDir: string }>): Promise<LoadOutcome[]> {
-    const records = items.map(({ entry, label, toolDir }): LoadRecord => ({ loadId: nextLoadId++, entry, label, toolDir, secrets: new Set() }));
+    const records = items.map(({ entry, label, toolDir }): LoadRecord => ({ loadId: nextLoadId++, entry, label, toolDir, secrets: new Map() }));
     for (const record of records) this.loads.set(record.loadId, record);
     // The host boots (or is already up) while the app transpiles what it will ask for.
     let starting: Promise<Incarnation | Failure> | undefined = this.incarnation();
@@ -145,7 +148,7 @@ export class ToolHost {
       return { record, tools: [], diagnostics: [...(forged ? [forged] : []), { severity: 'error', file: record.entry.path, message: answer.failure, hint: 'The module was stopped; the other module tools still load. Fix its load-time code (top-level statements and the factory).', code: 'module-host-failed' }] };
     }
     const tools = answer.tools.filter(validToolInfo);
-    for (const tool of tools) for (const name of tool.secrets ?? []) record.secrets.add(name);
+    for (const tool of tools) record.secrets.set(tool.key, new Set((Array.isArray(tool.secrets) ? tool.secrets : []).filter((s) => typeof s === 'string')));
     if (tools.length === 0) this.release(record.loadId);
     return { record, tools, diagnostics: [...(forged ? [forged] : []), ...answer.diagnostics.filter(validDiagnostic)] };
   }
@@ -172,6 +175,7 @@ export class ToolHost {
 
   async execute(record: LoadRecord, key: string, args: Record<string, unknown>, toolCtx: ToolContext): Promise<ToolRunResult> {
     if (toolCtx.signal.aborted) return { status: 'ERROR', error: 'cancelled before it started' };
+    await this.retireIfMaskGrew();
     const inc = await this.ensureLoaded(record);
     if ('failure' in inc) return { status: 'ERROR', error: inc.failure };
     const id = this.nextId++;
@@ -179,7 +183,7 @@ export class ToolHost {
     let killTimer: NodeJS.Timeout | undefined;
     const output: CallOutput = { stdout: '', stderr: '', cut: {} };
     const answer = await new Promise<ToolRunResult | Failure>((resolve) => {
-      inc.pending.set(id, { kind: 'execute', file: record.entry.path, resolve, onUpdate: toolCtx.onUpdate, output, trace: currentCallTrace() });
+      inc.pending.set(id, { kind: 'execute', file: record.entry.path, resolve, onUpdate: toolCtx.onUpdate, output, trace: currentCallTrace(), loadId: record.loadId, key, callId: toolCtx.callId });
       this.busy(inc);
       const onAbort = () => {
         cancelled = true;
@@ -220,10 +224,21 @@ export class ToolHost {
     if (answer.error) throw new Error(answer.error);
   }
 
-  /** Ends the host (and anything it started). */
+  /** Ends the host (and anything it started), and one being replaced. */
   async shutdown(): Promise<void> {
     const inc = await this.current;
+    await Promise.all([...this.retiring].map((old) => this.stop(old)));
     if (inc && !('failure' in inc)) await this.stop(inc);
+  }
+
+  /** A host whose mask went stale (host-mask.ts) finishes what it runs, then stops; a new one serves. */
+  private async retireIfMaskGrew(): Promise<void> {
+    const live = this.current;
+    const inc = live && (await live);
+    if (!inc || 'failure' in inc || inc.dead || this.current !== live || !hostMaskIsStale(inc, this.config.sandbox)) return;
+    this.current = undefined;
+    retireHost(inc, this.retiring);
+    this.idle(inc);
   }
 
   private async ensureLoaded(record: LoadRecord): Promise<Incarnation | Failure> {
@@ -341,16 +356,14 @@ export class ToolHost {
         return;
       }
       case 'exec': {
-        // Run inside the trace of the call that asked, so its Inspect panel lists the process.
-        const pending = typeof message.executeId === 'number' ? inc.pending.get(message.executeId) : undefined;
-        const executeId = pending?.kind === 'execute' ? message.executeId : undefined;
-        if (typeof message.executeId === 'number' && executeId === undefined) {
-          // Started after its call answered: it would outlive the call, so it never starts.
-          this.send(inc, { t: 'exec-reply', id: message.id, reply: { stdout: '', stderr: 'exec: the call that started it has already ended', code: 127, killed: false, warnings: [] } });
-          return;
+        const bound = bindExec(message, inc.pending, this.loads);
+        if ('refused' in bound) {
+          if (bound.forged) return this.forged(inc, message, bound.refused);
+          return this.send(inc, { t: 'exec-reply', id: message.id, reply: { stdout: '', stderr: bound.refused, code: 127, killed: false, warnings: [] } });
         }
-        const run = () => this.runExec(inc, message.id, message.loadId, message.request, executeId);
-        void (pending?.kind === 'execute' && pending.trace ? withCallTrace(pending.trace, run) : run());
+        // Run inside the trace of the call that asked, so its Inspect panel lists the process.
+        const run = () => this.runExec(inc, message.id, message.request, bound);
+        void (bound.call.trace ? withCallTrace(bound.call.trace, run) : run());
         return;
       }
       case 'output': {
@@ -372,14 +385,13 @@ export class ToolHost {
     }
   }
 
-  /** A module's exec(): run by the app's runner, sandboxed as its tool, with its declared secrets only. */
-  private async runExec(inc: Incarnation, id: number, loadId: number, request: ExecRequest, executeId: number | undefined): Promise<void> {
-    const record = this.loads.get(loadId);
+  /** A module's exec(): run by the app's runner, sandboxed as its tool, with its call's tool's secrets only. */
+  private async runExec(inc: Incarnation, id: number, request: ExecRequest, { executeId, record, secrets }: Extract<ExecBinding, { record: unknown }>): Promise<void> {
     const controller = new AbortController();
-    inc.execs.set(id, { controller, ...(executeId !== undefined ? { executeId } : {}) });
+    inc.execs.set(id, { controller, executeId });
     this.busy(inc);
-    const reply = record && inc.loaded.has(loadId)
-      ? await runModuleExec(this.config.ctx, record, request, controller.signal)
+    const reply: ExecReply = inc.loaded.has(record.loadId)
+      ? await runModuleExec(this.config.ctx, record, secrets, request, controller.signal)
       : { stdout: '', stderr: 'exec: this module is not loaded any more', code: 127, killed: false, warnings: [] };
     inc.execs.delete(id);
     this.idle(inc);
@@ -416,6 +428,7 @@ export class ToolHost {
 
   private idle(inc: Incarnation): void {
     if (!inc.dead && inc.pending.size === 0 && inc.execs.size === 0) inc.process.unref();
+    if (inc.retiring && !inc.dead && inc.pending.size === 0 && inc.execs.size === 0) void this.stop(inc);
   }
 
   private async kill(inc: Incarnation, why: string): Promise<void> {

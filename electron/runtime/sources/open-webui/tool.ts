@@ -12,6 +12,7 @@ import type { CachedTool } from '../cached-modules/cache.ts';
 import { moduleFailures, moduleToolFields, parseEnvelope, type ModuleEnvelope } from '../cached-modules/module-tool.ts';
 import { folderPreloadSet } from '../../runner/warm-python/preload-set.ts';
 import { helperScript } from '../process/helper-scripts.ts';
+import { PYTHON_HELPER_FLAGS } from '../process/python-flags.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { runToolProcess, stderrTail, type ProcessReading, type ResultBase } from '../process/run-tool-process.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
@@ -64,7 +65,7 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
       const result = await runToolProcess(ctx, call, {
         spec: {
           command: python,
-          args: [runner],
+          args: [...PYTHON_HELPER_FLAGS, runner],
           cwd: dirname(entry.path),
           stdin: JSON.stringify(request),
           env: { ...ctx.env, PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },

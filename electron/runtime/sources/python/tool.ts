@@ -6,6 +6,7 @@ import type { Tool } from '../../tools/types.ts';
 import { helperScript } from '../process/helper-scripts.ts';
 import type { CachedTool } from '../cached-modules/cache.ts';
 import { createModuleTool, envelopeResult, moduleFailures, parseEnvelope } from '../cached-modules/module-tool.ts';
+import { PYTHON_HELPER_FLAGS } from '../process/python-flags.ts';
 import { folderPreloadSet } from '../../runner/warm-python/preload-set.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { stderrTail, type ProcessReading } from '../process/run-tool-process.ts';
@@ -19,7 +20,7 @@ export function createPythonTool(cached: CachedTool, entry: SourceEntry, secrets
       const python = await resolvePythonCommand(ctx.pythonPath, ctx.runner);
       const spec = {
         command: python,
-        args: [helperScript.pythonRunner(), entry.path, name, marker],
+        args: [...PYTHON_HELPER_FLAGS, helperScript.pythonRunner(), entry.path, name, marker],
         cwd: dirname(entry.path),
         stdin: JSON.stringify(args),
         env: { ...ctx.env, PYTHONIOENCODING: 'utf-8', PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },

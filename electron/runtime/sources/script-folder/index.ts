@@ -9,6 +9,7 @@ import type { Tool } from '../../tools/types.ts';
 import { pythonPreloadSet } from '../../runner/warm-python/preload-set.ts';
 import { mapLimit } from '../process/map-limit.ts';
 import { nodeCommand } from '../process/sandbox-spec-for.ts';
+import { PYTHON_SCRIPT_FLAGS } from '../process/python-flags.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { runToolProcess, type ProcessReading } from '../process/run-tool-process.ts';
 import { readScriptManifest, SCRIPT_MAX_TIMEOUT_S, type ScriptManifest } from './manifest.ts';
@@ -74,7 +75,7 @@ export function createScriptTool(manifest: ScriptManifest, file: string, languag
       return runToolProcess(ctx, call, {
         spec: {
           command,
-          args: [file],
+          args: language === 'python' ? [...PYTHON_SCRIPT_FLAGS, file] : [file],
           cwd: ctx.workingDir,
           stdin: JSON.stringify(args ?? {}),
           env: language === 'javascript' ? { ...ctx.env, ...node.env } : ctx.env,

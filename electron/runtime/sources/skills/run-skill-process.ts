@@ -4,6 +4,8 @@
 // off unless the user granted it for this skill, secrets none. Never throws.
 import { extname } from 'node:path';
 import { nodeCommand } from '../process/sandbox-spec-for.ts';
+// No skill imports from a folder tools can write (issue 32 §8): see python-flags.ts.
+import { PYTHON_SCRIPT_FLAGS, PYTHON_STDIN_FLAGS } from '../process/python-flags.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { runToolProcess, stderrTail, type ProcessSpec } from '../process/run-tool-process.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
@@ -28,12 +30,12 @@ export async function runSkillProcess(ctx: SourceContext, call: ToolContext, run
   let spec: ProcessSpec;
   const env = { ...ctx.env, PYTHONDONTWRITEBYTECODE: '1', TOOLDESK_SKILL: skill.id, TOOLDESK_SKILL_DIR: skill.dir };
   if ('code' in run.what) {
-    spec = { command: await python(), args: ['-u', '-'], cwd: ctx.workingDir, stdin: run.what.code, env };
+    spec = { command: await python(), args: [...PYTHON_STDIN_FLAGS, '-'], cwd: ctx.workingDir, stdin: run.what.code, env };
   } else {
     const { script, args, stdin } = run.what;
     const ext = extname(script).toLowerCase();
     const extra = stdin !== undefined ? { stdin } : {};
-    if (ext === '.py') spec = { command: await python(), args: ['-u', script, ...args], cwd: ctx.workingDir, env, ...extra };
+    if (ext === '.py') spec = { command: await python(), args: [...PYTHON_SCRIPT_FLAGS, '-u', '-B', script, ...args], cwd: ctx.workingDir, env, ...extra };
     else if (ext === '.js' || ext === '.mjs') {
       const node = nodeCommand();
       spec = { command: node.command, args: [script, ...args], cwd: ctx.workingDir, env: { ...env, ...node.env }, ...extra };

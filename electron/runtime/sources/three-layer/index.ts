@@ -9,6 +9,7 @@ import type { Tool, ToolGroup } from '../../tools/types.ts';
 import { pythonPreloadSet } from '../../runner/warm-python/preload-set.ts';
 import { mapLimit } from '../process/map-limit.ts';
 import { readTextFile, ToolSourceTooLargeError } from '../files/read-text-file.ts';
+import { PYTHON_STDIN_FLAGS } from '../process/python-flags.ts';
 import { resolvePythonCommand } from '../process/resolve-python-command.ts';
 import { runToolProcess, type ProcessReading } from '../process/run-tool-process.ts';
 import { formatReturnTemplate, readThreeLayerDefinition, THREE_LAYER_MAX_TIMEOUT_S, type ThreeLayerDefinition } from './definition.ts';
@@ -77,7 +78,7 @@ export function createThreeLayerTool(definition: ThreeLayerDefinition, compiled:
       const command = await resolvePythonCommand(ctx.pythonPath, ctx.runner);
       return runToolProcess(ctx, call, {
         // The program comes on stdin so its size is not bound by argv limits.
-        spec: { command, args: ['-u', '-'], cwd: ctx.workingDir, stdin: rendered.code, env: ctx.env, python: { kind: 'code', code: rendered.code, preload: pythonPreloadSet([join(entry.path, 'execution.py')]) } },
+        spec: { command, args: [...PYTHON_STDIN_FLAGS, '-'], cwd: ctx.workingDir, stdin: rendered.code, env: ctx.env, python: { kind: 'code', code: rendered.code, preload: pythonPreloadSet([join(entry.path, 'execution.py')]) } },
         toolName: definition.id,
         toolDir: entry.path,
         network: definition.network,

@@ -25,6 +25,8 @@ const stderrWrite = process.stderr.write.bind(process.stderr);
 
 interface CallOutput {
   id: number;
+  /** The call's id: an exec() asked in this context names it (the app checks it, exec-binding.ts). */
+  callId: string;
   sent: { stdout: number; stderr: number };
   cut: { stdout: number; stderr: number };
 }
@@ -124,7 +126,7 @@ function hostEnv(workingDir: string, loadId: number): HostEnv {
         });
         signal?.addEventListener('abort', onAbort, { once: true });
         const call = callOutput.getStore();
-        send({ t: 'exec', id, loadId, request, ...(call ? { executeId: call.id } : {}) });
+        send({ t: 'exec', id, loadId, request, ...(call ? { executeId: call.id, callId: call.callId } : {}) });
         if (signal?.aborted) onAbort();
       });
     },
@@ -165,7 +167,7 @@ async function handle(message: ToHost): Promise<void> {
       }
       const controller = new AbortController();
       running.set(message.id, controller);
-      const output: CallOutput = { id: message.id, sent: { stdout: 0, stderr: 0 }, cut: { stdout: 0, stderr: 0 } };
+      const output: CallOutput = { id: message.id, callId: message.callId, sent: { stdout: 0, stderr: 0 }, cut: { stdout: 0, stderr: 0 } };
       let result: ToolRunResult;
       try {
         result = await callOutput.run(output, () =>
