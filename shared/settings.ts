@@ -1,6 +1,7 @@
 // The settings document: one JSON file under TOOLDESK_HOME, shared by the app and the CLI.
 import type { ToolPermission } from './tools.ts';
 import type { ToolRule, ToolSet } from './permissions.ts';
+import type { ScheduleConfig, ScheduleLimits } from './schedules.ts';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 
@@ -133,6 +134,10 @@ export interface Settings {
   toolSets?: ToolSet[];
   /** The identity (command + args, or URL) of each MCP server its tools' approvals were given for. */
   serverBindings?: Record<string, string>;
+  /** Prompts that run on a schedule, unattended; each entry checked by runtime/schedules/schedule-config.ts. */
+  schedules?: ScheduleConfig[];
+  /** Bounds of every scheduled run (defaults: DEFAULT_SCHEDULE_LIMITS). */
+  scheduleLimits?: Partial<ScheduleLimits>;
 }
 
 export interface ChatPreset {

@@ -26,6 +26,7 @@ import { settingsRuleBook } from './store/settings-rule-book.ts';
 import { openSettingsStore, type SettingsStore } from './store/settings-store.ts';
 import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
 import type { ToolGroupSource } from './tools/tools-change.ts';
+import type { Scheduler, SchedulerClock } from './schedules/scheduler.ts';
 
 export interface RuntimeToolOptions {
   /** Load these folders (user roots) instead of the settings' roots (the CLI's --root). */
@@ -75,6 +76,8 @@ export interface RuntimeOptions {
   /** Replaces settings-based provider resolution for chat (the CLI's --base-url; tests' fake server). */
   provider?: (settings: Settings, secrets: SecretStore) => Promise<ProviderResolution>;
   log?: (message: string) => void;
+  /** The schedules' clock (tests); default Date.now. */
+  clock?: SchedulerClock;
 }
 
 /** The loaded tools: every source as one, and what is needed to edit and run them. */
@@ -121,6 +124,8 @@ export interface Runtime {
   rules(): RuleBook;
   /** The API handlers and event stream over everything above (the app and `serve`). */
   host(options: HostOptions): Promise<Host>;
+  /** The schedules (one instance, closed with the runtime); `start()` it to run them on time. */
+  scheduler(): Promise<Scheduler>;
   /** Stops everything that was started, newest first. Idempotent. */
   close(): Promise<void>;
 }
@@ -282,16 +287,29 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const sessions = once(async () => {
     const source = toolOptions ? (await tools()).source : undefined;
     const { SessionManager } = await import('./chat/session-manager.ts');
+    const open = await openToolSession(source);
     const manager = new SessionManager({
       home,
       settings,
       secrets,
-      toolSession: await openToolSession(source),
+      // A schedule's chat runs with nobody watching: its permission level only tightens.
+      toolSession: (sessionOptions) => open({ ...sessionOptions, unattended: () => scheduleChats.has(sessionOptions.sessionId) }),
       ...(options.provider ? { provider: (current: Settings) => options.provider!(current, secrets) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     closers.push(() => manager.closeAll());
     return manager;
+  });
+
+  /** The schedules' chats (filled by the scheduler): unattended whoever opens them. */
+  const scheduleChats = new Set<string>();
+  const scheduler = once(async () => {
+    const { Scheduler } = await import('./schedules/scheduler.ts');
+    // Sessions first: closed after the scheduler, which detaches from its runs before their chats close.
+    await sessions();
+    const built = new Scheduler({ home, settings, sessions, chats: scheduleChats, ...(options.clock ? { clock: options.clock } : {}), log });
+    closers.push(() => built.close());
+    return built;
   });
 
   let host: Promise<Host> | undefined;
@@ -318,6 +336,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     toolSession: async (sessionOptions) => (toolOptions ? (await tools()).session : await openToolSession())(sessionOptions),
     sessions,
     rules,
+    scheduler,
     host(hostOptions) {
       host ??= (async () => {
         const { createHost } = await import('./host/create-host.ts');

@@ -15,6 +15,8 @@ import type { RuleBook } from './rule-book.ts';
 export interface BookGuardOptions {
   /** The chat's tool set, read at every call (it may change mid-turn). */
   toolSet?: () => string | undefined;
+  /** Nobody watches this conversation (a scheduled run), read at every call: levels only tighten. */
+  unattended?: () => boolean;
 }
 
 export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): CallGuard {
@@ -45,6 +47,7 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
         readOnly: isReadOnlyTool({ name: call.toolName, format: call.tool.source?.format ?? 'builtin', ...(call.tool.meta ? { meta: trustedMeta(call) } : {}) }),
         builtin: call.builtin,
         ...(suspended ? { suspended } : {}),
+        ...(options.unattended?.() ? { unattended: true } : {}),
       });
       return decision;
     },
