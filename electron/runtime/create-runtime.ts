@@ -340,7 +340,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     host(hostOptions) {
       host ??= (async () => {
         const { createHost } = await import('./host/create-host.ts');
-        const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: await tools(), warnings }, hostOptions);
+        const [{ createScheduleService }, running] = await Promise.all([import('./schedules/schedule-service.ts'), scheduler()]);
+        const schedules = createScheduleService(running, settings, home);
+        const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: await tools(), warnings, schedules }, hostOptions);
         closers.push(() => built.close());
         return built;
       })();

@@ -5,6 +5,7 @@ import { readAudit } from '../audit/audit-log.ts';
 import { apiError, type ApiHandlers, type ProviderInfo } from '../../../shared/api.ts';
 import { resolveProviderRequest, type ProviderRequest } from './provider-service.ts';
 import type { HostServices } from './services.ts';
+import { scheduleHandlers } from './schedule-handlers.ts';
 import { listAllModels } from '../llm/list-all-models.ts';
 import { applySecretChanges } from './settings-service.ts';
 import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
@@ -227,6 +228,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     listAudit: async ({ limit = 200, ...query }) => (services.auditDir ? readAudit(services.auditDir, query).slice(-limit) : []),
     ...appHandlers(services),
     ...mcpInstallHandlers(services),
+    ...scheduleHandlers(services.schedules),
   };
 }
 

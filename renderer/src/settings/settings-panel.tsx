@@ -7,6 +7,7 @@ import { McpServersSection } from './mcp-servers-section.tsx';
 import { RulesSection } from './rules-section.tsx';
 import { ToolSetsSection } from './tool-sets-section.tsx';
 import { AuditSection } from './audit-section.tsx';
+import { SchedulesSection } from '../schedules/schedules-section.tsx';
 import './settings.css';
 
 export function SettingsPanel() {
@@ -19,6 +20,7 @@ export function SettingsPanel() {
         <McpServersSection />
         <RulesSection />
         <ToolSetsSection />
+        <SchedulesSection />
         <AuditSection />
         <RuntimeSection />
       </Show>
