@@ -36,6 +36,20 @@ export interface McpServerView {
   writeRefusal?: { path: string; folder: string };
   /** Keychain secrets it refers to that were never stored (imported with `--skip-secrets`): set each to clear the mark. */
   secretMissing?: string[];
+  /** How its last start went (the row's "starting… Ns", Inspect's timeline). */
+  startTimeline?: McpStartTimeline;
+}
+
+export type McpStartStep = 'spawn' | 'initialize' | 'tools/list';
+
+/** How a server's last start went (spawn → initialize → tools/list); a step not reached is absent. */
+export interface McpStartTimeline {
+  /** When the start began (epoch ms): the row counts the seconds from it while starting. */
+  since: number;
+  /** Each step reached, with the ms since `since`. */
+  steps: Array<{ step: McpStartStep; ms: number }>;
+  /** The start's bound, ms (the server's `startTimeoutMs` or `limits.mcpStartTimeoutMs`). */
+  timeoutMs: number;
 }
 
 export interface McpImportCandidate {
@@ -52,6 +66,10 @@ export interface McpImportCandidate {
   foreign: string[];
   /** VS Code `${input:ID}` values to answer; the answer is stored as the keychain secret `secret`. */
   questions: Array<{ id: string; description: string; password: boolean; secret: string }>;
+  /** `${…}` variables that could not be resolved at import (kept as written). */
+  warnings?: string[];
+  /** Environment variables (`${env:NAME}`) read when the server starts, never stored. */
+  fromEnvironment?: string[];
 }
 
 export interface McpImportPreview {

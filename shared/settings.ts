@@ -50,6 +50,8 @@ export interface Limits {
   toolDefinitionBudgetChars: number;
   /** A tool source (module, script, tool.json) larger than this gets a diagnostic and is not read, bytes. */
   toolSourceMaxBytes: number;
+  /** How long an MCP server may take from spawn to its tool list, ms (a server's `startTimeoutMs` overrides). */
+  mcpStartTimeoutMs: number;
 }
 
 /** Tooldesk's own per-server fields, beside the ones Claude Desktop / Cursor configs carry. */
@@ -58,6 +60,8 @@ export interface McpServerOptions {
   enabled?: boolean;
   /** Per-call timeout, ms (reset by progress notifications); default 60 000. */
   timeoutMs?: number;
+  /** From spawn to its tool list, ms; default `limits.mcpStartTimeoutMs` (30 000). */
+  startTimeoutMs?: number;
   /** Trusted servers' tool annotations set default policies; others' are shown but ignored. */
   trust?: boolean;
 }
@@ -166,6 +170,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxMemoryBytes: 2 * 1024 * 1024 * 1024,
   toolDefinitionBudgetChars: 24_000,
   toolSourceMaxBytes: 5 * 1024 * 1024,
+  mcpStartTimeoutMs: 30_000,
 };
 
 export function defaultSettings(): Settings {

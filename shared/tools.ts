@@ -86,6 +86,8 @@ interface CutAndCached {
   truncation?: TruncationInfo;
   cacheVarResult?: string;
   cacheVarArgs?: string;
+  /** Where the structured data beside a summary text was kept (MCP `structuredContent`). */
+  cacheVarStructured?: string;
 }
 
 /** What the run left behind, for the user (never sent to the model). */

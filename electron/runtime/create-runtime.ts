@@ -205,7 +205,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       });
       if (keyEndpoint) closers.push(() => keyEndpoint!.close());
     }
-    const resolveSecrets = secretResolverFrom(secrets);
+    const resolveSecrets = secretResolverFrom(secrets, process.env);
     // A tool's questions (MCP elicitation, Open WebUI __event_call__): asked on the CLI's
     // terminal, else as cards in the chat of the call.
     const interactions = toolOptions.mcpInteractions ?? lazyChatInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
@@ -329,7 +329,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         if (own) return own;
       }
       const { secretResolverFrom } = await import('./runner/secret-resolver.ts');
-      const manager = await openMcp(secretResolverFrom(secrets), mcpOptions);
+      const manager = await openMcp(secretResolverFrom(secrets, process.env), mcpOptions);
       closers.push(() => manager.close());
       return manager;
     },

@@ -42,9 +42,10 @@ def frontmatter(doc):
 class ModuleTypes(parse_modules.SchemaBuilder):
     """Annotations that name an Enum or a pydantic model defined in the same file."""
 
-    def __init__(self, diagnostics, classes):
+    def __init__(self, diagnostics, classes, constants=None):
         super().__init__(diagnostics)
         self.classes = classes
+        self.constants = constants or {}
         self.seen = set()
 
     def build(self, node, line):
@@ -95,6 +96,9 @@ def model_fields(cls, builder):
         name = statement.target.id
         schema, optional = builder.build(statement.annotation, statement.lineno)
         default_node, description, has_default = field_call(statement.value)
+        # `API_URL = "https://…"` at the top of the file, then `= Field(default=API_URL)`.
+        if isinstance(default_node, ast.Name) and default_node.id in getattr(builder, 'constants', {}):
+            default_node = builder.constants[default_node.id]
         value = None
         if default_node is not None:
             try:
@@ -135,6 +139,46 @@ def valves_of(cls, builder):
     return valves
 
 
+def field_params(fn):
+    """Parameters written `x: str = Field(...)`: their defaults replaced by what Field says.
+
+    Returns {name: (description, required)}; a required one gets a None placeholder default (so
+    the positions of the defaults stay as written) and is put back in `required` afterwards.
+    """
+    found = {}
+    a = fn.args
+    positional = a.posonlyargs + a.args
+    offset = len(positional) - len(a.defaults)
+    slots = [(positional[offset + i], i, a.defaults) for i in range(len(a.defaults))]
+    slots += [(p, i, a.kw_defaults) for i, p in enumerate(a.kwonlyargs) if a.kw_defaults[i] is not None]
+    for param, index, holder in slots:
+        node = holder[index]
+        if not (isinstance(node, ast.Call) and parse_modules.type_name(node.func) == 'Field'):
+            continue
+        default, description, has_default = field_call(node)
+        holder[index] = default if (has_default and default is not None) else ast.Constant(None)
+        found[param.arg] = (description, not has_default)
+    return found
+
+
+def apply_field_params(tool, fields):
+    """The schema of `tool` with each Field's description and required-ness."""
+    parameters = tool['function']['parameters']
+    required = parameters.get('required', [])
+    for name, (description, is_required) in fields.items():
+        schema = parameters['properties'].get(name)
+        if schema is None:
+            continue
+        if description and 'description' not in schema:
+            schema['description'] = description
+        if is_required:
+            schema.pop('default', None)
+            if name not in required:
+                required.append(name)
+    if required:
+        parameters['required'] = required
+
+
 def strip_method_args(fn):
     """A copy of `fn` without `self` and the injected `__x__` arguments (returned by name)."""
     copy = ast.parse(ast.unparse(fn)).body[0]
@@ -155,6 +199,40 @@ def strip_method_args(fn):
     ast.copy_location(copy, fn)
     copy.lineno = fn.lineno
     return copy, injected
+
+
+def module_constants(tree):
+    """`NAME = literal` assignments at the top of the module (the last one wins, as in Python)."""
+    constants = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                ast.literal_eval(node.value)
+            except (ValueError, SyntaxError, TypeError, RecursionError):
+                constants.pop(node.targets[0].id, None)
+                continue
+            constants[node.targets[0].id] = node.value
+    return constants
+
+
+def third_party_imports(tree):
+    """[{name, line}] of the top-level modules a file imports outright at module level (not in a
+    try block, not relative, not the standard library, not open_webui): each must be installed."""
+    found, seen = [], set()
+    stdlib = getattr(sys, 'stdlib_module_names', ())
+    for node in tree.body:
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        for name in names:
+            top = name.split('.')[0]
+            if top in stdlib or top in seen or top in ('open_webui', '__future__'):
+                continue
+            seen.add(top)
+            found.append({'name': top, 'line': node.lineno})
+    return found
 
 
 def imports_open_webui(tree):
@@ -178,17 +256,25 @@ def requirements_of(meta):
 
 def parse_source(source):
     tree = ast.parse(source)
-    tools_class = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == 'Tools'), None)
-    if tools_class is None:
+    # Python keeps the last `class Tools` a module defines; so do we.
+    tools_classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == 'Tools']
+    if not tools_classes:
         return {'kind': 'python'}
+    tools_class = tools_classes[-1]
     nested = {n.name: n for n in tools_class.body if isinstance(n, ast.ClassDef)}
     methods = [n for n in tools_class.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith('_')]
     documented = any(ast.get_docstring(m) for m in methods)
     if not documented and 'Valves' not in nested and 'UserValves' not in nested:
         return {'kind': 'python'}
     diagnostics = []
+    if len(tools_classes) > 1:
+        diagnostics.append({
+            'severity': 'warning', 'line': tools_class.lineno, 'code': 'duplicate-tools-class',
+            'message': 'class Tools is defined again (first at line %d); the last definition is the one Python keeps, and its methods are the tools' % tools_classes[0].lineno,
+            'hint': 'Delete the earlier class Tools.',
+        })
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    builder = ModuleTypes(diagnostics, classes)
+    builder = ModuleTypes(diagnostics, classes, module_constants(tree))
     doc = ast.get_docstring(tree) or ''
     meta = frontmatter(doc)
     tools = []
@@ -205,7 +291,9 @@ def parse_source(source):
             })
             tools = [t for t in tools if t['function']['name'] != method.name]
         seen[method.name] = method.lineno
+        fields = field_params(stripped)
         tool = parse_modules.describe_function(stripped, diagnostics, builder)
+        apply_field_params(tool, fields)
         tool['injected'] = injected
         tool['unknownInjected'] = [n for n in injected if n not in KNOWN_INJECTED and n != '__request__']
         if not ast.get_docstring(method):
@@ -233,6 +321,7 @@ def parse_source(source):
         'valves': valves_of(nested.get('Valves'), builder),
         'userValves': valves_of(nested.get('UserValves'), builder),
         'openWebUiImports': imports_open_webui(tree),
+        'imports': third_party_imports(tree),
         'needsRequest': needs_request,
         'requirements': requirements_of(meta),
         'usesPydantic': uses_pydantic,

@@ -110,6 +110,15 @@ def build_valves(cls, values, secret_env, label):
         raise ValueError('%s could not be built from the saved values (%s); fix them with `tooldesk tools config`' % (label, error))
 
 
+def field_default(info):
+    """The value a pydantic `Field(...)` default stands for (None when it has none)."""
+    try:
+        value = info.get_default(call_default_factory=True)
+    except TypeError:
+        value = info.get_default()
+    return None if type(value).__name__ == 'PydanticUndefinedType' else value
+
+
 def call_method(method, request, events, user_valves):
     import inspect
     try:
@@ -133,9 +142,12 @@ def call_method(method, request, events, user_valves):
     for name in list(kwargs):
         if name.startswith('__') and name.endswith('__'):
             del kwargs[name]  # only Tooldesk fills injected arguments
-    for name in parameters:
+    for name, parameter in parameters.items():
         if len(name) > 4 and name.startswith('__') and name.endswith('__'):
             kwargs[name] = known.get(name)
+        elif name not in kwargs and type(parameter.default).__name__ == 'FieldInfo':
+            # `limit: int = Field(5, description=...)`: Python would pass the FieldInfo itself.
+            kwargs[name] = field_default(parameter.default)
     result = method(**kwargs)
     if hasattr(result, '__await__'):
         import asyncio

@@ -2,7 +2,7 @@
 // one of the server's writable folders (a running app restarts the server when it sees the change).
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { entryAllowingWrite } from '../../runtime/host/mcp-client.ts';
+import { entryAllowingWrite, serverWriteGuard } from '../../runtime/host/mcp-client.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
 import { parseArgs } from '../parse-args.ts';
@@ -37,7 +37,7 @@ export const mcpAllowWriteCommand: Command = {
       io.stderr.write(`tooldesk mcp allow-write: ${folder} is ${folder === '/' ? 'the whole file system' : 'your whole home'}; give the one folder the server needs\n`);
       return 1;
     }
-    const { settings } = await openCliRuntime(io, { tools: false });
+    const { settings, home } = await openCliRuntime(io, { tools: false });
     try {
       const servers = serverEntries(settings);
       const entry = servers[name];
@@ -45,7 +45,7 @@ export const mcpAllowWriteCommand: Command = {
         io.stderr.write(`tooldesk mcp allow-write: no server named "${name}" (see tooldesk mcp list)\n`);
         return 1;
       }
-      const next = entryAllowingWrite(entry, folder);
+      const next = entryAllowingWrite(entry, folder, serverWriteGuard(settings.get(), home, io.env.HOME));
       if ('error' in next) {
         io.stderr.write(`tooldesk mcp allow-write: "${name}": ${next.error}\n`);
         return 1;

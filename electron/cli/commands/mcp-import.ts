@@ -4,7 +4,8 @@
 // servers are still imported and each secret is named with the command that sets it).
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { answerQuestions, isTrustedProjectFolder, knownConfigFiles, markSecretsMissing, planImport, type ConfigLocation, type ImportedServer } from '../../runtime/host/mcp-client.ts';
+import { answerQuestions, entryEnvRefs, isTrustedProjectFolder, knownConfigFiles, markSecretsMissing, planImport, type ConfigLocation, type ImportedServer } from '../../runtime/host/mcp-client.ts';
+import { secretEnvName } from '../../../shared/secret-env-name.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, options, parseArgs } from '../parse-args.ts';
@@ -44,7 +45,7 @@ export const mcpImportCommand: Command = {
     const approver = new TerminalApprover(io.stdin, io.stderr);
     try {
       const servers = serverEntries(settings);
-      const plan = planImport(locations, servers, { isTrusted: (folder) => isTrustedProjectFolder(settings.get(), folder) });
+      const plan = planImport(locations, servers, { home, isTrusted: (folder) => isTrustedProjectFolder(settings.get(), folder) });
       if (file && plan.add.length === 0 && plan.skipped.length === 0 && plan.problems.length === 0) {
         io.stderr.write(`tooldesk mcp import: ${resolve(file)} does not exist\n`);
         return 1;
@@ -93,6 +94,9 @@ function describe(server: ImportedServer): string {
     else lines.push(`    receives keychain secret ${name}`);
   }
   for (const q of server.questions.filter((q) => !server.references.includes(q.secret))) lines.push(`    asks VS Code input "${q.id}" (${q.description}), written into its arguments`);
+  const env = entryEnvRefs(server.entry);
+  if (env.length) lines.push(`    reads ${env.map((n) => `$${n}`).join(', ')} from the environment when it starts (never written into the settings)`);
+  for (const warning of server.warnings) lines.push(`    warning: ${warning}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -145,7 +149,19 @@ async function keepSecrets(io: CliIO, servers: ImportedServer[], skip: boolean):
   const { failed } = await storeSecretsKeeping(io, wanted);
   for (const f of failed) {
     const server = wanted.find((w) => w.name === f.name)!.server;
-    io.stderr.write(`secret ${f.name} could not be stored (${f.why}); it was held for this run only: set it again with \`tooldesk secrets set ${f.name}\` before enabling ${server}\n`);
+    mark(server, f.name);
+    if (!f.noKeychain) {
+      io.stderr.write(`secret ${f.name} could not be stored (${f.why}): ${server} is marked "secret missing" until \`tooldesk secrets set ${f.name}\`\n`);
+      continue;
+    }
+    // `secrets set` fails too without a keychain: name what works here instead.
+    io.stderr.write(
+      `secret ${f.name} could not be stored (${f.why}): ${server} cannot start without it and is marked "secret missing". ` +
+        `Export ${secretEnvName(f.name)}=… in the environment Tooldesk starts from (read when the server starts), ` +
+        `or unlock a Secret Service (gnome-keyring, KeePassXC) and run \`tooldesk secrets set ${f.name}\`\n`,
+    );
   }
+  const blocked = [...new Set(failed.filter((f) => f.noKeychain).map((f) => wanted.find((w) => w.name === f.name)!.server))];
+  if (blocked.length) io.stderr.write(`without a keychain these servers cannot start until their secrets are given as above: ${blocked.join(', ')}\n`);
   return missing;
 }

@@ -1,6 +1,8 @@
 // `tooldesk mcp list`: the configured servers, their group switch and, with --status, their state
 // after a start (ready with N tools, or failed with the reason and stderr tail).
 import { missingSecretsOf, parseMcpServers, type McpServer, type McpServerStateInfo } from '../../runtime/host/mcp-client.ts';
+import { startTimelineText } from '../../../shared/mcp-start-timeline.ts';
+import { secretEnvName } from '../../../shared/secret-env-name.ts';
 import { mcpOfferNote, mcpToolCountText, switchedOffTools } from '../../../shared/mcp-tool-count.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { openInBrowser } from '../serve/open-browser.ts';
@@ -44,8 +46,13 @@ export const mcpListCommand: Command = {
     for (const row of rows) {
       const flags = [row.group === 'on' ? 'enabled' : 'disabled', row.secretMissing ? 'secret missing' : '', row.trust ? 'trusted' : '', row.sandbox ? `sandbox ${row.sandbox}` : ''].filter(Boolean).join(', ');
       io.stdout.write(`${row.name}  (${flags}) — ${row.transport}: ${row.target}\n`);
-      for (const secret of row.secretMissing ?? []) io.stdout.write(`  secret missing: ${secret} — set it with \`tooldesk secrets set ${secret}\`, then \`tooldesk mcp enable ${row.name}\`\n`);
+      for (const secret of row.secretMissing ?? []) {
+        const variable = secretEnvName(secret);
+        if (io.env[variable]) io.stdout.write(`  secret missing in the keychain: ${secret} — given by $${variable} in this environment\n`);
+        else io.stdout.write(`  secret missing: ${secret} — set it with \`tooldesk secrets set ${secret}\`, then \`tooldesk mcp enable ${row.name}\` (no keychain here? export ${variable}=… before starting Tooldesk)\n`);
+      }
       if (row.state) io.stdout.write(`  ${stateText(row.state).replace(/\n/g, '\n    ')}\n`);
+      if (row.state?.startTimeline) io.stdout.write(`  start: ${startTimelineText(row.state.startTimeline)}\n`);
     }
     for (const d of diagnostics) io.stderr.write(`${d.file}: ${d.severity}: ${d.message}\n`);
     return diagnostics.some((d) => d.severity === 'error') ? 1 : 0;

@@ -49,8 +49,8 @@ export async function storeSecrets(io: CliIO, secrets: Array<{ name: string; val
  * Stores each secret it can, one by one; what could not be stored (no keychain) comes back with
  * the reason, for the caller to name. Import uses it: servers are kept even when secrets are not.
  */
-export async function storeSecretsKeeping(io: CliIO, secrets: Array<{ name: string; value: string }>): Promise<{ failed: Array<{ name: string; why: string }> }> {
-  const failed: Array<{ name: string; why: string }> = [];
+export async function storeSecretsKeeping(io: CliIO, secrets: Array<{ name: string; value: string }>): Promise<{ failed: Array<{ name: string; why: string; noKeychain: boolean }> }> {
+  const failed: Array<{ name: string; why: string; noKeychain: boolean }> = [];
   if (secrets.length === 0) return { failed };
   const store = openCliSecrets(io);
   for (const secret of secrets) {
@@ -58,8 +58,8 @@ export async function storeSecretsKeeping(io: CliIO, secrets: Array<{ name: stri
       await store.set(secret.name, secret.value);
       io.stderr.write(`stored ${secret.name} in the keychain\n`);
     } catch (error) {
-      const why = error instanceof KeyringUnavailableError ? 'no keychain on this machine' : (error as Error).message;
-      failed.push({ name: secret.name, why });
+      const noKeychain = error instanceof KeyringUnavailableError;
+      failed.push({ name: secret.name, why: noKeychain ? 'no keychain on this machine' : (error as Error).message, noKeychain });
     }
   }
   return { failed };

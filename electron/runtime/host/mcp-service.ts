@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { apiError } from '../../../shared/api.ts';
 import type { McpServerView } from '../../../shared/mcp.ts';
 import { Emitter } from '../base/emitter.ts';
-import { answerQuestions, knownConfigFiles, parseMcpServer, parseMcpServers, planImport, type McpManager, type McpServer } from '../sources/mcp/index.ts';
+import { answerQuestions, entryEnvRefs, knownConfigFiles, parseMcpServer, parseMcpServers, planImport, type McpManager, type McpServer } from '../sources/mcp/index.ts';
 import { isTrustedProjectFolder } from '../sources/discovery/tool-roots.ts';
 import { checkPromptArgs, getPromptTurn, listPrompts } from '../sources/mcp/server-prompts.ts';
 import { listResources, readResourceAttachment } from '../sources/mcp/server-resources.ts';
@@ -66,6 +66,7 @@ export function createMcpService(parts: McpServiceParts): McpService {
         restarts: state?.restarts ?? 0,
         ...folderView(server),
         ...(state?.writeRefusal ? { writeRefusal: state.writeRefusal } : {}),
+        ...(state?.startTimeline ? { startTimeline: state.startTimeline } : {}),
         ...secretMissingView(entries()[server.name]),
       };
     });
@@ -91,11 +92,9 @@ export function createMcpService(parts: McpServiceParts): McpService {
 
   const plan = () => {
     const cwd = settings.get().workingDir ?? parts.home ?? homedir();
-    // The project's files are the user's own when the working folder is home: look once.
-    const files = knownConfigFiles(parts.platform ?? process.platform, parts.home ?? homedir(), parts.env ?? process.env, cwd).filter(
-      (file, i, all) => all.findIndex((f) => f.path === file.path) === i,
-    );
-    return { files, plan: planImport(files, entries(), { isTrusted: (folder) => isTrustedProjectFolder(settings.get(), folder) }) };
+    const home = parts.home ?? homedir();
+    const files = knownConfigFiles(parts.platform ?? process.platform, home, parts.env ?? process.env, cwd);
+    return { files, plan: planImport(files, entries(), { home, isTrusted: (folder) => isTrustedProjectFolder(settings.get(), folder) }) };
   };
 
   /** From every switched-on server at once; a server that fails is named, the others still count. */
@@ -175,7 +174,7 @@ export function createMcpService(parts: McpServiceParts): McpService {
     async allowWrite(name, folder) {
       const entry = entries()[name];
       if (!entry) throw apiError('NotFoundError', `no MCP server named "${name}"`);
-      const next = entryAllowingWrite(entry, folder);
+      const next = entryAllowingWrite(entry, folder, { home: parts.home ?? homedir(), ...(manager ? { isProtected: (path: string) => manager.isProtected(path) } : {}) });
       if ('error' in next) throw invalid(`"${name}": ${next.error}`);
       if (next.added.length) write({ ...entries(), [name]: next.entry });
       return list();
@@ -190,7 +189,7 @@ export function createMcpService(parts: McpServiceParts): McpService {
     previewImport() {
       const { files, plan: p } = plan();
       return {
-        add: p.add.map((s) => ({ name: s.name, from: s.from, target: entryTarget(s.entry), secrets: s.secrets.map((x) => x.name), references: s.references, foreign: s.foreign, questions: s.questions })),
+        add: p.add.map((s) => ({ name: s.name, from: s.from, target: entryTarget(s.entry), secrets: s.secrets.map((x) => x.name), references: s.references, foreign: s.foreign, questions: s.questions, warnings: s.warnings, fromEnvironment: entryEnvRefs(s.entry) })),
         skipped: p.skipped,
         problems: p.problems,
         searched: files.map((f) => `${f.app}: ${f.path}`),

@@ -131,7 +131,7 @@ async function runPrepared(spec: RunSpec, prepared: PreparedCommand, options: Ru
   if (spec.secrets && spec.secrets.length > 0) {
     if (!options.resolveSecrets) return failedToStart(`secrets requested (${spec.secrets.join(', ')}) but no secret store is available`, started, sandboxInfo);
     const resolved = await options.resolveSecrets(spec.secrets);
-    if (resolved.missing.length > 0) return failedToStart(missingSecretsMessage(resolved.missing), started, sandboxInfo);
+    if (resolved.missing.length > 0) return failedToStart(missingSecretsMessage(resolved.missing, resolved.noKeychain), started, sandboxInfo);
     secretEnv = resolved.values;
   }
   // Secret values reach only this process (env, key endpoint) and never leave it in any output.

@@ -86,7 +86,7 @@ async function start(spec: ManagedSpec, options: RunnerOptions): Promise<Managed
   if (spec.secrets && spec.secrets.length > 0) {
     if (!options.resolveSecrets) return { error: `secrets requested (${spec.secrets.join(', ')}) but no secret store is available` };
     const resolved = await options.resolveSecrets(spec.secrets);
-    if (resolved.missing.length > 0) return { error: missingSecretsMessage(resolved.missing) };
+    if (resolved.missing.length > 0) return { error: missingSecretsMessage(resolved.missing, resolved.noKeychain) };
     secretEnv = resolved.values;
   }
 

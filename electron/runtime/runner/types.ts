@@ -141,7 +141,8 @@ export type Runner = (spec: RunSpec) => Promise<RunResult>;
  * Looks up keychain secrets for a run. Contract: never throws; resolves with every requested
  * name's value, or with `missing` naming those it could not find (the run is then refused).
  */
-export type SecretResolver = (names: string[]) => Promise<{ values: Record<string, string>; missing: string[] }>;
+/** `noKeychain`: the keychain could not be reached for some name (the message then names the alternative). */
+export type SecretResolver = (names: string[]) => Promise<{ values: Record<string, string>; missing: string[]; noKeychain?: boolean }>;
 
 export interface RunnerOptions {
   /** Where the minimal base environment is picked from (default: process.env). */

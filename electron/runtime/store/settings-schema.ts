@@ -106,6 +106,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
         maxMemoryBytes: count,
         toolDefinitionBudgetChars: count,
         toolSourceMaxBytes: count,
+        mcpStartTimeoutMs: count,
       },
       additionalProperties: false,
     },

@@ -45,6 +45,7 @@ export function shapeSuccess(
   if (run.app && typeof run.app.uri === 'string') result.app = run.app.server ? { server: run.app.server, uri: run.app.uri } : { uri: run.app.uri };
   cacheResult(variables, entry, args, callId, formatted.text, result);
   if (cut.info.truncated) result.finalText += `\n\n${truncationHint(cut, result.cacheVarResult)}`;
+  if (typeof run.structuredText === 'string' && result.cacheVarResult) cacheStructured(variables, entry, run.structuredText, result);
   return result;
 }
 
@@ -74,6 +75,14 @@ function cacheResult(variables: VariableSystem, entry: RegisteredTool, args: Arg
   result.cacheVarArgs = `${entry.modelName}_${id}_args`;
   variables.add(result.cacheVarResult, text, 'ToolCallResult', { tags });
   variables.add(result.cacheVarArgs, JSON.stringify(args), 'ToolCallArgs', { tags });
+}
+
+/** The data beside a summary text, as its own variable the model is told about. */
+function cacheStructured(variables: VariableSystem, entry: RegisteredTool, text: string, result: ToolSuccessResult): void {
+  const name = result.cacheVarResult!.replace(/_result$/, '_structured');
+  variables.add(name, text, 'ToolCallResult', { tags: [entry.modelName, entry.groupName] });
+  result.cacheVarStructured = name;
+  result.finalText += `\n\n(Structured data, ${text.length} characters: ReadVar {"name": "${name}"}.)`;
 }
 
 /** A throw, a timeout, an abort, or an ERROR the tool reported itself. */

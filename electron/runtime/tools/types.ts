@@ -58,6 +58,11 @@ export interface ToolRunResult {
   error?: string;
   /** Set when the tool formats its own result (Python `fn.format`). Skips formatForLLM. */
   formattedText?: string;
+  /**
+   * Structured data as text, when `formattedText` is a summary written for people (an MCP
+   * server's text beside its `structuredContent`): cached as `{tool}_{callId}_structured`.
+   */
+  structuredText?: string;
   logs?: string;
   warnings?: string[];
   /** Images beside the data (MCP image content), base64; kept only for a successful call. */

@@ -3,6 +3,7 @@
 // the mark (the row updates from the settings change).
 import { For, Show, createResource, createSignal } from 'solid-js';
 import type { McpServerView } from '../../../shared/mcp.ts';
+import { secretEnvName } from '../../../shared/secret-env-name.ts';
 import { useApp } from '../store/app-context.tsx';
 
 export function McpSecretMissing(props: { server: McpServerView }) {
@@ -15,7 +16,8 @@ export function McpSecretMissing(props: { server: McpServerView }) {
       <For each={props.server.secretMissing ?? []}>{(secret) => <MissingSecret server={props.server.name} secret={secret} />}</For>
       <Show when={noKeyring()}>
         <p class="small muted" data-testid="mcp-secret-missing-no-keyring">
-          <span class="badge warn">no keyring</span> A value entered here is kept only until Tooldesk stops, so the server stays marked until a keychain can hold it.
+          <span class="badge warn">no keyring</span> A value entered here is kept only until Tooldesk stops, so the server stays marked until a keychain can hold it. To give it
+          for good without a keychain, export <For each={props.server.secretMissing ?? []}>{(secret, i) => <>{i() > 0 ? ', ' : ''}<code>{secretEnvName(secret)}</code></>}</For> in the environment Tooldesk starts from.
         </p>
       </Show>
     </div>

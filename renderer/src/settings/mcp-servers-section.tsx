@@ -6,6 +6,7 @@ import { BundleInstall, BundlePicker, openBundleFile } from './bundle-install.ts
 import { droppedBundle, takeDroppedBundle } from './bundle-drop.ts';
 import { McpSecretMissing } from './mcp-secret-missing.tsx';
 import { mcpOfferNote, mcpToolCountText } from '../../../shared/mcp-tool-count.ts';
+import { startingText, startTimelineText } from '../../../shared/mcp-start-timeline.ts';
 import { useApp } from '../store/app-context.tsx';
 import { McpServerFolders } from './mcp-server-folders.tsx';
 import { splitCommandLine } from './split-command-line.ts';
@@ -149,7 +150,7 @@ export function McpServersSection() {
   );
 }
 
-function stateText(server: McpServerView): string {
+function stateText(server: McpServerView, now: number): string {
   if (server.problem) return `invalid entry: ${server.problem}`;
   if (server.secretMissing?.length && !server.enabled) return 'secret missing';
   switch (server.status) {
@@ -158,7 +159,7 @@ function stateText(server: McpServerView): string {
     case 'failed':
       return 'failed';
     case 'starting':
-      return 'starting…';
+      return startingText(server.startTimeline, now);
     case 'stopped':
       return 'stopped (starts when a tool is called)';
     default:
@@ -175,6 +176,14 @@ function ServerRow(props: {
   onArgFoldersWritable: (writable: boolean) => void;
 }) {
   const s = () => props.server;
+  // A start shows its seconds: a slow server says so, and never holds up the other rows.
+  const [now, setNow] = createSignal(Date.now());
+  createEffect(() => {
+    if (s().status !== 'starting') return;
+    setNow(Date.now());
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    onCleanup(() => clearInterval(tick));
+  });
   return (
     <li class="group-item card mcp-server" data-testid="mcp-server" data-server={s().name} data-status={s().status}>
       <div class="row">
@@ -188,7 +197,7 @@ function ServerRow(props: {
           </span>
         </strong>
         <span class={`mcp-state mcp-state-${s().status}`} data-testid="mcp-state" role="status">
-          {stateText(s())}
+          {stateText(s(), now())}
         </span>
         <button type="button" class="small" disabled={!s().enabled} onClick={props.onRestart} aria-label={`Restart ${s().name}`}>
           Restart
@@ -217,6 +226,13 @@ function ServerRow(props: {
       </Show>
       <Show when={!s().problem}>
         <McpServerFolders server={s()} onAllowWrite={props.onAllowWrite} onArgFoldersWritable={props.onArgFoldersWritable} />
+      </Show>
+      <Show when={s().status !== 'starting' && s().startTimeline}>
+        {(timeline) => (
+          <p class="muted small" data-testid="mcp-start-timeline">
+            Last start: {startTimelineText(timeline())}
+          </p>
+        )}
       </Show>
       {/* A ready server's detail is its sandbox note, which the line above already says better. */}
       <Show when={s().detail && s().status !== 'ready'}>
@@ -331,6 +347,19 @@ function ImportPreview(props: { preview: McpImportPreview; onImport: (request: {
                       receives keychain secrets: {server.references.join(', ')}
                     </span>
                   </Show>
+                  <Show when={(server.fromEnvironment ?? []).length > 0}>
+                    <br />
+                    <span class="muted small" data-testid="mcp-import-env">
+                      reads from the environment when it starts: {(server.fromEnvironment ?? []).map((n) => `$${n}`).join(', ')}
+                    </span>
+                  </Show>
+                  <For each={server.warnings ?? []}>
+                    {(warning) => (
+                      <p class="small warning" data-testid="mcp-import-warning">
+                        {warning}
+                      </p>
+                    )}
+                  </For>
                   <For each={server.foreign ?? []}>
                     {(secret) => (
                       <label class="row small" data-testid="mcp-import-allow">

@@ -15,6 +15,7 @@ const LIMITS: { key: keyof Limits; label: string }[] = [
   { key: 'maxProcesses', label: 'Processes in the sandbox' },
   { key: 'maxMemoryBytes', label: 'Memory per tool process (bytes)' },
   { key: 'toolSourceMaxBytes', label: 'Largest tool source file read (bytes)' },
+  { key: 'mcpStartTimeoutMs', label: 'MCP server start, spawn to tool list (ms)' },
 ];
 
 /** Tool roots, the other projects' folders, sandbox mode, limits, Python path. */

@@ -55,6 +55,20 @@ describe('Settings → MCP servers', () => {
     expect(screen.getByTestId('mcp-detail').textContent).toContain('Cannot find module x');
   });
 
+  it('a start counts its seconds against its bound, and a finished start shows its timeline (#36 item 11)', async () => {
+    const fake = await mount();
+    const state = () => screen.getByTestId('mcp-state').textContent;
+    const since = Date.now() - 12_400;
+    fake.emit({ type: 'mcp.changed', servers: [row({ enabled: true, status: 'starting', startTimeline: { since, steps: [{ step: 'spawn', ms: 30 }], timeoutMs: 120_000 } })] });
+    await waitFor(() => expect(state()).toBe('starting… 12 s (of 120 s)'));
+    await waitFor(() => expect(state()).toBe('starting… 13 s (of 120 s)'), { timeout: 2500 });
+    expect(screen.queryByTestId('mcp-start-timeline')).toBeNull();
+    const steps = [{ step: 'spawn', ms: 30 }, { step: 'initialize', ms: 14_020 }, { step: 'tools/list', ms: 14_041 }] as const;
+    fake.emit({ type: 'mcp.changed', servers: [row({ enabled: true, status: 'ready', tools: 3, startTimeline: { since, steps: [...steps], timeoutMs: 120_000 } })] });
+    await waitFor(() => expect(state()).toBe('ready with 3 tools'));
+    expect(screen.getByTestId('mcp-start-timeline').textContent).toBe('Last start: spawn 30 ms · initialize 14020 ms · tools/list 14041 ms');
+  });
+
   it('the switch is the group switch; Restart restarts that server; Remove asks first', async () => {
     const fake = await mount({ setGroupEnabled: () => ({ groups: [], diagnostics: [] }), restartMcpServer: () => [row({ enabled: true, status: 'ready', tools: 2 })], removeMcpServer: () => [] });
     fireEvent.click(screen.getByTestId('mcp-toggle-ev'));

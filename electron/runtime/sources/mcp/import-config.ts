@@ -6,7 +6,9 @@
 // needs the user's yes per name. A project's config (`.vscode/`, `.cursor/` of the working
 // folder) is read only once that folder is trusted, like a project tool folder.
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { resolveImportVariables } from './config-variables.ts';
 import { parseMcpServer } from './server-config.ts';
 import { secretRefs } from './secret-refs.ts';
 
@@ -22,7 +24,7 @@ export function knownConfigFiles(platform: NodeJS.Platform, home: string, env: N
   const appData = env.APPDATA ?? join(home, 'AppData', 'Roaming');
   const config = env.XDG_CONFIG_HOME ?? join(home, '.config');
   const userDir = platform === 'darwin' ? join(home, 'Library', 'Application Support') : platform === 'win32' ? appData : config;
-  return [
+  const files: ConfigLocation[] = [
     { app: 'Claude Desktop', path: join(userDir, 'Claude', 'claude_desktop_config.json') },
     { app: 'Cursor', path: join(home, '.cursor', 'mcp.json') },
     { app: 'Cursor (project)', path: join(cwd, '.cursor', 'mcp.json'), project: true },
@@ -32,6 +34,8 @@ export function knownConfigFiles(platform: NodeJS.Platform, home: string, env: N
     { app: 'Windsurf', path: join(home, '.codeium', 'windsurf', 'mcp_config.json') },
     { app: 'Zed', path: platform === 'win32' ? join(appData, 'Zed', 'settings.json') : join(config, 'zed', 'settings.json') },
   ];
+  // With the home as working folder a project's config is the user's own file: listed once, as the user's.
+  return files.filter((file, i) => files.findIndex((f) => f.path === file.path) === i);
 }
 
 /** A VS Code `inputs` entry a server uses through `${input:ID}`: asked at import. */
@@ -55,6 +59,8 @@ export interface ImportedServer {
   foreign: string[];
   /** VS Code inputs to ask; each answer is stored as `question.secret`. */
   questions: ImportQuestion[];
+  /** What could not be resolved at import (a `${…}` variable kept as written). */
+  warnings: string[];
   from: string;
 }
 
@@ -69,6 +75,8 @@ export interface ImportPlan {
 export interface ImportOptions {
   /** Whether a project config's folder is trusted (default: none is). */
   isTrusted?: (folder: string) => boolean;
+  /** The home `${userHome}` stands for (default: the OS's). */
+  home?: string;
 }
 
 const SECRET_KEY = /key|token|secret|password|passwd|auth|credential|cookie|session/i;
@@ -144,16 +152,20 @@ export function planImport(files: ConfigLocation[], existing: Record<string, unk
         plan.skipped.push({ name, from, reason: 'a server of this name is already configured' });
         continue;
       }
-      const parsed = parseMcpServer(name, raw);
+      // A project's config sits in `.vscode/` or `.cursor/`: its workspace is the folder above.
+      const variables = raw && typeof raw === 'object' && !Array.isArray(raw) ? resolveImportVariables(raw as Record<string, unknown>, { userHome: options.home ?? homedir(), ...(file.project ? { workspaceFolder: dirname(folder) } : {}) }) : undefined;
+      const resolved = variables?.entry ?? raw;
+      const parsed = parseMcpServer(name, resolved);
       if ('error' in parsed) {
         plan.skipped.push({ name, from, reason: parsed.error });
         continue;
       }
-      const { entry: withInputs, questions } = replaceInputs(name, raw as Record<string, unknown>, read.inputs);
+      const { entry: withInputs, questions } = replaceInputs(name, resolved as Record<string, unknown>, read.inputs);
       const { entry, secrets } = moveSecrets(name, withInputs);
       taken.add(name);
       const references = referencesOf(entry);
-      plan.add.push({ name, entry, secrets, references, foreign: references.filter((r) => !r.startsWith(ownSecretPrefix(name))), questions, from });
+      const foreign = references.filter((r) => !r.startsWith(ownSecretPrefix(name)));
+      plan.add.push({ name, entry, secrets, references, foreign, questions, warnings: variables?.warnings ?? [], from });
     }
   }
   return plan;

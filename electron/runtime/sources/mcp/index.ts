@@ -1,6 +1,7 @@
 // The MCP client's entry point for composition roots: a manager built from the settings, kept in
 // step with them (servers added, removed, groups switched), starting stdio servers through
 // runner/spawn-managed.ts.
+import type { WriteGuard } from './allow-write.ts';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Settings } from '../../../../shared/settings.ts';
@@ -14,6 +15,7 @@ import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
 export { McpManager, type McpGroupSource } from './mcp-manager.ts';
 export { serverLogFile } from './server-log.ts';
 export { descriptionSnapshotFile } from './description-watch.ts';
+export { entryEnvRefs } from './config-variables.ts';
 export { knownConfigFiles, planImport, answerQuestions, moveSecrets, type ConfigLocation, type ImportedServer } from './import-config.ts';
 export { keychainCredentialStore } from './oauth-flow.ts';
 export { formDefaults, type FormValue } from './form-defaults.ts';
@@ -48,6 +50,12 @@ function isProtectedPath(paths: ProtectedPaths, path: string): boolean {
   return [paths.appHome, ...paths.toolRoots].some((p) => within(p, path) || within(path, p));
 }
 
+/** What "allow writing" may never open for a server, outside a running manager (the CLI). */
+export function serverWriteGuard(settings: Settings, appHome: string, userHome = homedir()): WriteGuard {
+  const paths = protectedPathsFor(settings, appHome);
+  return { isProtected: (path) => isProtectedPath(paths, path), home: userHome };
+}
+
 export const mcpLogDir = (home: string) => join(home, 'logs', 'mcp');
 export const mcpStateDir = (home: string) => join(home, 'cache', 'mcp');
 
@@ -64,6 +72,7 @@ export function mcpDeps(settings: Settings, options: McpSourceOptions): McpClien
   return {
     resolveSecrets: options.resolveSecrets,
     workingDir: settings.workingDir ?? homedir(),
+    startTimeoutMs: settings.limits.mcpStartTimeoutMs,
     sandboxBase: { maxProcesses: settings.limits.maxProcesses, maxMemoryBytes: settings.limits.maxMemoryBytes },
     ...(options.interactions ? { interactions: options.interactions } : {}),
     ...(options.home ? { logDir: mcpLogDir(options.home), stateDir: mcpStateDir(options.home) } : {}),

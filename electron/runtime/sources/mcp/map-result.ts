@@ -1,7 +1,9 @@
 // An MCP `tools/call` result as a Tooldesk tool result. Text stays text; binary content (images,
 // audio, embedded blobs) is summarised in the text the model reads; images travel beside the data
 // (`images`: the chat shows them and sends them to vision models), other binary stays in `data`;
-// `structuredContent` is the result's JSON; `isError` is an ERROR carrying the server's text.
+// `structuredContent` is the result's data (apps, variables, Inspect) while the server's own text
+// stays what people and the model read, unless the text only repeats the JSON (or is absent);
+// `isError` is an ERROR carrying the server's text.
 import type { ToolRunResult } from '../../tools/types.ts';
 
 /** The parts of a CallToolResult we read; everything arrives from an untrusted server. */
@@ -64,12 +66,36 @@ export function mapCallResult(result: McpCallResult): ToolRunResult {
   }
   if (hasStructured) {
     const json = JSON.stringify(structured, null, 2);
-    // The text blocks normally repeat the JSON; what they add (images, links) is kept beside it.
-    const extra = blocks.filter((b) => b.type !== 'text').map((b) => describe(b, [])).join('\n');
-    return { status: 'SUCCESS', data: structured, formattedText: extra ? `${json}\n${extra}` : json, ...(images.length ? { images } : {}) };
+    const textOnly = blocks.filter((b) => b.type === 'text').map((b) => str(b.text)).join('\n');
+    if (textOnly.trim() === '' || repeatsJson(textOnly, structured)) {
+      // What the text blocks add beyond the JSON (images, links) is kept beside it.
+      const extra = blocks.filter((b) => b.type !== 'text').map((b) => describe(b, [])).join('\n');
+      return { status: 'SUCCESS', data: structured, formattedText: extra ? `${json}\n${extra}` : json, ...(images.length ? { images } : {}) };
+    }
+    // The server wrote its own text for people (budget-allocator: a 15-line summary against 8.6 KB
+    // of JSON; server-filesystem: the file itself against `{"content": "…"}`): that is what the
+    // model reads. The JSON stays the data, and its own variable when it holds more than the text.
+    const more = wrapsText(structured, textOnly) ? {} : { structuredText: json };
+    return { status: 'SUCCESS', data: structured, ...more, formattedText: text, ...(images.length ? { images } : {}) };
   }
   // The bytes are in `images` once: the data names them instead of repeating them.
   const content = blocks.map((b) => (b.type === 'image' ? { ...b, data: `(${kb(str(b.data))} of image data: see the call's images)` } : b));
   const data: McpContentData = { text, content };
   return { status: 'SUCCESS', data, formattedText: text, ...(images.length ? { images } : {}) };
+}
+
+/** True when the text blocks are the structured content again, as JSON (what most servers send). */
+function repeatsJson(text: string, structured: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(structured);
+  } catch {
+    return false;
+  }
+}
+
+/** True when the structured content is only the text in a wrapper (`{"content": text}`). */
+function wrapsText(structured: unknown, text: string): boolean {
+  if (typeof structured !== 'object' || structured === null || Array.isArray(structured)) return false;
+  const values = Object.values(structured);
+  return values.length === 1 && values[0] === text;
 }

@@ -33,6 +33,11 @@ export class McpManager implements McpGroupSource {
     this.#deps = deps;
   }
 
+  /** Paths no server may be offered to write (TOOLDESK_HOME, tool roots): see McpClientDeps.isProtected. */
+  isProtected(path: string): boolean {
+    return this.#deps.isProtected?.(path) ?? false;
+  }
+
   /**
    * Applies `mcpServers` and the group switches. A server whose entry changed is restarted;
    * a removed one is stopped. Resolves once removed/changed servers have stopped.

@@ -5,6 +5,7 @@ import { cappedFetch } from './capped-fetch.ts';
 import { machineGrantProvider, type MachineGrantProvider } from './machine-grants.ts';
 import { mcpSdk } from './mcp-sdk.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
+import { prefixed, resolveEnvRefs, unprefixed } from './config-variables.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
 import type { HttpServer } from './server-config.ts';
 import type { ServerLog } from './server-log.ts';
@@ -25,10 +26,20 @@ export async function remoteServerTransport(
   log: ServerLog,
   auth: RemoteAuthState,
 ): Promise<{ transport: Transport; oauth: McpOAuthFlow | undefined } | { error: string }> {
-  const headers = await resolveSecretRefs(server.headers, deps.resolveSecrets);
+  // `${env:NAME}` (VS Code and Cursor configs) from the app's environment, now, never stored.
+  const given: Record<string, string> = { url: server.url, ...prefixed('header.', server.headers) };
+  const fromEnv = resolveEnvRefs(given, deps.env ?? process.env);
+  if ('error' in fromEnv) return { error: `could not connect: ${fromEnv.error}` };
+  const urlText = fromEnv.value.url;
+  const headers = await resolveSecretRefs(unprefixed('header.', fromEnv.value), deps.resolveSecrets);
   if ('error' in headers) return { error: `could not connect: ${headers.error}` };
   log.redact(headers.secrets);
-  const url = new URL(server.url);
+  let url: URL;
+  try {
+    url = new URL(urlText!);
+  } catch {
+    return { error: `could not connect: "${urlText}" is not a URL` };
+  }
   const oauth = server.oauth;
   const oauthSecrets = await resolveSecretRefs(
     { secret: oauth?.clientSecret ?? '', key: oauth?.privateKey ?? '', idpSecret: oauth?.idp?.clientSecret ?? '', idToken: oauth?.idp?.idToken ?? '' },

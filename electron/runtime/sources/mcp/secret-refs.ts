@@ -24,7 +24,7 @@ export async function resolveSecretRefs(
   if (names.length === 0) return { values, secrets: [] };
   const found = await resolve(names);
   if (found.missing.length > 0) {
-    return { error: missingSecretsMessage(found.missing) };
+    return { error: missingSecretsMessage(found.missing, found.noKeychain) };
   }
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) out[key] = value.replace(REF, (_, name: string) => found.values[name.trim()] ?? '');

@@ -12,6 +12,8 @@ interface Common {
   timeoutMs: number;
   /** Per tool (the server's own tool name), ms: on top of `timeoutMs`. */
   toolTimeouts: Record<string, number>;
+  /** From spawn to its tool list, ms, when the entry names one (else the settings' default). */
+  startTimeoutMs?: number;
   trust: boolean;
   /** The folders offered as roots (`roots/list`), when the user named them; else see server-roots.ts. */
   roots?: string[];
@@ -58,7 +60,7 @@ export const switchedOffMessage = (name: string) =>
 /** Where a server's diagnostics point: the settings entry. */
 export const serverFile = (name: string) => `mcpServers.${name}`;
 
-const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'enabled', 'disabled', 'timeoutMs', 'timeout', 'toolTimeouts', 'sandbox', 'writable', 'trust', 'oauth', 'roots', 'writeArgFolders', 'bundle', 'registry', 'secretMissing']);
+const KNOWN = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'enabled', 'disabled', 'timeoutMs', 'timeout', 'startTimeoutMs', 'toolTimeouts', 'sandbox', 'writable', 'trust', 'oauth', 'roots', 'writeArgFolders', 'bundle', 'registry', 'secretMissing']);
 /** A bound on any timeout (a day): a typo of a few zeros should not leave a call hanging for a month. */
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const isTimeout = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMEOUT_MS;
@@ -95,6 +97,7 @@ export function parseMcpServer(name: string, entry: unknown): Parsed {
   if (typeof enabled !== 'boolean') return fail(e.enabled !== undefined ? '"enabled"' : '"disabled"', 'must be true or false');
   const timeout = e.timeoutMs ?? (typeof e.timeout === 'number' ? e.timeout : undefined);
   if (timeout !== undefined && !isTimeout(timeout)) return fail('"timeoutMs"', 'must be a positive number of milliseconds (at most a day, 86400000)');
+  if (e.startTimeoutMs !== undefined && !isTimeout(e.startTimeoutMs)) return fail('"startTimeoutMs"', 'must be a positive number of milliseconds (at most a day, 86400000), e.g. 120000 for a server that downloads itself on first start');
   const toolTimeouts = e.toolTimeouts ?? {};
   if (toolTimeouts === null || typeof toolTimeouts !== 'object' || Array.isArray(toolTimeouts)) return fail('"toolTimeouts"', 'must be an object of tool names to milliseconds, e.g. {"search": 120000}');
   for (const [tool, ms] of Object.entries(toolTimeouts)) {
@@ -107,6 +110,7 @@ export function parseMcpServer(name: string, entry: unknown): Parsed {
     enabled,
     timeoutMs: (timeout as number | undefined) ?? DEFAULT_MCP_TIMEOUT_MS,
     toolTimeouts: { ...(toolTimeouts as Record<string, number>) },
+    ...(e.startTimeoutMs !== undefined ? { startTimeoutMs: e.startTimeoutMs as number } : {}),
     trust: e.trust === true,
     ...(e.roots !== undefined ? { roots: [...(e.roots as string[])] } : {}),
   };

@@ -4,6 +4,7 @@
 // Its parts: remote-transport.ts / stdio-server-transport.ts (how it connects), server-requests.ts
 // (what the server may ask), listed-tools.ts (its tool list checked), call-errors.ts (a call's bounds).
 import type { CallToolResult, Client, StreamableHTTPClientTransport, Tool as McpTool, Transport } from '@modelcontextprotocol/client';
+import { DEFAULT_LIMITS } from '../../../../shared/settings.ts';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
 import { traceMcpCall } from '../../tools/call-trace.ts';
@@ -19,8 +20,9 @@ import type { McpOAuthFlow } from './oauth-flow.ts';
 import { isLegacyAuthServer, remoteServerTransport } from './remote-transport.ts';
 import { switchedOffMessage, type McpServer } from './server-config.ts';
 import { clientCapabilities, handleServerRequests } from './server-requests.ts';
-import { allowWriteText, findWriteRefusal, type WriteRefusal } from './write-refusal.ts';
+import { allowWriteText, cannotAllowWriteText, findWriteRefusal, type WriteRefusal } from './write-refusal.ts';
 import { ServerLog, serverLogFile } from './server-log.ts';
+import { isStartTimeout, StartTimeline, StartTimeoutError, startTimeoutText } from './start-timeline.ts';
 import { stdioServerTransport } from './stdio-server-transport.ts';
 import { exitText, ManagedStdioTransport } from './stdio-transport.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
@@ -51,6 +53,7 @@ export class McpConnection {
   #restarts = 0;
   #crashes = 0;
   #readyAt = 0;
+  readonly #timeline = new StartTimeline();
   /** Bumped on `notifications/resources/list_changed` and on every start: cached resources (apps) are read again. */
   resourcesVersion = 0;
   #restartTimer: NodeJS.Timeout | undefined;
@@ -120,6 +123,7 @@ export class McpConnection {
       ...(this.#sandboxed !== undefined ? { sandboxed: this.#sandboxed } : {}),
       ...(this.#writeRefusal ? { writeRefusal: this.#writeRefusal } : {}),
       ...(this.#client?.getNegotiatedProtocolVersion() ? { protocolVersion: this.#client.getNegotiatedProtocolVersion()! } : {}),
+      ...(this.#timeline.view() ? { startTimeline: this.#timeline.view()! } : {}),
     };
   }
 
@@ -236,6 +240,7 @@ export class McpConnection {
     if (result.status !== 'ERROR' || !this.#sandboxed || !result.error) return result;
     const refusal = findWriteRefusal(result.error, this.#deps.isProtected);
     if (!refusal) return result;
+    if ('never' in refusal) return { ...result, error: `${result.error}\n${cannotAllowWriteText(this.name, refusal)}` };
     this.#writeRefusal = refusal;
     this.#changed();
     return { ...result, error: `${result.error}\n${allowWriteText(this.name, refusal)}` };
@@ -265,6 +270,8 @@ export class McpConnection {
   async #start(afterSignIn = false): Promise<Client | { error: string }> {
     this.#crash = undefined;
     this.#logMark = this.log.mark();
+    const timeoutMs = this.#server.startTimeoutMs ?? this.#deps.startTimeoutMs ?? DEFAULT_LIMITS.mcpStartTimeoutMs;
+    this.#timeline.begin(timeoutMs);
     this.#set('starting');
     const { Client, UnauthorizedError } = await loadMcpSdk();
     const built = await this.#transportFor();
@@ -297,14 +304,15 @@ export class McpConnection {
       },
       maxSamplingPerCall: this.#deps.maxSamplingPerCall ?? 5,
     });
-    const timeoutMs = this.#deps.startTimeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
     try {
       const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`did not answer initialize within ${timeoutMs / 1000} s`)), timeoutMs);
+        timer = setTimeout(() => reject(new StartTimeoutError()), timeoutMs);
       });
       await Promise.race([client.connect(transport, { timeout: timeoutMs }), timedOut]);
+      this.#timeline.mark('initialize');
       const listed = await Promise.race([client.listTools(undefined, { timeout: timeoutMs }), timedOut]);
+      this.#timeline.mark('tools/list');
       clearTimeout(timer);
       if (this.#stopping) {
         await client.close().catch(() => {});
@@ -332,10 +340,13 @@ export class McpConnection {
         await transport.close().catch(() => {});
         return this.#fail('could not start: the server asks for sign-in (OAuth), which is not set up here; give it a token with "headers", or use the `tooldesk` commands');
       }
-      // How the process ended says more than the SDK's "connection closed", unless we ended it.
-      const exit = await exitText(transport);
+      // A start that ran out of time says where it stood (the SDK's own timeout may close the
+      // transport first, so "killed (SIGTERM)" would hide it); otherwise how the process ended
+      // says more than the SDK's "connection closed".
+      const timedOut = isStartTimeout(error) ? startTimeoutText(this.name, timeoutMs, this.#timeline.view()!) : undefined;
+      const exit = timedOut ? undefined : await exitText(transport);
       await transport.close().catch(() => {});
-      const reason = exit ?? (error instanceof Error ? error.message : String(error));
+      const reason = timedOut ?? exit ?? (error instanceof Error ? error.message : String(error));
       return this.#fail(`could not start: ${reason}`);
     }
   }
@@ -378,12 +389,16 @@ export class McpConnection {
       const made = await stdioServerTransport(server, deps, this.log, (sandboxed, notes) => {
         this.#sandboxed = sandboxed;
         this.#secretScanNotes = notes;
+        this.#timeline.mark('spawn');
       });
       if ('transport' in made) this.#writable = made.writable;
       return made;
     }
     const made = await remoteServerTransport(server, deps, this.log, { oauth: this.#oauth, legacyIssuer: this.#legacyIssuer });
-    if ('transport' in made) this.#oauth = made.oauth;
+    if ('transport' in made) {
+      this.#oauth = made.oauth;
+      this.#timeline.mark('spawn');
+    }
     return made;
   }
 

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Transport } from '@modelcontextprotocol/client';
 import { expandHome, tempFoldersNamed, writableFolders } from './launchers.ts';
+import { prefixed, resolveEnvRefs, unprefixed } from './config-variables.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
 import type { McpServer } from './server-config.ts';
 import type { ServerLog } from './server-log.ts';
@@ -23,11 +24,18 @@ export async function stdioServerTransport(
   log: ServerLog,
   onSpawned: (sandboxed: boolean, secretScanNotes: string[]) => void,
 ): Promise<{ transport: Transport; writable: string[] } | { error: string }> {
-  const env = await resolveSecretRefs(server.env, deps.resolveSecrets);
+  // `${env:NAME}` (VS Code and Cursor configs) from the app's environment, now, never stored.
+  const given: Record<string, string> = { command: server.command, cwd: server.cwd ?? '', ...prefixed('arg.', server.args), ...prefixed('env.', server.env) };
+  const fromEnv = resolveEnvRefs(given, deps.env ?? process.env);
+  if ('error' in fromEnv) return { error: `could not start: ${fromEnv.error}` };
+  const started = fromEnv.value;
+  const env = await resolveSecretRefs(unprefixed('env.', started), deps.resolveSecrets);
   if ('error' in env) return { error: `could not start: ${env.error}` };
   log.redact(env.secrets);
-  const cwd = expandHome(server.cwd ?? deps.workingDir ?? homedir());
-  const { folders: writable, launcherCache } = writableFolders(server);
+  const command = started.command!;
+  const args = server.args.map((_, i) => started[`arg.${i}`]!);
+  const cwd = expandHome(started.cwd || deps.workingDir || homedir());
+  const { folders: writable, launcherCache } = writableFolders({ ...server, command, args });
   if (launcherCache && writable[0]) {
     try {
       mkdirSync(writable[0], { recursive: true });
@@ -38,8 +46,8 @@ export async function stdioServerTransport(
   const transport = new ManagedStdioTransport(
     async () => {
       const child = await deps.spawn({
-        command: server.command,
-        args: server.args,
+        command,
+        args,
         cwd,
         env: env.values,
         sandbox: {
@@ -51,7 +59,7 @@ export async function stdioServerTransport(
           network: true,
           allowHomeWrite: false,
           ...(writable.length ? { writableDirs: writable } : {}),
-          readOnlyPaths: tempFoldersNamed(server.command, server.args),
+          readOnlyPaths: tempFoldersNamed(command, args),
         },
       });
       if (!('error' in child)) {

@@ -1,6 +1,7 @@
 // What the MCP client asks of the app: a way to start processes, secrets, and a person for
 // elicitation and sampling requests. Everything is optional so the CLI and tests pass only what
 // they have; a missing handler means the request is declined.
+import type { StartTimelineView } from './start-timeline.ts';
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
 import type { McpOAuthFlow } from './oauth-flow.ts';
 import type { SandboxSpec, SecretResolver } from '../../runner/types.ts';
@@ -37,6 +38,8 @@ export interface McpServerStateInfo {
   restarts: number;
   /** The last write the sandbox refused, and the folder to offer ("Allow writing to FOLDER"). */
   writeRefusal?: { path: string; folder: string };
+  /** How the last start went, step by step (see start-timeline.ts). */
+  startTimeline?: StartTimelineView;
 }
 
 /** An elicitation request with the server it came from. */
@@ -89,6 +92,8 @@ export interface McpClientDeps {
   stateDir?: string;
   /** Where each server's bounded log is also written (`NAME.log`); absent = memory only. */
   logDir?: string;
+  /** Where `${env:NAME}` in a server's config is read from when it starts (default: process.env). */
+  env?: NodeJS.ProcessEnv;
   /** Restart delays after a crash, ms (default 1 s doubling to 30 s); no restart after the last. */
   restartDelaysMs?: number[];
 }

@@ -13,7 +13,7 @@ import { mapLimit } from '../process/map-limit.ts';
 import { loadPythonModules } from '../python/index.ts';
 import type { LoadResult, SourceContext, SourceEntry, SourceLoader } from '../types.ts';
 import { parseOpenWebUiFiles, type OpenWebUiModule, type ValveSpec } from './parse.ts';
-import { missingPydanticDiagnostic, probeRequirements, requirementName, unmetRequirementsDiagnostic, type RequirementsProbe } from './requirements.ts';
+import { missingImportsDiagnostic, missingPydanticDiagnostic, probeRequirements, requirementName, unmetRequirementsDiagnostic, type RequirementsProbe } from './requirements.ts';
 import { createOpenWebUiTool } from './tool.ts';
 
 /** What the UI and `tools config` read from an Open WebUI tool's `meta.openWebUi`. */
@@ -78,13 +78,15 @@ async function openWebUiGroups(modules: { entry: SourceEntry; module: OpenWebUiM
   const groups: ToolGroup[] = [];
   const diagnostics: Diagnostic[] = [];
   const wanted = modules.flatMap(({ module }) => module.requirements.map(requirementName).filter((n): n is string => n !== null));
-  const needsProbe = wanted.length > 0 || modules.some(({ module }) => module.usesPydantic || module.valves || module.userValves);
-  const probe = needsProbe ? await probeRequirements(wanted, ctx) : null;
+  const imported = modules.flatMap(({ module }) => (module.imports ?? []).map((i) => i.name));
+  const needsProbe = wanted.length > 0 || imported.length > 0 || modules.some(({ module }) => module.usesPydantic || module.valves || module.userValves);
+  const probe = needsProbe ? await probeRequirements(wanted, ctx, imported) : null;
+  const clashing = clashingNames(modules.filter(({ module }) => blockingDiagnostics(module, '').length === 0).map(({ module }) => module));
   for (const { entry, module } of modules) {
     const file = entry.path;
     for (const d of module.diagnostics) diagnostics.push({ ...d, file });
     const blockers = blockingDiagnostics(module, file);
-    diagnostics.push(...blockers, ...probeDiagnostics(module, file, probe));
+    diagnostics.push(...blockers, ...probeDiagnostics(module, file, probe), ...requestDiagnostics(module, file));
     if (blockers.length) continue;
     const group = fileStem(file);
     const meta = { openWebUi: metaOf(module) };
@@ -93,39 +95,66 @@ async function openWebUiGroups(modules: { entry: SourceEntry; module: OpenWebUiM
       for (const name of parsed.unknownInjected) {
         diagnostics.push({ severity: 'info', file, line: parsed.line, code: 'unknown-injected-argument', message: `${parsed.function.name}() asks for ${name}, which Tooldesk does not provide: it gets None` });
       }
-      const cached: CachedTool = { type: 'function', function: parsed.function, line: parsed.line, ...(parsed.declaredReturnType ? { declaredReturnType: parsed.declaredReturnType } : {}) };
-      return { ...createOpenWebUiTool(cached, owui, group, ctx, parsed.injected.includes('__event_call__')), meta };
+      // Two toolkits with a method of one name keep both, qualified by toolkit, as Open WebUI keeps
+      // each toolkit's tools apart; the method called is still the file's own.
+      const method = parsed.function.name;
+      const name = clashing.has(method) ? qualifiedName(group, method) : method;
+      if (name !== method) {
+        const others = clashing.get(method)!.filter((g) => g !== group);
+        diagnostics.push({ severity: 'info', file, line: parsed.line, code: 'name-qualified', message: `${method}() is also a tool of ${others.join(', ')}: both are kept, this one as ${name}` });
+      }
+      const cached: CachedTool = { type: 'function', function: { ...parsed.function, name }, line: parsed.line, ...(parsed.declaredReturnType ? { declaredReturnType: parsed.declaredReturnType } : {}) };
+      return { ...createOpenWebUiTool(cached, owui, group, ctx, parsed.injected.includes('__event_call__'), method), meta };
     });
     if (tools.length) groups.push({ name: group, tools, source: { format: 'open-webui', file, root: entry.root } });
   }
   return { groups, diagnostics };
 }
 
-/** An `open_webui` import or a `__request__` argument: the file cannot run outside Open WebUI. */
+/** An `open_webui` import: the file cannot run outside Open WebUI. */
 function blockingDiagnostics(module: OpenWebUiModule, file: string): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const found of module.openWebUiImports) {
-    out.push({
-      severity: 'error', file, line: found.line, code: 'open-webui-import',
-      message: `It imports ${found.name}, which exists only inside an Open WebUI server: its tools are unavailable here`,
-      hint: 'Remove the open_webui import (and what uses it) to run this toolkit in Tooldesk.',
-    });
-  }
-  for (const method of module.needsRequest) {
-    out.push({
-      severity: 'error', file, line: method.line, code: 'open-webui-request',
-      message: `${method.method}() takes __request__, Open WebUI's HTTP request object, which Tooldesk cannot give: its tools are unavailable here`,
-      hint: 'Remove the __request__ argument (and what uses it) to run this toolkit in Tooldesk.',
-    });
-  }
-  return out;
+  return module.openWebUiImports.map((found) => ({
+    severity: 'error',
+    file,
+    line: found.line,
+    code: 'open-webui-import',
+    message: `It imports ${found.name}, which exists only inside an Open WebUI server: its tools are unavailable here`,
+    hint: 'Remove the open_webui import (and what uses it) to run this toolkit in Tooldesk.',
+  }));
 }
+
+/** `__request__` (Open WebUI's HTTP request): most toolkits treat it as optional, so it gets None, said once per method. */
+function requestDiagnostics(module: OpenWebUiModule, file: string): Diagnostic[] {
+  return module.needsRequest.map((method) => ({
+    severity: 'warning',
+    file,
+    line: method.line,
+    code: 'open-webui-request',
+    message: `${method.method}() takes __request__, Open WebUI's HTTP request object, which Tooldesk cannot give: it gets None (code that reads it fails)`,
+    hint: 'If the method needs the request (its app state, its headers), it cannot run outside Open WebUI.',
+  }));
+}
+
+/** Method names that two or more toolkits define: name → the toolkits (file stems). */
+function clashingNames(modules: OpenWebUiModule[]): Map<string, string[]> {
+  const owners = new Map<string, string[]>();
+  for (const module of modules) {
+    const group = fileStem(module.path);
+    for (const tool of module.tools) owners.set(tool.function.name, [...(owners.get(tool.function.name) ?? []), group]);
+  }
+  return new Map([...owners].filter(([, groups]) => new Set(groups).size > 1));
+}
+
+/** `imap_mailbox__list_folders`: the toolkit's name, then the method's. */
+const qualifiedName = (group: string, method: string) => `${group}__${method}`;
 
 function probeDiagnostics(module: OpenWebUiModule, file: string, probe: RequirementsProbe | null): Diagnostic[] {
   if (!probe) return [];
   const out: Diagnostic[] = [];
   const unmet = unmetRequirementsDiagnostic(file, module.requirements, probe);
   if (unmet) out.push(unmet);
+  const missing = missingImportsDiagnostic(file, module.imports ?? [], module.requirements, probe);
+  if (missing) out.push(missing);
   if (!probe.pydantic && (module.usesPydantic || module.valves || module.userValves) && !module.requirements.some((r) => requirementName(r) === 'pydantic')) {
     out.push(missingPydanticDiagnostic(file, probe.python));
   }

@@ -34,6 +34,8 @@ export interface OpenWebUiModule {
   valves: ValveSpec[] | null;
   userValves: ValveSpec[] | null;
   openWebUiImports: { name: string; line: number }[];
+  /** Top-level modules imported outright (not the standard library, not in a try): each must be installed. */
+  imports?: { name: string; line: number }[];
   needsRequest: { method: string; line: number }[];
   requirements: string[];
   usesPydantic: boolean;

@@ -28,8 +28,8 @@ interface OpenWebUiEnvelope extends ModuleEnvelope {
   html?: string;
 }
 
-export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, group: string, ctx: SourceContext, asks = false): Tool {
-  const name = cached.function.name;
+/** `method`: the method to call when the tool's name was qualified (two toolkits define it). */
+export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, group: string, ctx: SourceContext, asks = false, method = cached.function.name): Tool {
   const fields = moduleToolFields(cached, entry, 'a `timeout` is not part of Open WebUI files: set limits.toolTimeoutMs');
   return {
     ...fields,
@@ -48,7 +48,7 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
       const staged = await stageCallFiles(conversation?.files);
       const request = {
         file: entry.path,
-        method: name,
+        method,
         marker,
         args,
         valves: valves.valves,
@@ -73,7 +73,7 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
           ...(staged ? {} : { python: { kind: 'script' as const, file: runner } }),
         },
         ...reading(marker, fields.timeoutMessage),
-        toolName: name,
+        toolName: cached.function.name,
         toolDir: dirname(entry.path),
         ...(staged?.dir ? { readOnlyPaths: [staged.dir] } : {}),
         secrets: valves.secrets,

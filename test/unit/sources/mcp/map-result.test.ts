@@ -43,3 +43,28 @@ describe('MCP tool results', () => {
     expect(mapCallResult({ content: 'not a list' }).formattedText).toBe('');
   });
 });
+
+describe('MCP results with structuredContent keep the server text (#36 item 14)', () => {
+  const summary = ['Budget: $100 000', ...Array.from({ length: 14 }, (_, i) => `Category ${i + 1}: ${i * 3} %`)].join('\n');
+  const structured = { categories: Array.from({ length: 200 }, (_, i) => ({ id: `c${i}`, name: `Category ${i}`, history: [1, 2, 3, 4, 5] })) };
+
+  it('a summary written for people is what the model reads; the JSON stays the data', () => {
+    const r = mapCallResult({ content: [{ type: 'text', text: summary }], structuredContent: structured });
+    expect(r.formattedText).toBe(summary);
+    expect(r.data).toEqual(structured);
+    expect(JSON.parse(r.structuredText!)).toEqual(structured);
+  });
+
+  it('a wrapper around the text itself adds no second copy', () => {
+    const r = mapCallResult({ content: [{ type: 'text', text: 'line 1\nline 2' }], structuredContent: { content: 'line 1\nline 2' } });
+    expect(r.formattedText).toBe('line 1\nline 2');
+    expect(r.data).toEqual({ content: 'line 1\nline 2' });
+    expect(r.structuredText).toBeUndefined();
+  });
+
+  it('no text at all: the JSON is the text', () => {
+    const r = mapCallResult({ content: [], structuredContent: { a: 1 } });
+    expect(JSON.parse(r.formattedText!)).toEqual({ a: 1 });
+    expect(r.structuredText).toBeUndefined();
+  });
+});
