@@ -26,7 +26,7 @@ export const addCommand: Command = {
     '                     "trusted" still asks where your rules or a tool\'s own policy ask',
     '  --on-ask pause     a question pauses the run until you answer it (`tooldesk inbox`); default',
     '  --on-ask deny      a question is refused and the model told nobody was there',
-    '  --cwd DIR          the working folder (default: the working-folder setting)',
+    '  --cwd DIR          the working folder (default: the working-folder setting; recorded, not yet applied)',
     '  --model ID         the model (default: the active provider\'s, recorded now)',
   ].join('\n'),
   async run(argv, io) {
@@ -71,6 +71,7 @@ export const addCommand: Command = {
       const others = (settings.schedules ?? []).filter((s) => s.name !== name);
       const replaced = others.length !== (settings.schedules ?? []).length;
       runtime.settings.set('schedules', [...others, config]);
+      if (cwd && cwd !== settings.workingDir) io.stderr.write(`tooldesk schedule add: note: tools still run in the working-folder setting (${settings.workingDir ?? 'your home'}); a per-schedule folder (${cwd}) is recorded but not applied yet\n`);
       io.stdout.write(`${replaced ? 'Replaced' : 'Added'} schedule ${name}: ${every ? `every ${every}` : `cron "${cron}" (${config.timezone})`}${onAsk === 'deny' ? ', refuses questions' : ', pauses on questions'}\n`);
       return 0;
     });
