@@ -41,11 +41,16 @@ export interface ScheduleLimits {
   maxToolCalls: number;
   /** Wall time per run, seconds (time spent waiting for the user does not count). */
   maxRunSeconds: number;
-  /** Retries of a run whose model failed (network, 5xx) before it is marked failed. */
+  /**
+   * Retries of a run whose model failed (network, 5xx, rate limit, after the provider's own quick
+   * retries) before any tool ran, before it is marked failed.
+   */
   providerRetries: number;
+  /** The first wait before such a retry, seconds; each next one doubles. */
+  providerRetrySeconds: number;
 }
 
-export const DEFAULT_SCHEDULE_LIMITS: ScheduleLimits = { maxSteps: 20, maxToolCalls: 40, maxRunSeconds: 900, providerRetries: 2 };
+export const DEFAULT_SCHEDULE_LIMITS: ScheduleLimits = { maxSteps: 20, maxToolCalls: 40, maxRunSeconds: 900, providerRetries: 2, providerRetrySeconds: 30 };
 
 export const RUN_STATUSES = ['running', 'waiting', 'done', 'failed', 'denied'] as const;
 /** `running` only while a process works on it; the others are the words the CLI prints. */

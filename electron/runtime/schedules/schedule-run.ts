@@ -10,7 +10,8 @@
 //   bounds        → steps and tool calls are counted at each assistant message, before its calls
 //                   run; wall time counts only time not spent waiting. Hitting one aborts the turn
 //                   and the run ends `failed` with the reason
-//   the turn's end → `done`, `denied` (something was refused), or `failed` (the model's error)
+//   the turn's end → `done`, `denied` (something was refused), or `failed` (the model's error,
+//                    after bounded retries with back-off when it failed before any tool ran)
 // `settled` resolves at the first pause or at the end; `ended` at the end only.
 import { randomUUID } from 'node:crypto';
 import type { ChatEvent } from '../../../shared/chat.ts';
@@ -26,6 +27,9 @@ export interface RunPorts {
   notify(run: ScheduleRun, item?: InboxItem): void;
   now(): number;
 }
+
+/** The model's failures worth another try later (llm/types.ts LlmErrorKind). */
+const RETRYABLE = new Set(['llm.network', 'llm.server', 'llm.rate-limit']);
 
 export const newRunId = (): string => `run-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const newItemId = (): string => `q-${randomUUID().replace(/-/g, '').slice(0, 8)}`;
@@ -190,7 +194,32 @@ export class RunDriver {
     if (!this.#off) return; // detached: another process goes on with it
     if (this.#stopReason) return this.#finish('failed', this.#stopReason);
     if (outcome.stopReason === 'stop' || outcome.stopReason === 'length') return this.#finish(this.run.refused > 0 ? 'denied' : 'done', this.run.refused > 0 ? `${this.run.refused} call(s) refused: nobody was there to approve them.` : undefined);
+    if (this.#retryModel(outcome)) return;
     this.#finish('failed', outcome.error?.message ?? `The turn ended: ${outcome.stopReason}.`);
+  }
+
+  /**
+   * A model that failed for a passing reason (network, 5xx, rate limit) before any tool ran is
+   * asked again from the run's prompt after a back-off (doubling), a bounded number of times. After
+   * a tool ran the run fails instead: asking again would run its calls again.
+   */
+  #retryModel(outcome: TurnOutcome): boolean {
+    const retries = this.run.retries ?? 0;
+    if (!RETRYABLE.has(outcome.error?.name ?? '') || this.run.calls > 0 || retries >= this.#limits.providerRetries) return false;
+    this.run.retries = retries + 1;
+    this.#save();
+    const prompt = this.#session.messages().findLast((m) => m.role === 'user');
+    if (!prompt) return false;
+    this.#pauseClock();
+    const wait = setTimeout(() => {
+      if (!this.#off) return;
+      this.#runClock();
+      const sent = this.#session.regenerate(prompt.id);
+      if (!sent.ok) return this.#finish('failed', sent.error.message);
+      void sent.done.then((next) => this.#turnEnded(next));
+    }, this.#limits.providerRetrySeconds * 1000 * 2 ** retries);
+    wait.unref?.();
+    return true;
   }
 
   #finish(status: ScheduleRun['status'], reason?: string): void {

@@ -161,7 +161,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
     schedules: { type: 'array', items: { type: 'object' } },
     scheduleLimits: {
       type: 'object',
-      properties: { maxSteps: { type: 'integer', minimum: 1 }, maxToolCalls: count, maxRunSeconds: { type: 'integer', minimum: 1 }, providerRetries: count },
+      properties: { maxSteps: { type: 'integer', minimum: 1 }, maxToolCalls: count, maxRunSeconds: { type: 'integer', minimum: 1 }, providerRetries: count, providerRetrySeconds: { type: 'number', minimum: 0 } },
       additionalProperties: false,
     },
     // Each entry is checked by sources/mcp/server-config.ts: a broken server is a diagnostic on

@@ -12,6 +12,8 @@ import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer } from '../../support/
 vi.setConfig({ testTimeout: 60_000 });
 
 let fake: FakeOpenAIServer;
+/** Requests of the "flaky" prompt answered with a server error so far. */
+let flakyFailures = 0;
 let home: string;
 let runtime: Runtime;
 
@@ -21,17 +23,23 @@ beforeAll(async () => {
       const said = request.body.messages.at(-1)?.content;
       if (said === 'two at once') return fakeTurn.parallel([{ name: 'script_xss', args: {} }, { name: 'script_xss', args: {} }]);
       if (said === 'fail please') return fakeTurn.error(400, 'the model refuses');
+      // Fails all four attempts of the provider's own quick retries, then answers.
+      if (said === 'flaky' && flakyFailures < 4) {
+        flakyFailures += 1;
+        return fakeTurn.error(503, 'overloaded');
+      }
       return e2eScript(request, turn);
     },
   });
   home = makeHome({
     providerUrl: fake.url,
     settings: {
-      scheduleLimits: { maxToolCalls: 1, maxRunSeconds: 2 },
+      scheduleLimits: { maxToolCalls: 1, maxRunSeconds: 8, providerRetrySeconds: 0.2 },
       schedules: [
         { name: 'greedy', prompt: 'two at once', every: '1d', createdAt: Date.now() },
         { name: 'slow', prompt: 'call script_slow {"seconds":30}', every: '1d', createdAt: Date.now() },
         { name: 'broken', prompt: 'fail please', every: '1d', createdAt: Date.now() },
+        { name: 'flaky', prompt: 'flaky', every: '1d', createdAt: Date.now() },
       ],
     },
   });
@@ -57,8 +65,8 @@ describe('bounds of a scheduled run', () => {
     const started = Date.now();
     const run = await (await runtime.scheduler()).runNow('slow');
     expect(run.status).toBe('failed');
-    expect(run.reason).toContain('ran longer than 2 s (scheduleLimits.maxRunSeconds)');
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(run.reason).toContain('ran longer than 8 s (scheduleLimits.maxRunSeconds)');
+    expect(Date.now() - started).toBeLessThan(25_000);
   });
 
   it('marks a run whose model failed as failed, with the model\'s error', async () => {
@@ -72,5 +80,11 @@ describe('bounds of a scheduled run', () => {
     expect(run.status).toBe('failed');
     expect(run.reason).toContain('the model refuses');
     expect(notices).toEqual(['failed']);
+  });
+
+  it('retries a run whose model failed with a server error, after a back-off, then ends done', async () => {
+    const run = await (await runtime.scheduler()).runNow('flaky');
+    expect(run).toMatchObject({ status: 'done', retries: 1 });
+    expect(flakyFailures).toBe(4);
   });
 });
