@@ -197,7 +197,13 @@ export class Scheduler {
 
   async #resume(run: ScheduleRun, answers: Map<string, InboxAnswer>): Promise<RunDriver> {
     const config = this.checked().find((s) => s.config.name === run.schedule)?.config ?? { name: run.schedule, prompt: '', onAsk: 'pause' };
-    const session = (await this.#deps.sessions()).open(run.sessionId);
+    const sessions = await this.#deps.sessions();
+    if (!sessions.exists(run.sessionId)) {
+      // Its chat was deleted: the question has nowhere to go on. Ended, so the Inbox and the schedule are free.
+      this.store.saveRun({ ...run, status: 'failed', endedAt: this.#now(), waitingOn: [], reason: 'Its chat was deleted while it waited.' });
+      throw new ScheduleError(`run ${run.id} of "${run.schedule}" cannot go on: its chat was deleted`);
+    }
+    const session = sessions.open(run.sessionId);
     this.chats.add(session.id);
     const driver = this.#driver(session, config, run);
     driver.resume(answers);

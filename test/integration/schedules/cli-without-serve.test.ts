@@ -56,4 +56,16 @@ describe('schedules from the command line alone', () => {
     const again = JSON.parse((await runCli(home, ['schedule', 'run-due', '--json'])).stdout) as ScheduleRun[];
     expect(again).toEqual([]);
   });
+
+  it('a waiting run whose chat was deleted ends failed and leaves the Inbox', async () => {
+    const ran = await runCli(home, ['schedule', 'run', 'ask']);
+    expect(ran.stdout).toMatch(/^run-\w+ waiting/);
+    const id = /(q-\w+)/.exec(ran.stdout)![1]!;
+    const run = new RunStore(home).runs('ask').at(-1)!;
+    expect((await runCli(home, ['sessions', 'delete', run.sessionId])).code).toBe(0);
+    const answered = await runCli(home, ['inbox', 'approve', id]);
+    expect(answered.stderr).toContain('its chat was deleted');
+    expect(new RunStore(home).run(run.id)).toMatchObject({ status: 'failed', reason: 'Its chat was deleted while it waited.' });
+    expect((await runCli(home, ['inbox', '--json'])).stdout.trim()).toBe('[]');
+  });
 });
