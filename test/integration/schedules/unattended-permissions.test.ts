@@ -84,4 +84,25 @@ describe('permissions of a scheduled run only tighten', () => {
     expect(offered.has('script_review')).toBe(false);
     for (const request of fake.chatRequests()) expect(offeredTools(request).filter((name) => name.startsWith('script_') && !['script_echo', 'script_note', 'script_big', 'script_xss'].includes(name))).toEqual([]);
   });
+
+  it('answering the waiting card in the chat itself resumes the run (not only the Inbox)', async () => {
+    const scheduler = await runtime.scheduler();
+    const waiting = scheduler.store.runs('asked-by-policy').at(-1)!;
+    expect(waiting.status).toBe('waiting');
+    const chat = (await runtime.sessions()).open(waiting.sessionId);
+    const ended = new Promise<string>((resolve) => {
+      const off = scheduler.onEvent(() => {
+        const run = scheduler.store.run(waiting.id);
+        if (run?.endedAt) {
+          off();
+          resolve(run.status);
+        }
+      });
+    });
+    const [card] = chat.pendingApprovals();
+    expect(card).toMatchObject({ toolName: 'script_echo' });
+    expect(chat.answerApproval(card!.id, { decision: 'once' })).toBe(true);
+    expect(await ended).toBe('done');
+    expect(scheduler.inbox().some((item) => item.runId === waiting.id)).toBe(false);
+  });
 });
