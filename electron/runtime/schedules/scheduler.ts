@@ -58,6 +58,7 @@ export class Scheduler {
   #service = false;
   #closed = false;
   #offSettings: Disposer | undefined;
+  readonly #reported = new Set<string>();
 
   constructor(deps: SchedulerDeps) {
     this.#deps = deps;
@@ -160,6 +161,12 @@ export class Scheduler {
     }
     const state = this.store.state();
     const checked = this.checked();
+    // A broken entry does not run: said once (serve prints it; `schedule list` shows it too).
+    for (const { problem } of checked) {
+      if (!problem || this.#reported.has(problem)) continue;
+      this.#reported.add(problem);
+      this.#deps.log?.(`a schedule cannot run: ${problem}`);
+    }
     // An entry written by hand has no createdAt: its first `every` slot counts from when it was first seen.
     for (const { config } of checked) if (config.createdAt === undefined && state[config.name]?.firstSeenAt === undefined) this.store.updateState(config.name, { firstSeenAt: this.#now() });
     const check = dueSchedules(checked, this.store.state(), this.store.runs(), this.#now());

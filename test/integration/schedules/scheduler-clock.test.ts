@@ -19,9 +19,10 @@ let offset = 0;
 const clock = { now: () => Date.now() + offset };
 const T0 = Date.now();
 const runtimes: Runtime[] = [];
+const logged: string[] = [];
 
 const open = async (): Promise<Runtime> => {
-  const runtime = await createRuntime({ home, secrets: new SecretStore({ keyring: sessionBackend() }), tools: {}, clock, watchSettings: true });
+  const runtime = await createRuntime({ home, secrets: new SecretStore({ keyring: sessionBackend() }), tools: {}, clock, watchSettings: true, log: (message) => logged.push(message) });
   runtimes.push(runtime);
   return runtime;
 };
@@ -39,7 +40,7 @@ async function ended(count: number): Promise<ReturnType<RunStore['runs']>> {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ script: e2eScript });
-  home = makeHome({ providerUrl: fake.url, settings: { schedules: [{ name: 'tick', prompt: 'hello', every: '1m', createdAt: T0 }] } });
+  home = makeHome({ providerUrl: fake.url, settings: { schedules: [{ name: 'tick', prompt: 'hello', every: '1m', createdAt: T0 }, { name: 'typo', prompt: 'x', every: '1 minute' }] } });
 });
 
 afterAll(async () => {
@@ -53,6 +54,8 @@ describe('the scheduler loop on a test clock', () => {
     const owner = await (await open()).scheduler();
     await owner.start();
     expect(owner.owner).toBe(true);
+    // The broken entry is said once, with its place and field; the good one runs regardless.
+    expect(logged.filter((line) => line.startsWith('a schedule cannot run: schedules[1].every: "1 minute" is not a duration'))).toHaveLength(1);
     const standby = await (await open()).scheduler();
     await standby.start();
     expect(standby.owner).toBe(false);
