@@ -35,6 +35,7 @@ beforeAll(async () => {
         schedule('asked-by-rule', 'call script_big {"lines":3}'),
         schedule('asked-by-policy', 'call script_echo {"text":"y"}'),
         schedule('auto', 'call script_xss {}'),
+        { name: 'own-model', prompt: 'hello there', every: '1d', providerId: 'fake', model: 'schedule-model', createdAt: Date.now() },
       ],
     },
   });
@@ -104,5 +105,12 @@ describe('permissions of a scheduled run only tighten', () => {
     expect(chat.answerApproval(card!.id, { decision: 'once' })).toBe(true);
     expect(await ended).toBe('done');
     expect(scheduler.inbox().some((item) => item.runId === waiting.id)).toBe(false);
+  });
+
+  it('asks the schedule\'s own model', async () => {
+    const before = fake.chatRequests().length;
+    const run = await (await runtime.scheduler()).runNow('own-model');
+    expect(run.status).toBe('done');
+    expect(fake.chatRequests().slice(before).map((request) => request.body.model)).toEqual(['schedule-model']);
   });
 });
