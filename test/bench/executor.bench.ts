@@ -48,6 +48,7 @@ async function ruleOverhead(): Promise<void> {
   report(empty, 'µs', 'execute() p50 with the rule guard and no rules');
   report(one, 'µs', 'execute() p50 with one path rule on the tool (the path argument resolved: ~, .., symlinks)');
   report(full, 'µs', 'execute() p50 with 200 rules (10 on the tool: path prefixes, globs, regexes; ~ and symlinks resolved)');
+  report(one / none, '×', 'one path rule against no guard (the goal: at most 2×)');
   report(full / empty, '×', '200 rules against none (the goal: at most 2×)');
   report(full / one, '×', '200 rules against one path rule (what the count of rules costs)');
 }

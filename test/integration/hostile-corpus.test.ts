@@ -18,6 +18,7 @@ import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
 import type { Tool, ToolGroup } from '../../electron/runtime/tools/types.ts';
 import { realPython } from '../support/real-python.ts';
 import { waitNoneWithMarker } from '../support/live-processes.ts';
+import { ruleEdgeOutcomes } from '../support/rule-edge-attacks.ts';
 
 const CORPUS = fileURLToPath(new URL('../fixtures/hostile/', import.meta.url));
 const DISCOVERY_BOUND_MS = 30_000;
@@ -406,6 +407,8 @@ describe('hostile tool definitions', () => {
       outcome.ms = Date.now() - started;
       outcomes.push(outcome);
     }
+    // Issue #32's attacks on the rules (items 4-7, 14): counted with the rest; a leak is an escape.
+    outcomes.push(...(await ruleEdgeOutcomes()));
     const crashes = outcomes.filter((o) => o.crashed);
     const failures = outcomes.filter((o) => o.problems.length > 0);
     const escapes = outcomes.filter((o) => o.escapes.length > 0);

@@ -43,7 +43,10 @@ describe('tooldesk rules', () => {
     const test = (tool: string, args: unknown) => runCli(home, ['rules', 'test', tool, '--args', JSON.stringify(args)], '', env);
     expect((await test('browser_navigate', { url: 'http://localhost:5173/x' })).stdout).toBe('allow by rule 2\n');
     // deny wins over the allow that came first
-    expect((await test('browser_navigate', { url: 'http://localhost:1/', file: '~/projects/../.ssh/id_rsa' })).stdout).toBe('deny by rule 3: keys stay private\n');
+    // …and the path argument is shown in the form the rule matched.
+    expect((await test('browser_navigate', { url: 'http://localhost:1/', file: '~/projects/../.ssh/id_rsa' })).stdout).toBe(
+      `deny by rule 3: keys stay private\n  file: "~/projects/../.ssh/id_rsa" → ${home}/.ssh/id_rsa  (rule 3 matched ${home}/.ssh/id_rsa)\n`,
+    );
     expect((await test('shell', { command: 'rm -rf /' })).stdout).toBe('ask by rule 1\n');
     expect((await test('other', {})).stdout).toBe('none: no rule matches other; its policy decides\n');
     const removed = await runCli(home, ['rules', 'remove', '1'], '', env);

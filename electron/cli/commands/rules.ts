@@ -3,7 +3,7 @@
 import type { RuleMatcher, ToolRule } from '../../../shared/permissions.ts';
 import { RULE_ACTIONS, type RuleAction } from '../../../shared/permissions.ts';
 import { ruleProblems } from '../../runtime/tools/rules/compile-rules.ts';
-import { evaluateRules } from '../../runtime/tools/rules/evaluate-rules.ts';
+import { explainCall, explanationLines } from '../../runtime/tools/rules/explain-call.ts';
 import { withCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';
 import { commandGroup } from '../command-group.ts';
@@ -99,7 +99,10 @@ const testCommand: Command = {
     'Usage: tooldesk rules test TOOL [--args JSON] [--toolset NAME]',
     '',
     'Prints the decision of the rules (deny, ask, allow, or none: the tool\'s policy decides) and the',
-    'rule that made it, for TOOL called with the arguments JSON (as resolved: no $VAR_REF).',
+    'rule that made it, for TOOL called with the arguments JSON (as resolved: no $VAR_REF). Each path',
+    'argument follows with the forms a rule tests (`~//x` → HOME/x, symlinks followed before `..`;',
+    'a relative path against the working folder here — a tool resolves it where it runs) and the',
+    'form the deciding rule matched.',
   ].join('\n'),
   async run(argv, io) {
     const args = parseArgs(argv, { values: ['args', 'toolset'] });
@@ -109,9 +112,11 @@ const testCommand: Command = {
     const callArgs = parseJsonObject(option(args, 'args'), '--args');
     return withCliRuntime(io, async (runtime) => {
       const book = runtime.rules();
-      const verdict = evaluateRules(book.rules(option(args, 'toolset')), { names: [tool], args: callArgs }, { home: book.home, base: book.workingDir() });
+      const explained = explainCall(book.rules(option(args, 'toolset')), { names: [tool], args: callArgs }, { home: book.home, bases: [book.workingDir()] });
+      const { verdict } = explained;
       if (verdict.action === 'none') io.stdout.write(`none: no rule matches ${tool}; its policy decides\n`);
       else io.stdout.write(`${verdict.action} by ${verdict.label}${verdict.reason ? `: ${verdict.reason}` : ''}\n`);
+      for (const line of explanationLines(explained)) io.stdout.write(`${line}\n`);
       return 0;
     });
   },

@@ -129,7 +129,8 @@ export const toolsRunCommand: Command = {
 
 /**
  * Why the call did not run, for the person who ran it (the result's finalText is for a model):
- * nobody could answer, the user said no, or a rule or an earlier "no" decided without asking.
+ * nobody could answer, the user said no, or a rule or an earlier "no" decided (without asking, or
+ * on the arguments the user edited).
  */
 export function notRunMessage(tool: string, reason: string, answer: ApprovalDecision | undefined, tty: boolean): string {
   const allow = `pass --yes to approve it, or allow it for good with \`tooldesk rules add allow ${tool}\``;
@@ -137,6 +138,7 @@ export function notRunMessage(tool: string, reason: string, answer: ApprovalDeci
     const why = tty ? 'no answer came (the input ended)' : 'this terminal cannot ask (standard input is not a terminal, and it ended without an answer)';
     return `Not run: ${tool} needs approval and ${why}; ${allow}.`;
   }
-  if (answer) return `Not run: you did not allow it${answer.reason && answer.reason !== 'Rejected on the terminal.' ? ` ("${answer.reason}")` : ''}.`;
+  // A "yes" to edited arguments that a rule then denied is the rule's no, not the user's.
+  if (answer && answer.decision === 'reject') return `Not run: you did not allow it${answer.reason && answer.reason !== 'Rejected on the terminal.' ? ` ("${answer.reason}")` : ''}.`;
   return `Not run: ${reason.replace(/\.$/, '')}. \`tooldesk rules test ${tool}\` shows which rule decides it.`;
 }

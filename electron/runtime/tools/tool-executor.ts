@@ -38,6 +38,7 @@ import type { PermissionLevel } from '../../../shared/permissions.ts';
 import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type DecidedCall } from './rules/call-guard.ts';
 import type { CallDecision } from './rules/decide-call.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
+import { checkEditedArgs } from './edited-args.ts';
 
 /** The gate's answer for an `auto` policy, without a call into it. */
 const AUTO_ALLOWED: GateOutcome = Object.freeze({ allowed: true, by: 'policy' });
@@ -338,12 +339,13 @@ export class ToolExecutor {
     let editedNote = '';
     let editedArgs: Args | undefined;
     if (gate.args) {
-      // The user edited the arguments on the card: they are checked like the model's.
+      // The user edited the arguments on the card: validation, $VAR_REF and the rules see them again.
       editedArgs = gate.args;
-      const again = this.prepareArgs(entry, gate.args);
+      const again = checkEditedArgs(gate.args, (a) => this.prepareArgs(entry, a), (a) => this.decide(entry, callId, a, permission.executionPolicy, decided));
       if (!again.ok) {
-        const message = `The arguments the user edited before approving are not valid: ${again.message}`;
-        return { ...failed(entry, message), editedArgs, inspection: callInspection(gate.args, varRefs, timings) };
+        const inspection = callInspection(gate.args, varRefs, timings);
+        if (again.denied && decided) decided.outcome = outcomeOf(again.denied, gate);
+        return { ...(again.denied ? deniedByRule(entry, again.message, inspection) : failed(entry, again.message)), editedArgs, inspection };
       }
       ({ args, limit } = again);
       warnings.push(...again.warnings);

@@ -90,6 +90,12 @@ export interface Tool {
   declaredReturnType?: DeclaredReturnType;
   /** Where the tool came from (absent for built-ins). */
   source?: ToolSourceInfo;
+  /**
+   * The folders the tool resolves a relative path against: its process's working folder first,
+   * then any other it uses (a module's `ctx.cwd`, a file server's roots). The rules resolve
+   * relative path arguments against each; empty means unknown. Absent: the working folder.
+   */
+  relativeTo?: readonly string[];
   /** Per-tool timeout; the executor's default applies when absent. */
   timeoutMs?: number;
   /**

@@ -32,6 +32,8 @@ export function moduleToolFields(cached: CachedTool, entry: SourceEntry, timeout
     definition: { type: 'function', function: { name: fn.name, description: fn.description ?? '', parameters: fn.parameters ?? { type: 'object', properties: {} } } },
     permission: readPermission(cached as unknown as Record<string, unknown>).permission,
     source: { format: entry.format, file: entry.path, root: entry.root, ...(cached.line ? { line: cached.line } : {}) },
+    // Python, PowerShell and Open WebUI modules run in their own folder (see each tool.ts).
+    relativeTo: [dirname(entry.path)],
     ...(cached.declaredReturnType ? { declaredReturnType: cached.declaredReturnType } : {}),
     ...(cached.timeoutMs ? { timeoutMs: cached.timeoutMs } : {}),
     timeoutMessage: (timeoutMs) => capitalized(timedOutText(timeoutMs, place)),

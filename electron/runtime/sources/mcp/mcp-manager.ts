@@ -7,6 +7,7 @@ import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { ToolGroup } from '../../tools/types.ts';
 import { McpConnection } from './server-connection.ts';
 import { knownToolsFile, readKnownTools } from './known-tools.ts';
+import { serverRelativeTo } from './server-roots.ts';
 import { serverGroup } from './server-group.ts';
 import { parseMcpServers, type McpServer } from './server-config.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
@@ -104,9 +105,11 @@ export class McpManager implements McpGroupSource {
       const taken = new Set<string>();
       const stateDir = this.#deps.stateDir;
       this.#groups = [...this.#connections.values()].map((c) => {
-        if (c.wanted) return serverGroup(c, taken);
+        // Where the server resolves relative paths: what the rules resolve them against.
+        const relativeTo = serverRelativeTo(c.server, this.#deps.workingDir, this.#deps.env ?? process.env);
+        if (c.wanted) return serverGroup(c, taken, undefined, relativeTo);
         const known = stateDir ? readKnownTools(knownToolsFile(stateDir, c.name)) : undefined;
-        return serverGroup(c, taken, known ?? { tools: [] });
+        return serverGroup(c, taken, known ?? { tools: [] }, relativeTo);
       });
     }
     return this.#groups;

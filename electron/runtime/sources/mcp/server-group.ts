@@ -22,9 +22,11 @@ export function policyFromAnnotations(annotations: McpTool['annotations']): Tool
 /**
  * `taken`: callable names other groups already use; this group's names are added to it.
  * `switchedOff`: the server is off; its group shows the tools it last listed (if any), each
- * marked off, and a call says how to switch it on instead of starting it.
+ * marked off, and a call says how to switch it on instead of starting it. `relativeTo`: where the
+ * server resolves relative paths (server-roots.ts serverRelativeTo; none known: the rules cannot
+ * resolve them).
  */
-export function serverGroup(connection: McpConnection, taken: Set<string>, switchedOff?: Partial<KnownTools>): ToolGroup {
+export function serverGroup(connection: McpConnection, taken: Set<string>, switchedOff?: Partial<KnownTools>, relativeTo: readonly string[] = []): ToolGroup {
   const server = connection.server;
   const listed = switchedOff ? (switchedOff.tools ?? []) : connection.tools();
   const tools: Tool[] = listed.map((mcp) => {
@@ -42,6 +44,7 @@ export function serverGroup(connection: McpConnection, taken: Set<string>, switc
         },
       },
       source: { format: 'mcp', file: `mcp:${server.name}` },
+      relativeTo,
       timeoutMs: connection.callDeadlineMs(mcp.name),
       meta: {
         mcp: {

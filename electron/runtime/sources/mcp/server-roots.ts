@@ -4,8 +4,10 @@
 // a server keeps the folders of its own configuration (server-filesystem *replaces* its
 // command-line folders with the client's roots). The working folder is a root only when named.
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { resolveEnvRefs } from './config-variables.ts';
 import { argFolders, expandHome } from './launchers.ts';
 import type { McpServer } from './server-config.ts';
 
@@ -14,6 +16,23 @@ export function serverRoots(server: McpServer): string[] {
   if (server.kind !== 'stdio') return [];
   const writable = server.writable.map((w) => resolve(expandHome(w))).filter((w) => existsSync(w));
   return unique([...argFolders(server.args), ...writable]);
+}
+
+/** Where a stdio server runs: its `cwd` (its `${env:…}` resolved), else the working folder. */
+export function serverCwd(cwd: string | undefined, workingDir: string | undefined): string {
+  return expandHome(cwd || workingDir || homedir());
+}
+
+/**
+ * The folders a server resolves a relative path against, as the rules must (Tool.relativeTo):
+ * its cwd, then its roots (server-filesystem resolves against its allowed folders). A remote
+ * server's folders are not ours to know: none.
+ */
+export function serverRelativeTo(server: McpServer, workingDir: string | undefined, env: NodeJS.ProcessEnv): string[] {
+  if (server.kind !== 'stdio') return [];
+  // The cwd as the next start will resolve it (a variable that is not set: that start fails).
+  const cwd = server.cwd ? resolveEnvRefs(server.cwd, env) : undefined;
+  return unique([resolve(serverCwd(cwd && 'value' in cwd ? cwd.value : server.cwd, workingDir)), ...serverRoots(server)]);
 }
 
 /** `roots/list`'s answer. */

@@ -2,10 +2,10 @@
 // working folder, its writable folders (a launcher's cache made first), under the sandbox with
 // network, and its stdout read as bounded JSON-RPC with everything else kept in its log.
 import { mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import type { Transport } from '@modelcontextprotocol/client';
-import { expandHome, tempFoldersNamed, writableFolders } from './launchers.ts';
+import { tempFoldersNamed, writableFolders } from './launchers.ts';
 import { prefixed, resolveEnvRefs, unprefixed } from './config-variables.ts';
+import { serverCwd } from './server-roots.ts';
 import { resolveSecretRefs } from './secret-refs.ts';
 import type { McpServer } from './server-config.ts';
 import type { ServerLog } from './server-log.ts';
@@ -34,7 +34,7 @@ export async function stdioServerTransport(
   log.redact(env.secrets);
   const command = started.command!;
   const args = server.args.map((_, i) => started[`arg.${i}`]!);
-  const cwd = expandHome(started.cwd || deps.workingDir || homedir());
+  const cwd = serverCwd(started.cwd || undefined, deps.workingDir);
   const { folders: writable, launcherCache } = writableFolders({ ...server, command, args });
   if (launcherCache && writable[0]) {
     try {

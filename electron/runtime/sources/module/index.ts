@@ -45,7 +45,7 @@ export const loadModuleFactories: SourceLoader = async (entries, ctx) => {
     if (outcome.tools.length === 0) continue;
     const anchor = {};
     unreachable.register(anchor, { host, loadId: outcome.record.loadId });
-    result.groups.push({ name: outcome.record.label, tools: outcome.tools.map((info) => remoteTool(info, host, outcome.record, anchor)) });
+    result.groups.push({ name: outcome.record.label, tools: outcome.tools.map((info) => remoteTool(info, host, outcome.record, anchor, ctx.workingDir)) });
   }
   return result;
 };

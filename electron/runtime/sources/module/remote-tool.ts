@@ -8,13 +8,15 @@ import type { LoadRecord, ToolHost } from './tool-host.ts';
  * `anchor` is held by every tool of one load: once none of them is reachable, the host is told
  * to drop that load's module instances (see index.ts).
  */
-export function remoteTool(info: HostToolInfo, host: ToolHost, record: LoadRecord, anchor: object): Tool {
+export function remoteTool(info: HostToolInfo, host: ToolHost, record: LoadRecord, anchor: object, workingDir: string): Tool {
   const entry = record.entry;
   const file = typeof info.file === 'string' && inside(info.file, entry.path) ? info.file : entry.path;
   const secrets = Array.isArray(info.secrets) ? info.secrets.filter((s): s is string => typeof s === 'string') : [];
   const tool: Tool = {
     definition: info.definition,
     source: { format: 'module', file, root: entry.root },
+    // The host runs in the tools root (host-boot.ts); `ctx.cwd` and exec() use the working folder.
+    relativeTo: [entry.root, workingDir],
     meta: typeof info.meta === 'object' && info.meta !== null && !Array.isArray(info.meta) ? info.meta : {},
     ...(secrets.length > 0 ? { secrets } : {}),
     execute: (args, ctx) => host.execute(record, info.key, args, ctx).finally(() => void anchor),

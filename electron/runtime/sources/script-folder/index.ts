@@ -62,6 +62,7 @@ export function createScriptTool(manifest: ScriptManifest, file: string, languag
     // Seed 001: without always_allow the user confirms every call.
     permission: { executionPolicy: manifest.alwaysAllow ? 'auto' : 'ask-always' },
     source: { format: 'script', file: manifestFile, root: entry.root },
+    relativeTo: [ctx.workingDir],
     timeoutMs,
     timeoutMessage,
     ...(manifest.secrets.length > 0 ? { secrets: manifest.secrets } : {}),

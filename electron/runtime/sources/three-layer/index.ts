@@ -65,6 +65,7 @@ export function createThreeLayerTool(definition: ThreeLayerDefinition, compiled:
   return {
     definition: { type: 'function', function: { name: definition.id, description: definition.description, parameters: definition.parameters } },
     source: { format: 'three-layer', file: definitionFile, root: entry.root },
+    relativeTo: [ctx.workingDir],
     timeoutMs,
     timeoutMessage,
     ...(definition.secrets.length > 0 ? { secrets: definition.secrets } : {}),

@@ -7,6 +7,7 @@ import type { CallGuard, GuardedCall } from './call-guard.ts';
 import { decideCall, type CallDecision } from './decide-call.ts';
 import { evaluateForTool, rulesForTool } from './evaluate-rules.ts';
 import type { CompiledRule } from './compile-rules.ts';
+import type { PathContext } from './normalise-path.ts';
 import type { RuleVerdict } from '../../../../shared/permissions.ts';
 
 const NO_RULE: RuleVerdict = { action: 'none' };
@@ -20,20 +21,35 @@ export interface BookGuardOptions {
 }
 
 export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): CallGuard {
-  // Which rules name a tool depends on its name only: worked out once per rule list and tool.
-  const byTool = new WeakMap<readonly CompiledRule[], Map<string, CompiledRule[]>>();
-  const rulesFor = (rules: readonly CompiledRule[], names: string[]): CompiledRule[] => {
-    let perTool = byTool.get(rules);
-    if (!perTool) byTool.set(rules, (perTool = new Map()));
-    const key = names.join('\u0000');
-    let found = perTool.get(key);
-    if (!found) perTool.set(key, (found = rulesForTool(rules, names)));
-    return found;
+  // What depends on the tool alone (its names, which rules name it, read-only), worked out once
+  // per tool and rule list: every call passes here.
+  const facts = new WeakMap<GuardedCall['tool'], ToolFacts>();
+  const factsOf = (call: GuardedCall, rules: readonly CompiledRule[]): ToolFacts => {
+    let known = facts.get(call.tool);
+    if (known === undefined || known.toolName !== call.toolName || known.modelName !== call.modelName) {
+      const readOnly = isReadOnlyTool({ name: call.toolName, format: call.tool.source?.format ?? 'builtin', ...(call.tool.meta ? { meta: trustedMeta(call) } : {}) });
+      known = { toolName: call.toolName, modelName: call.modelName, readOnly, list: undefined, rules: [] };
+      facts.set(call.tool, known);
+    }
+    if (known.list !== rules) {
+      known.list = rules;
+      known.rules = rulesForTool(rules, namesOf(call));
+    }
+    return known;
+  };
+  // Relative paths mean the folder the tool runs in (Tool.relativeTo), else the working folder.
+  let workingDir = '';
+  let inWorkingDir: PathContext = { home: book.home, bases: [] };
+  const pathContext = (call: GuardedCall): PathContext => {
+    if (call.tool.relativeTo) return { home: book.home, bases: call.tool.relativeTo };
+    const now = book.workingDir();
+    if (now !== workingDir) inWorkingDir = { home: book.home, bases: [(workingDir = now)] };
+    return inWorkingDir;
   };
   return {
     decide(call) {
-      const rules = rulesFor(book.rules(options.toolSet?.()), namesOf(call));
-      const verdict = rules.length ? evaluateForTool(rules, call.args, { home: book.home, base: book.workingDir() }) : NO_RULE;
+      const tool = factsOf(call, book.rules(options.toolSet?.()));
+      const verdict = tool.rules.length ? evaluateForTool(tool.rules, call.args, pathContext(call)) : NO_RULE;
       const server = mcpServerOf(call);
       const overridden = book.settings().permissionOverrides?.[call.toolName]?.executionPolicy !== undefined;
       // Only what the user approved is bound to the server's identity: an override or an allow rule.
@@ -44,7 +60,7 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
         verdict: suspended && verdict.action === 'allow' ? { action: 'none' } : verdict,
         level: call.level,
         policy: call.policy,
-        readOnly: isReadOnlyTool({ name: call.toolName, format: call.tool.source?.format ?? 'builtin', ...(call.tool.meta ? { meta: trustedMeta(call) } : {}) }),
+        readOnly: tool.readOnly,
         builtin: call.builtin,
         ...(suspended ? { suspended } : {}),
         ...(options.unattended?.() ? { unattended: true } : {}),
@@ -72,6 +88,16 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
       });
     },
   };
+}
+
+interface ToolFacts {
+  toolName: string;
+  modelName: string;
+  readOnly: boolean;
+  /** The rule list `rules` was worked out from. */
+  list: readonly CompiledRule[] | undefined;
+  /** The rules of `list` that name the tool. */
+  rules: CompiledRule[];
 }
 
 export function argsHash(args: unknown): string {

@@ -59,7 +59,9 @@ export interface DecidedCall {
 export function settleWithGuard(guard: CallGuard | undefined, decided: DecidedCall, result: { status: string; durationMs?: number }, log: (message: string) => void): void {
   if (!guard?.settled || !decided.call || !decided.outcome) return;
   try {
-    guard.settled(decided.call, { ...decided.outcome, status: result.status, ...(result.durationMs !== undefined ? { durationMs: result.durationMs } : {}) });
+    const { decision, by, detail } = decided.outcome;
+    // One literal of one shape (no spreads): this runs after every call.
+    guard.settled(decided.call, { decision, by, detail, status: result.status, durationMs: result.durationMs });
   } catch (error) {
     log(`Recording the decision on ${decided.call.toolName} failed: ${(error as Error)?.message ?? String(error)}`);
   }

@@ -5,7 +5,7 @@ import { RULE_ACTIONS, type RuleAction, type RuleMatcher, type ToolRule } from '
 import { expandHome } from './normalise-path.ts';
 import { globToRegExp, isPathPattern } from './glob.ts';
 import { nameSkeleton } from './look-alike.ts';
-import { realOfLongestExisting } from './normalise-path.ts';
+import { realOfLongestExisting } from './kernel-path.ts';
 
 const TESTS = ['glob', 'regex', 'prefix', 'equals'] as const;
 type TestKind = (typeof TESTS)[number];

@@ -1,6 +1,7 @@
 // Which rule decides a call: every matching deny beats every ask, which beats every allow; among
 // equals the first in the list names the decision. Deny and ask rules match generously (any form
-// of a value: as written, folded, symlinks resolved; look-alike tool names), allow rules strictly
+// of a value: as written, folded, symlinks resolved, every way a tool may read it; a path that
+// cannot be resolved; look-alike tool names), allow rules strictly
 // (every form of every value the path reaches, the exact tool name): a call reaches "allow" only
 // when nothing about it could be read as something else.
 import type { RuleVerdict } from '../../../../shared/permissions.ts';
@@ -65,7 +66,10 @@ function verdict(action: RuleVerdict['action'], rule: CompiledRule, reason: stri
  */
 class CallValues {
   private strings: string[] | undefined;
-  private readonly forms = new Map<string, ValueForms>();
+  // Most calls test one path value: kept in two fields; a Map only for the rest.
+  private firstValue: string | undefined;
+  private firstForms: ValueForms | undefined;
+  private forms: Map<string, ValueForms> | undefined;
 
   constructor(
     readonly args: Record<string, unknown>,
@@ -81,6 +85,12 @@ class CallValues {
   }
 
   formsOf(value: string): ValueForms {
+    if (value === this.firstValue) return this.firstForms!;
+    if (this.firstValue === undefined) {
+      this.firstValue = value;
+      return (this.firstForms = valueForms(value, this.context));
+    }
+    this.forms ??= new Map();
     let known = this.forms.get(value);
     if (!known) this.forms.set(value, (known = valueForms(value, this.context)));
     return known;
@@ -127,8 +137,9 @@ function matchesStrictly(m: CompiledMatcher, values: CallValues): boolean {
 }
 
 /**
- * The texts a value is tested as: a path-like one as written, folded and real (strict: only the
- * last two). A matcher with a path pattern treats the value at its path as a file name even when
+ * The texts a value is tested as: a path-like one as written and in every form of every reading
+ * (normalise-path.ts; strict: only those forms); one that cannot be resolved matches generously
+ * and never strictly. A matcher with a path pattern treats the value at its path as a file name even when
  * relative (`notes.txt` in the working folder); one that scans every string does so only for
  * strings with a `/` or a leading `~` or `.`, so plain words cost no file system look-up.
  */
@@ -136,7 +147,9 @@ function passesGenerously(m: CompiledMatcher, value: unknown, values: CallValues
   if (typeof value !== 'string') return m.test(textOf(value));
   if (!isPathLike(m, value)) return m.test(value);
   if (m.test(value)) return true;
-  const { generous } = values.formsOf(value);
+  const { generous, unresolvable } = values.formsOf(value);
+  // Where it leads cannot be known: it could be what the rule names.
+  if (unresolvable) return true;
   for (let i = generous[0] === value ? 1 : 0; i < generous.length; i++) if (m.test(generous[i]!)) return true;
   return false;
 }
@@ -144,11 +157,13 @@ function passesGenerously(m: CompiledMatcher, value: unknown, values: CallValues
 function passesStrictly(m: CompiledMatcher, value: unknown, values: CallValues): boolean {
   if (typeof value !== 'string') return m.test(textOf(value));
   if (!isPathLike(m, value)) return m.test(value);
-  for (const form of values.formsOf(value).strict) if (!m.test(form)) return false;
+  const { strict, unresolvable } = values.formsOf(value);
+  if (unresolvable) return false;
+  for (const form of strict) if (!m.test(form)) return false;
   return true;
 }
 
-function isPathLike(m: CompiledMatcher, value: string): boolean {
+export function isPathLike(m: CompiledMatcher, value: string): boolean {
   return looksLikePath(value) || (m.paths && (m.path !== undefined || value.includes('/')));
 }
 
@@ -165,7 +180,7 @@ function ownValue(args: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(args, key) ? args[key] : undefined;
 }
 
-function valuesAt(path: readonly string[], args: unknown): unknown[] {
+export function valuesAt(path: readonly string[], args: unknown): unknown[] {
   let current: unknown[] = [args];
   for (const segment of path) {
     const next: unknown[] = [];

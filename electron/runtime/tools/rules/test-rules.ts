@@ -12,5 +12,5 @@ export function testRules(settings: Settings, request: { tool: string; args: Rec
   const global = compileRules(all, { home }).filter((_, i) => all[i]?.scope !== 'chat');
   const set = request.toolSet ? findToolSet(settings, request.toolSet) : undefined;
   const own = set ? compileRules(set.rules ?? [], { home }, (n) => `tool set "${set.name}" rule ${n}`) : [];
-  return evaluateRules([...global, ...own], { names: [request.tool], args: request.args }, { home, base: settings.workingDir ?? home });
+  return evaluateRules([...global, ...own], { names: [request.tool], args: request.args }, { home, bases: [settings.workingDir ?? home] });
 }

@@ -17,7 +17,7 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 function decide(rules: ToolRule[], tool: string, args: Record<string, unknown>, names: string[] = [tool]) {
-  return evaluateRules(compileRules(rules, { home }), { names, args }, { home, base: join(home, 'projects') });
+  return evaluateRules(compileRules(rules, { home }), { names, args }, { home, bases: [join(home, 'projects')] });
 }
 
 describe('globs', () => {
