@@ -71,5 +71,7 @@ describe('the Inbox (browser mode)', () => {
     expect(await page.getByTestId('session-item').filter({ hasText: 'Schedule: e2e-morning' }).count()).toBe(0);
     await chat.locator('button').click();
     await page.getByTestId('assistant-message').filter({ hasText: `${FINAL_PREFIX} echo: from the schedule` }).waitFor();
+    // The run's message is labelled with its time, as a schedule's (not an MCP prompt's).
+    await expect(page.getByTestId('prompt-source').first().textContent()).resolves.toMatch(/^Scheduled run · e2e-morning · /);
   });
 });
