@@ -59,6 +59,8 @@ export class Scheduler {
   #closed = false;
   #offSettings: Disposer | undefined;
   readonly #reported = new Set<string>();
+  /** Schedules whose run is being set up (its chat opened) and not yet recorded. */
+  readonly #starting = new Set<string>();
 
   constructor(deps: SchedulerDeps) {
     this.#deps = deps;
@@ -106,6 +108,7 @@ export class Scheduler {
     const schedule = this.checked().find((s) => s.config.name === name);
     if (!schedule) throw new ScheduleError(`no schedule "${name}" (see \`tooldesk schedule list\`)`);
     if (schedule.problem) throw new ScheduleError(`schedule "${name}" cannot run: ${schedule.problem}`);
+    if (this.#starting.has(name)) throw new ScheduleError(`schedule "${name}" is starting a run right now`);
     const busy = isBusy(this.store.runs(name), name);
     if (busy) throw new ScheduleError(`schedule "${name}" has a run that is still ${busy.status === 'waiting' ? `waiting for you (\`tooldesk inbox\`: ${busy.waitingOn.map((i) => i.id).join(', ')})` : 'going on'} (${busy.id})`);
     return (await this.#launch(schedule.config, trigger)).settled;
@@ -171,7 +174,7 @@ export class Scheduler {
     for (const { config } of checked) if (config.createdAt === undefined && state[config.name]?.firstSeenAt === undefined) this.store.updateState(config.name, { firstSeenAt: this.#now() });
     const check = dueSchedules(checked, this.store.state(), this.store.runs(), this.#now());
     for (const name of check.skipped) this.store.updateState(name, { coveredUntil: this.#now() });
-    for (const due of check.due) void this.#launch(due.schedule.config, 'timer', due.slot, due.late).catch((error: Error) => this.#deps.log?.(`schedule "${due.schedule.config.name}" could not start: ${error.message}`));
+    for (const due of check.due.filter((d) => !this.#starting.has(d.schedule.config.name))) void this.#launch(due.schedule.config, 'timer', due.slot, due.late).catch((error: Error) => this.#deps.log?.(`schedule "${due.schedule.config.name}" could not start: ${error.message}`));
     const wakeAt = check.wakeAt === null ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, check.wakeAt - this.#now());
     this.#wake(wakeAt);
   }
@@ -220,9 +223,17 @@ export class Scheduler {
   async #launch(config: ScheduleConfig, trigger: ScheduleRun['trigger'], slot?: number, late?: boolean): Promise<RunDriver> {
     const now = this.#now();
     if (slot !== undefined) this.store.updateState(config.name, { coveredUntil: now });
-    const session = await this.#chatOf(config);
-    const run: ScheduleRun = { id: newRunId(), schedule: config.name, sessionId: session.id, trigger, ...(late ? { late: true } : {}), ...(slot !== undefined ? { slot } : {}), startedAt: now, status: 'running', calls: 0, steps: 0, waitingOn: [], refused: 0, pid: process.pid };
-    this.store.saveRun(run);
+    // Until its record is saved, the run is not "busy" on disk: a second start must see it here.
+    this.#starting.add(config.name);
+    let session: ChatSession;
+    let run: ScheduleRun;
+    try {
+      session = await this.#chatOf(config);
+      run = { id: newRunId(), schedule: config.name, sessionId: session.id, trigger, ...(late ? { late: true } : {}), ...(slot !== undefined ? { slot } : {}), startedAt: now, status: 'running', calls: 0, steps: 0, waitingOn: [], refused: 0, pid: process.pid };
+      this.store.saveRun(run);
+    } finally {
+      this.#starting.delete(config.name);
+    }
     const driver = this.#driver(session, config, run);
     driver.start(runLabel(now, config, late));
     this.#events.fire({ type: 'changed' });

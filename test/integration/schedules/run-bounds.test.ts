@@ -87,4 +87,13 @@ describe('bounds of a scheduled run', () => {
     expect(run).toMatchObject({ status: 'done', retries: 1 });
     expect(flakyFailures).toBe(4);
   });
+
+  it('starts one run of a schedule at a time, even when asked twice at once', async () => {
+    const scheduler = await runtime.scheduler();
+    const before = scheduler.store.runs('broken').length;
+    const [a, b] = await Promise.allSettled([scheduler.runNow('broken'), scheduler.runNow('broken')]);
+    expect([a.status, b.status].sort()).toEqual(['fulfilled', 'rejected']);
+    expect(String((a.status === 'rejected' ? a : (b as PromiseRejectedResult)).reason)).toContain('is starting a run right now');
+    expect(scheduler.store.runs('broken')).toHaveLength(before + 1);
+  });
 });
