@@ -93,3 +93,19 @@ export interface AuditEntry {
   status?: string;
   durationMs?: number;
 }
+
+/** What `mcp serve` logs of a connection: its opening and end, each call, approval, question and result. */
+export type McpServeAuditEvent =
+  | { event: 'connect'; transport: 'stdio' | 'http'; client?: string; protocol?: string }
+  | { event: 'disconnect' }
+  | { event: 'call'; tool: string; callId: string; args: unknown }
+  | { event: 'approval'; tool: string; callId: string; type: 'execution' | 'result'; decision: string; reason?: string; asked: boolean }
+  /** A question the tool itself asked the user (Open WebUI __event_call__, a proxied server's elicitation). */
+  | { event: 'question'; tool: string; callId: string; message: string; action: string; asked: boolean }
+  | { event: 'result'; tool: string; callId: string; status: string; text: string; durationMs?: number };
+
+/**
+ * An `mcp serve` entry of the one audit log, beside the decisions (AuditEntry, which carry no
+ * `kind`): `tooldesk audit` lists decisions; these are for who wants a connection's details.
+ */
+export type McpServeAuditEntry = { at: string; kind: 'mcp-serve'; connection: string } & McpServeAuditEvent;

@@ -1,12 +1,12 @@
 // Shared by the `tooldesk tools` sub-commands: the runtime's tools, loaded once (no watching),
-// in a real ToolExecutor kept by the runtime (so policies and switches are the effective ones).
+// in a ToolSession opened by the runtime (so policies and switches are the effective ones).
 import type { Diagnostic } from '../../shared/tools.ts';
 import type { ToolGroup } from '../runtime/tools/types.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import type { McpInteractions } from '../runtime/host/mcp-client.ts';
 import { openInBrowser } from './serve/open-browser.ts';
 import type { SettingsStore } from '../runtime/store/settings-store.ts';
-import type { ToolExecutor } from '../runtime/tools/tool-executor.ts';
+import type { ToolSession } from '../runtime/tools/tool-session.ts';
 import type { ApprovalCallback } from '../runtime/tools/types.ts';
 import { openCliRuntime } from './cli-runtime.ts';
 import type { CliIO } from './command.ts';
@@ -20,7 +20,8 @@ export interface LoadedTools {
   roots: string[];
   home: string;
   settings: SettingsStore;
-  executor: ToolExecutor;
+  /** The CLI's conversation with the tools: every query and the one call of `tools run`. */
+  session: ToolSession;
   /** Loading diagnostics plus registration problems (name clashes with built-ins …). */
   allDiagnostics: Diagnostic[];
   /** Stops what loading started (the secrets key endpoint of `tools run`). */
@@ -43,7 +44,7 @@ export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToo
   });
   try {
     const tools = await runtime.tools();
-    const { executor } = tools.session({ sessionId: 'cli', ...(load.approve ? { approve: load.approve } : {}) });
+    const session = await runtime.toolSession({ sessionId: 'cli', ...(load.approve ? { approve: load.approve } : {}) });
     const diagnostics = tools.source.diagnostics();
     return {
       runtime,
@@ -52,8 +53,8 @@ export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToo
       roots: tools.roots().map((r) => r.path),
       home: runtime.home,
       settings: runtime.settings,
-      executor,
-      allDiagnostics: [...diagnostics, ...executor.diagnostics()],
+      session,
+      allDiagnostics: [...diagnostics, ...session.diagnostics()],
       close: () => runtime.close(),
     };
   } catch (error) {

@@ -25,6 +25,10 @@ import type { SettingsBackendFactory } from './store/settings-backend.ts';
 import { settingsRuleBook } from './store/settings-rule-book.ts';
 import { openSettingsStore, type SettingsStore } from './store/settings-store.ts';
 import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
+import type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
+export type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
+import type { ServeInteractionRouter } from './host/mcp-server/serve-interactions.ts';
+import type { HelperPools } from './sources/source-context.ts';
 import type { ToolGroupSource } from './tools/tools-change.ts';
 import type { Scheduler, SchedulerClock } from './schedules/scheduler.ts';
 
@@ -87,12 +91,6 @@ export interface RuntimeTools {
   roots(): ToolRoot[];
   /** Re-reads the folders holding `paths` (tool authoring wrote them). */
   reloadPaths(paths: string[]): Promise<unknown>;
-  /**
-   * A conversation's ToolSession over the loaded tools, the settings' switches and permissions,
-   * kept in step with both until its close() (chats, the Tools panel's catalog, `tools run`,
-   * each `mcp serve` connection). The runtime closes the ones still open when it closes.
-   */
-  session: ToolSessionFactory;
   /** The MCP servers (absent with `mcp: false`): their states for Settings, restart. */
   mcp?: McpManager;
 }
@@ -116,12 +114,24 @@ export interface Runtime {
    * runtime. Switched-off servers are never started by either.
    */
   mcp(options?: RuntimeMcpOptions): Promise<McpManager>;
-  /** Loads the tools on first call and opens a ToolSession over them (see RuntimeTools.session). */
+  /**
+   * Loads the tools on first call and opens a conversation's ToolSession over them, the settings'
+   * switches and permissions, kept in step with both until its close(). Every opener goes through
+   * here (`tools run`, the benchmarks) or through the same factory (chats, the Tools panel, each
+   * `mcp serve` connection). The runtime closes the ones still open when it closes.
+   */
   toolSession(options: ToolSessionOptions): Promise<ToolSession>;
+  /**
+   * `tooldesk mcp serve` over this runtime's tools: one ToolSession per connection, the one audit
+   * log, a tool's questions routed to the client of its call. The CLI only parses and prints.
+   */
+  mcpServer(options: McpServerOptions): Promise<McpServer>;
   /** The session manager (with the tools, unless the runtime has none). */
   sessions(): Promise<SessionManager>;
   /** Tool rules and sets of the settings, compiled, and the audit log (one per runtime). */
   rules(): RuleBook;
+  /** The warm-Python and module-host pools this runtime owns (undefined until its tools load); tests look inside. */
+  helpers(): HelperPools | undefined;
   /** The API handlers and event stream over everything above (the app and `serve`). */
   host(options: HostOptions): Promise<Host>;
   /** The schedules (one instance, closed with the runtime); `start()` it to run them on time. */
@@ -147,6 +157,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   const toolOptions = options.tools === false ? undefined : (options.tools ?? {});
   const closers: Array<() => unknown> = [() => settings.close()];
+  /** This runtime's helper processes, made with its tools. */
+  let pools: HelperPools | undefined;
+  /** Made by the first mcpServer(): the questions of its connections' calls go to their clients. */
+  let serveRouter: ServeInteractionRouter | undefined;
 
   const toolRoots = (current: Settings = settings.get()): ToolRoot[] => {
     const cwd = toolOptions?.cwd ?? current.workingDir ?? homedir();
@@ -187,15 +201,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const tools = once(async (): Promise<RuntimeTools> => {
     if (!toolOptions) throw new Error('this runtime was created without tools (tools: false)');
-    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext }, { combineGroupSources }, { stopWarmPython }, { shutdownHosts }] = await Promise.all([
+    const [{ startKeyEndpoint }, { secretResolverFrom }, { ToolRegistry }, { createSourceContext, helperPools }, { combineGroupSources }] = await Promise.all([
       import('./runner/key-endpoint.ts'),
       import('./runner/secret-resolver.ts'),
       import('./sources/discovery/tool-registry.ts'),
       import('./sources/source-context.ts'),
       import('./tools/tools-change.ts'),
-      import('./runner/warm-python/warm-python-runner.ts'),
-      import('./sources/module/host-pool.ts'),
     ]);
+    // The long-lived processes its tools run in (warm Python fork-servers, module tool hosts) are
+    // this runtime's own: none outlives close(), and another runtime's close() never ends them.
+    const owned = helperPools();
+    pools = owned;
     // Agenvoy-style tools may fetch their declared secrets over HTTP; a failure only loses that path.
     let keyEndpoint: KeyEndpoint | undefined;
     if (toolOptions.keyEndpoint) {
@@ -208,11 +224,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const resolveSecrets = secretResolverFrom(secrets, process.env);
     // A tool's questions (MCP elicitation, Open WebUI __event_call__): asked on the CLI's
     // terminal, else as cards in the chat of the call.
-    const interactions = toolOptions.mcpInteractions ?? lazyChatInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
+    // A call made by an `mcp serve` connection asks that connection's client.
+    const asked = toolOptions.mcpInteractions ?? lazyChatInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
+    const interactions: McpInteractions = {
+      elicit: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.elicit(ask, signal) : asked.elicit!(ask, signal)),
+      sample: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.sample() : asked.sample!(ask, signal)),
+    };
     const registry = new ToolRegistry({
       roots: toolRoots(),
       // Read at every (re)load, so interpreter, sandbox and limits changes apply.
-      context: () => createSourceContext(settings.get(), home, { roots: toolRoots(), interactions, runnerOptions: { resolveSecrets, ...(keyEndpoint ? { keyEndpoint } : {}) } }),
+      context: () => createSourceContext(settings.get(), home, { roots: toolRoots(), interactions, pools: owned, runnerOptions: { resolveSecrets, ...(keyEndpoint ? { keyEndpoint } : {}) } }),
       log,
     });
     closers.push(() => registry.close());
@@ -236,9 +257,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       groupSources.push(mcpToolGroupSource(mcp));
     }
     const source = combineGroupSources(groupSources, { onListenerError: (error) => log(`tools.changed listener failed: ${(error as Error).message}`) });
-    // The long-lived processes its tools ran in (warm Python fork-servers, module tool hosts)
-    // end with the runtime: none outlives close(). Closed after the sources that use them.
-    closers.push(() => Promise.all([stopWarmPython(), shutdownHosts()]));
+    // Closed after the sources that use them.
+    closers.push(() => owned.close());
     closers.push(() => source.close());
     if (!toolOptions.roots?.length) {
       let lastRoots = rootsKey(settings.get());
@@ -256,7 +276,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(mcp ? { mcp } : {}),
       roots: () => registry.roots(),
       reloadPaths: (paths) => registry.reloadPaths(paths),
-      session: await openToolSession(source),
     };
   });
 
@@ -284,10 +303,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     };
   };
 
+  /** The one ToolSession factory of this runtime, over its tools when it has any. */
+  const toolSessions = once(async () => openToolSession(toolOptions ? (await tools()).source : undefined));
+
   const sessions = once(async () => {
-    const source = toolOptions ? (await tools()).source : undefined;
     const { SessionManager } = await import('./chat/session-manager.ts');
-    const open = await openToolSession(source);
+    const open = await toolSessions();
     const manager = new SessionManager({
       home,
       settings,
@@ -333,7 +354,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       closers.push(() => manager.close());
       return manager;
     },
-    toolSession: async (sessionOptions) => (toolOptions ? (await tools()).session : await openToolSession())(sessionOptions),
+    toolSession: async (sessionOptions) => (await toolSessions())(sessionOptions),
+    async mcpServer(serverOptions) {
+      const [{ createMcpServer }, { ServeInteractionRouter }] = await Promise.all([import('./host/mcp-server/mcp-server.ts'), import('./host/mcp-server/serve-interactions.ts')]);
+      serveRouter ??= new ServeInteractionRouter();
+      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter }, serverOptions);
+      closers.push(() => server.close());
+      return server;
+    },
+    helpers: () => pools,
     sessions,
     rules,
     scheduler,
@@ -342,7 +371,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         const { createHost } = await import('./host/create-host.ts');
         const [{ createScheduleService }, running] = await Promise.all([import('./schedules/schedule-service.ts'), scheduler()]);
         const schedules = createScheduleService(running, settings, home);
-        const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: await tools(), warnings, schedules }, hostOptions);
+        const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: { ...(await tools()), toolSession: await toolSessions() }, warnings, schedules }, hostOptions);
         closers.push(() => built.close());
         return built;
       })();

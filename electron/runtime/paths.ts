@@ -23,8 +23,6 @@ export interface AppPaths {
   sessionsDir: string;
   cacheDir: string;
   toolsDir: string;
-  /** Append-only JSONL of every call, approval and result served by `tooldesk mcp serve`. */
-  mcpAuditLog: string;
 }
 
 export function appPaths(home: string = toolDeskHome()): AppPaths {
@@ -34,6 +32,5 @@ export function appPaths(home: string = toolDeskHome()): AppPaths {
     sessionsDir: join(home, 'sessions'),
     cacheDir: join(home, 'cache'),
     toolsDir: join(home, 'tools'),
-    mcpAuditLog: join(home, 'logs', 'mcp-audit.jsonl'),
   };
 }

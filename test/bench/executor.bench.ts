@@ -1,4 +1,5 @@
-// ToolExecutor alone: per-call overhead of the full pipeline, and ListVars search at scale.
+// ToolExecutor alone: per-call overhead of the full pipeline, and ListVars search at scale; and a
+// chat call's own overhead through its ToolSession (the one door) with 1 000 tools loaded.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,8 @@ import { defaultSettings } from '../../shared/settings.ts';
 import { bookCallGuard } from '../../electron/runtime/tools/rules/book-call-guard.ts';
 import { RuleBook } from '../../electron/runtime/tools/rules/rule-book.ts';
 import { ToolExecutor, type ToolExecutorOptions } from '../../electron/runtime/tools/tool-executor.ts';
+import { ToolSession } from '../../electron/runtime/tools/tool-session.ts';
+import type { ToolGroup } from '../../electron/runtime/tools/types.ts';
 import { VariableSystem } from '../../electron/runtime/tools/variable-system.ts';
 import { gc, percentile, report } from './report.ts';
 
@@ -121,8 +124,59 @@ async function wideSchemaCall(): Promise<void> {
   report((result.finalText ?? '').length, 'chars', 'the validation message the model gets for it (20 problems listed, the rest counted)');
 }
 
+/**
+ * What a chat call costs besides the tool itself, with 1 000 tools in 10 groups: the ToolSession's
+ * per-call work as ChatToolCalls does it (groupOf, the tool's summary, the selection check,
+ * execute, the approval memory compared for saving), then groupOf alone (O(1) through the catalog).
+ */
+async function chatCallOverhead(): Promise<void> {
+  const kb = 'x'.repeat(1024);
+  const groups: ToolGroup[] = Array.from({ length: 10 }, (_, g) => ({
+    name: `group_${g}`,
+    tools: Array.from({ length: 100 }, (_, t) => ({
+      definition: { type: 'function' as const, function: { name: `tool_${g}_${t}`, description: `tool ${t} of group ${g}`, parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } } },
+      permission: { executionPolicy: 'auto' as const },
+      execute: async () => ({ data: kb }),
+    })),
+  }));
+  const settings = { ...defaultSettings(), groupDefaults: Object.fromEntries(groups.map((g) => [g.name, true])) };
+  const session = new ToolSession({ settings: () => settings, tools: { groups: () => groups } }, { sessionId: 'bench-chat' });
+  const name = 'tool_9_99';
+  const args = { q: 'x' };
+  let memory = JSON.stringify(session.exportApprovalMemory());
+  const call = async (callId: string) => {
+    const groupName = session.groupOf(name);
+    session.summarize(name, args);
+    const result = await session.execute(name, args, { callId });
+    const now = JSON.stringify(session.exportApprovalMemory());
+    if (now !== memory) memory = now;
+    if (result.status !== 'SUCCESS' || groupName !== 'group_9') throw new Error(`bench chat call failed: ${result.finalText}`);
+  };
+  for (let i = 0; i < 3000; i++) await call(`w${i}`);
+  gc();
+  const times: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const started = performance.now();
+    await call(`c${i}`);
+    times.push((performance.now() - started) * 1000);
+  }
+  times.sort((a, b) => a - b);
+  const lookups: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const started = performance.now();
+    session.groupOf(`tool_${i % 10}_${i % 100}`);
+    lookups.push((performance.now() - started) * 1000);
+  }
+  lookups.sort((a, b) => a - b);
+  session.close();
+  report(percentile(times, 50), 'µs', `a chat call's own overhead p50 (ToolSession + executor, 1 000 tools; goal ≤ 30 µs)`);
+  report(percentile(times, 99), 'µs', `a chat call's own overhead p99 (same)`);
+  report(percentile(lookups, 50), 'µs', 'ToolSession.groupOf p50 with 1 000 tools (one catalog lookup)');
+}
+
 export async function run(): Promise<void> {
   await perCallOverhead();
+  await chatCallOverhead();
   await ruleOverhead();
   await listVarsSearch();
   await wideSchemaCall();

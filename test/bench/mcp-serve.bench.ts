@@ -54,7 +54,7 @@ export async function run(): Promise<void> {
     for (const [name, what, args] of cases) {
       const [inProcess, viaMcp] = await timePair(
         async () => {
-          const result = await loaded.executor.execute(name, args);
+          const result = await loaded.session.execute(name, args);
           if (result.status !== 'SUCCESS') throw new Error(`${name} failed in-process: ${result.finalText}`);
         },
         async () => {

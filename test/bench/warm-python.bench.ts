@@ -6,14 +6,16 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultSettings } from '../../shared/settings.ts';
-import { stopWarmPython, warmPythonCounts } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
 import { resolvePythonCommand } from '../../electron/runtime/sources/process/resolve-python-command.ts';
 import { loadPythonModules } from '../../electron/runtime/sources/python/index.ts';
 import { loadScriptFolders } from '../../electron/runtime/sources/script-folder/index.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import type { SourceContext } from '../../electron/runtime/sources/types.ts';
 import type { Tool } from '../../electron/runtime/tools/types.ts';
 import { percentile, report } from './report.ts';
+
+/** This file's own warm-Python fork-servers (and module hosts): nothing in the runtime is process-wide. */
+const pools = helperPools();
 
 const CALLS = 200;
 const SCRIPT_CALLS = 50;
@@ -27,7 +29,7 @@ function context(warm: boolean, workDir: string, maxProcesses?: number): SourceC
   if (maxProcesses !== undefined) settings.limits.maxProcesses = maxProcesses;
   settings.workingDir = workDir;
   settings.runner.warmPython = warm;
-  return createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-bench-home-')));
+  return createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-bench-home-')), { pools });
 }
 
 async function timed(tool: Tool, args: Record<string, unknown> = {}): Promise<number> {
@@ -75,7 +77,7 @@ export async function run(): Promise<void> {
   // Zygotes start on first use: once each, outside the timings.
   await timed(warm.noop);
   await timed(warm.script);
-  const before = warmPythonCounts();
+  const before = pools.warmPython.counts();
 
   const times = { warm: [] as number[], cold: [] as number[], bare: [] as number[] };
   for (let i = 0; i < CALLS; i++) {
@@ -128,7 +130,7 @@ export async function run(): Promise<void> {
   report(pc.wallMs, 'ms', `${PARALLEL} parallel calls of a 100 ms tool, COLD: wall time`);
   report(pw.peak, 'processes', `peak extra processes during the ${PARALLEL} WARM calls`);
   report(pc.peak, 'processes', `peak extra processes during the ${PARALLEL} COLD calls`);
-  const after = warmPythonCounts();
+  const after = pools.warmPython.counts();
   report(after.cold - before.cold, 'runs', 'warm-hinted runs that fell back to a cold start (must be 0)');
-  await stopWarmPython();
+  await pools.warmPython.stop();
 }

@@ -379,7 +379,7 @@ describe('chat session: tools and settings follow changes', () => {
     const manager = new SessionManager({ home, settings, tools });
     managers.push(manager);
     const session = manager.create();
-    const names = () => session.executor.getEnabledToolDefinitions().map((d) => d.function.name).sort();
+    const names = () => session.tools.definitions().map((d) => d.function.name).sort();
     expect(names()).toEqual([]); // groups start disabled
     settings.set('groupDefaults', { demo: true });
     expect(names()).toEqual(['ListVars', 'ReadVar', 'big', 'echo', 'guarded', 'slow']);

@@ -7,8 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createRuntime, webOnly } from '../../electron/runtime/create-runtime.ts';
 import { newTool } from '../../electron/runtime/host/scaffold-tool.ts';
 import { SecretStore, sessionBackend } from '../../electron/runtime/store/secret-store.ts';
-import { warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
-import { allHosts as hostsOfAll } from '../../electron/runtime/sources/module/host-pool.ts';
+import type { ToolHost } from '../../electron/runtime/sources/module/tool-host.ts';
 import { isAlive } from '../support/live-processes.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'td-'));
@@ -22,7 +21,7 @@ describe('createRuntime', () => {
       expect(runtime.paths.sessionsDir).toBe(join(home, 'sessions'));
       const sessions = await runtime.sessions();
       expect(await runtime.sessions()).toBe(sessions);
-      expect(sessions.create({ title: 'plain' }).executor.listGroups().map((g) => g.name)).toEqual(['vars']);
+      expect(sessions.create({ title: 'plain' }).tools.listGroups().map((g) => g.name)).toEqual(['vars']);
       await expect(runtime.tools()).rejects.toThrow(/created without tools/);
     } finally {
       await runtime.close();
@@ -40,16 +39,15 @@ describe('createRuntime', () => {
       expect(await runtime.tools()).toBe(tools);
       expect(tools.source.groups().flatMap((g) => g.tools.map((t) => t.definition.function.name))).toEqual(['script_hello']);
 
-      const toolSession = tools.session({ sessionId: 'check' });
-      const { executor } = toolSession;
-      const group = executor.listGroups().find((g) => g.tools.some((t) => t.name === 'script_hello'))!;
+      const toolSession = await runtime.toolSession({ sessionId: 'check' });
+      const group = toolSession.listGroups().find((g) => g.tools.some((t) => t.name === 'script_hello'))!;
       expect(group.enabled).toBe(false);
       runtime.settings.set('groupDefaults', { [group.name]: true });
-      expect(executor.listGroups().find((g) => g.name === group.name)!.enabled).toBe(true);
+      expect(toolSession.listGroups().find((g) => g.name === group.name)!.enabled).toBe(true);
       toolSession.close();
 
       const session = (await runtime.sessions()).create();
-      expect(session.executor.getTool('script_hello')).toBeDefined();
+      expect(session.tools.hasTool('script_hello')).toBe(true);
       const host = await runtime.host({ browserMode: true, version: 't' });
       expect(await runtime.host({ browserMode: false })).toBe(host);
       expect((await host.handlers.listTools({})).groups.find((g) => g.name === group.name)).toMatchObject({ enabled: true });
@@ -72,15 +70,15 @@ describe('createRuntime', () => {
     writeFileSync(join(root, 'ts_tool.ts'), 'export default () => ({ name: "ts_ok", execute: async () => "ts" });\n');
     const runtime = await createRuntime({ home, secrets: secrets(), tools: { roots: [root] } });
     let pids: number[] = [];
-    let hostsBefore: ReturnType<typeof hostsOfAll> = [];
+    let hostsBefore: ToolHost[] = [];
+    const warmPythonZygotes = async () => (await runtime.helpers()?.warmPython.zygotes()) ?? [];
+    const hostsOfAll = () => runtime.helpers()?.moduleHosts.all() ?? [];
     try {
       runtime.settings.set('runner', { warmPython: true });
-      const tools = await runtime.tools();
-      const session = tools.session({ sessionId: 'owned', approve: async () => ({ decision: 'once' }) });
-      const { executor } = session;
-      for (const g of executor.listGroups()) executor.toggleGroupEnabled(g.name, true);
-      const names = executor.getEnabledToolDefinitions().map((d) => d.function.name);
-      for (const name of names.filter((n) => /py_ok|ts_ok/.test(n))) expect((await executor.execute(name, {})).status).toBe('SUCCESS');
+      const session = await runtime.toolSession({ sessionId: 'owned', approve: async () => ({ decision: 'once' }) });
+      runtime.settings.set('groupDefaults', Object.fromEntries(session.listGroups().map((g) => [g.name, true])));
+      const names = session.definitions().map((d) => d.function.name);
+      for (const name of names.filter((n) => /py_ok|ts_ok/.test(n))) expect((await session.execute(name, {})).status).toBe('SUCCESS');
       session.close();
       const zygotes = await warmPythonZygotes();
       hostsBefore = hostsOfAll();
@@ -97,6 +95,49 @@ describe('createRuntime', () => {
     while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(pids.filter(isAlive)).toEqual([]);
   });
+
+  it("two runtimes in one process: closing one leaves the other's helpers running, and its Python calls warm", async () => {
+    if (process.platform !== 'linux') return; // warm Python serves Linux only
+    const root = tmp();
+    writeFileSync(join(root, 'py_tool.py'), 'import os\n\ndef py_pid() -> str:\n    """pid"""\n    return str(os.getppid())\n');
+    writeFileSync(join(root, 'ts_tool.ts'), 'export default () => ({ name: "ts_pid", execute: async () => String(process.pid) });\n');
+    const open = async () => {
+      const runtime = await createRuntime({ home: tmp(), secrets: secrets(), tools: { roots: [root] } });
+      runtime.settings.set('runner', { warmPython: true });
+      const session = await runtime.toolSession({ sessionId: 'two', approve: async () => ({ decision: 'once' }) });
+      runtime.settings.set('groupDefaults', Object.fromEntries(session.listGroups().map((g) => [g.name, true])));
+      const call = async (pattern: RegExp) => {
+        const name = session.definitions().map((d) => d.function.name).find((n) => pattern.test(n))!;
+        const result = await session.execute(name, {});
+        expect(result.status).toBe('SUCCESS');
+        return result.finalText;
+      };
+      return { runtime, call };
+    };
+    const a = await open();
+    const b = await open();
+    try {
+      await a.call(/py_pid/);
+      await b.call(/py_pid/);
+      const hostOfB = await b.call(/ts_pid/);
+      await a.call(/ts_pid/);
+      const warm = () => b.runtime.helpers()!.warmPython.counts().warm;
+      const zygotesOfB = (await b.runtime.helpers()!.warmPython.zygotes()).map((z) => z.hostPid);
+      expect(zygotesOfB).toHaveLength(1);
+      await a.runtime.close();
+      // B's fork-server is the same process, still alive, and B's next call is served by it, warm.
+      const before = warm();
+      await b.call(/py_pid/);
+      expect(warm()).toBe(before + 1);
+      expect((await b.runtime.helpers()!.warmPython.zygotes()).map((z) => z.hostPid)).toEqual(zygotesOfB);
+      expect(zygotesOfB.filter(isAlive)).toEqual(zygotesOfB);
+      // B's module tool host too: the same process answers.
+      expect(await b.call(/ts_pid/)).toBe(hostOfB);
+    } finally {
+      await a.runtime.close();
+      await b.runtime.close();
+    }
+  }, 60_000);
 
   it('follows the settings roots when none are given, reloading on a change', async () => {
     const home = tmp();

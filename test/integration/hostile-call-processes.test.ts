@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { shutdownHosts } from '../../electron/runtime/sources/module/host-pool.ts';
 import { loadModuleFactories } from '../../electron/runtime/sources/module/index.ts';
 import { waitNoneWithMarker } from '../support/live-processes.ts';
-import { testSourceContext, testToolContext } from '../support/tool-source-context.ts';
+import { testModuleHosts, testSourceContext, testToolContext } from '../support/tool-source-context.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(REPO, 'electron/cli/bin.mjs');
@@ -43,7 +42,7 @@ function moduleRoot(): string {
 }
 
 describe("a call's processes end with the call", () => {
-  afterAll(() => shutdownHosts());
+  afterAll(() => testModuleHosts.shutdown());
 
   it('an exec() a module tool did not wait for ends once the call answered', async () => {
     const root = moduleRoot();

@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { shutdownHosts } from '../../electron/runtime/sources/module/host-pool.ts';
 import { loadModuleFactories } from '../../electron/runtime/sources/module/index.ts';
 import type { SourceEntry } from '../../electron/runtime/sources/types.ts';
 import type { ToolRunResult } from '../../electron/runtime/tools/types.ts';
@@ -36,7 +35,7 @@ async function victimSays(entries: SourceEntry[], home: string): Promise<{ statu
   const loaded = await loadModuleFactories(entries, ctx);
   const tool = loaded.groups.flatMap((g) => g.tools).find((t) => t.definition.function.name === 'victim');
   const result: ToolRunResult = tool ? await tool.execute({}, testToolContext()) : { status: 'ERROR', error: 'victim not loaded' };
-  await shutdownHosts(ctx);
+  await ctx.moduleHosts.shutdown(ctx);
   return { status: result.status ?? 'none', data: result.data ?? result.error, diagnostics: loaded.diagnostics.map((d) => `${d.file}: ${d.message}`) };
 }
 

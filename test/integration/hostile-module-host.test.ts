@@ -8,7 +8,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRunner } from '../../electron/runtime/runner/create-runner.ts';
 import { mapSecretResolver } from '../../electron/runtime/runner/secret-resolver.ts';
 import { detectSandbox } from '../../electron/runtime/runner/sandbox-detect.ts';
-import { hostsOf } from '../../electron/runtime/sources/module/host-pool.ts';
 import { loadModuleFactories } from '../../electron/runtime/sources/module/index.ts';
 import { CANCEL_GRACE_MS, LOAD_TIMEOUT_MS } from '../../electron/runtime/sources/module/tool-host.ts';
 import type { SourceContext, SourceEntry } from '../../electron/runtime/sources/types.ts';
@@ -40,7 +39,7 @@ function executorFor(groups: ToolGroup[], toolTimeoutMs = 1_000): ToolExecutor {
 const names = (groups: ToolGroup[]) => groups.flatMap((g) => g.tools.map((t) => t.definition.function.name)).sort();
 
 async function hostPid(ctx: SourceContext): Promise<number | null> {
-  const [host] = hostsOf(ctx);
+  const [host] = ctx.moduleHosts.hostsOf(ctx);
   return host ? host.pid() : null;
 }
 
@@ -161,7 +160,7 @@ describe('module tool host', () => {
     const { entries } = root({ 'a_exits.ts': 'export default () => ({ name: "exits_on_run", execute: async () => { console.error("bye from the tool"); process.exit(3); } });\n', 'b_fine.ts': fine('b_fine') });
     const ctx = testSourceContext();
     const { groups } = await loadModuleFactories(entries, ctx);
-    const [host] = hostsOf(ctx);
+    const [host] = ctx.moduleHosts.hostsOf(ctx);
     const ex = executorFor(groups, 10_000);
     const exited = await ex.execute('exits_on_run', {});
     expect(exited.status).toBe('ERROR');

@@ -265,18 +265,18 @@ describe('rules in a chat (fake model)', () => {
       settings.set('groupDefaults', { files: true });
       settings.set('toolSets', [{ name: 'nothing', tools: ['no_such_tool'], level: 'trusted' }]);
       const session = withRules.create();
-      expect(session.executor.getEnabledToolDefinitions().map((d) => d.function.name)).toContain('read_file');
+      expect(session.tools.definitions().map((d) => d.function.name)).toContain('read_file');
       const picked = await (session.send('/toolset nothing') as { done: Promise<{ stopReason: string }> }).done;
       expect(picked.stopReason).toBe('stop');
       expect(session.chatSettings().toolSet).toBe('nothing');
-      expect(session.executor.permissionLevel()).toBe('trusted');
-      expect(session.executor.getEnabledToolDefinitions().map((d) => d.function.name)).not.toContain('read_file');
+      expect(session.tools.permissionLevel()).toBe('trusted');
+      expect(session.tools.definitions().map((d) => d.function.name)).not.toContain('read_file');
       const unknown = await (session.send('/toolset nope') as { done: Promise<{ stopReason: string; error?: { message: string } }> }).done;
       expect(unknown.error?.message).toBe('No tool set named "nope". There are: nothing.');
       await (session.send('/toolset none') as { done: Promise<unknown> }).done;
       expect(session.chatSettings().toolSet).toBeUndefined();
-      expect(session.executor.permissionLevel()).toBe('default');
-      expect(session.executor.getEnabledToolDefinitions().map((d) => d.function.name)).toContain('read_file');
+      expect(session.tools.permissionLevel()).toBe('default');
+      expect(session.tools.definitions().map((d) => d.function.name)).toContain('read_file');
       expect(server.chatRequests()).toHaveLength(0);
       expect(session.messages()).toHaveLength(0);
     } finally {

@@ -7,14 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
-import { stopWarmPython, warmPythonCounts, warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
 import { loadPythonModules } from '../../electron/runtime/sources/python/index.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import type { Tool, ToolRunResult } from '../../electron/runtime/tools/types.ts';
 import { realPython } from '../support/real-python.ts';
 import { isAlive } from '../support/live-processes.ts';
 import { ANSWER_TIMEOUT_MS } from '../../electron/runtime/runner/warm-python/zygote.ts';
 import { crossCallLedger } from '../support/cross-call-ledger.ts';
+
+/** This file's own warm-Python fork-servers (and module hosts): nothing in the runtime is process-wide. */
+const pools = helperPools();
 
 async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
@@ -34,6 +36,7 @@ function isStopped(pid: number): boolean {
 
 const MODULE = `
 import ctypes, json, os, resource, signal, sys
+
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -167,22 +170,22 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('a warm call cann
     settings.pythonPath = realPython();
     settings.workingDir = mkdtempSync(join(tmpdir(), 'td-wd-'));
     settings.runner.warmPython = true;
-    const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')), { runnerOptions: { killGraceMs: 300 } });
+    const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')), { pools, runnerOptions: { killGraceMs: 300 } });
     const loaded = await loadPythonModules([{ root: folder, path: join(folder, 'attacks.py'), format: 'python' }], ctx);
     tools = new Map(loaded.groups.flatMap((g) => g.tools).map((t) => [t.definition.function.name, t]));
   });
   afterAll(async () => {
     ledger.print();
-    await stopWarmPython();
+    await pools.warmPython.stop();
   });
 
   it('ptrace and /proc/PID/mem on the fork-server and its spare fail with EPERM; the next call is unchanged', async () => {
     const before = await call(tools.get('ok')!);
     expect(before.data).toBe('honest');
-    const warm = warmPythonCounts().warm;
+    const warm = pools.warmPython.counts().warm;
     const attack = await call(tools.get('inject')!);
     expect(attack.status).toBe('SUCCESS');
-    expect(warmPythonCounts().warm).toBe(warm + 1);
+    expect(pools.warmPython.counts().warm).toBe(warm + 1);
     const out = attack.data as { seen: number; attached: number; written: number; errors: string[] };
     expect(out.attached).toBe(0);
     expect(out.written).toBe(0);
@@ -196,39 +199,39 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('a warm call cann
 
   it('a call cannot stop its fork-server or spare; the next call is served warm and on time', async () => {
     const before = await call(tools.get('ok')!);
-    const zygotes = (await warmPythonZygotes()).map((z) => z.hostPid);
+    const zygotes = (await pools.warmPython.zygotes()).map((z) => z.hostPid);
     const attack = await call(tools.get('stop_fork_servers')!);
     expect(attack.status).toBe('SUCCESS');
     expect((attack.data as { seen: number }).seen).toBeGreaterThan(0);
     // Seen from here: no process of the fork-server's tree was stopped.
-    const tree = (await warmPythonZygotes()).flatMap((z) => [z.hostPid, ...z.spares]);
+    const tree = (await pools.warmPython.zygotes()).flatMap((z) => [z.hostPid, ...z.spares]);
     expect(tree.filter(isStopped)).toEqual([]);
-    const warm = warmPythonCounts().warm;
+    const warm = pools.warmPython.counts().warm;
     const after = await call(tools.get('ok')!);
     ledger.record('SIGSTOP to the fork-server or spare', before, after);
     expect({ status: after.status, data: after.data }).toEqual({ status: 'SUCCESS', data: 'honest' });
     expect(after.ms).toBeLessThan(1500);
-    expect(warmPythonCounts().warm).toBe(warm + 1);
-    expect((await warmPythonZygotes()).map((z) => z.hostPid)).toEqual(zygotes);
+    expect(pools.warmPython.counts().warm).toBe(warm + 1);
+    expect((await pools.warmPython.zygotes()).map((z) => z.hostPid)).toEqual(zygotes);
   });
 
   it('a fork-server stopped from outside is replaced within a second; the call falls back cold', async () => {
     const before = await call(tools.get('ok')!);
-    const [stopped] = await warmPythonZygotes();
+    const [stopped] = await pools.warmPython.zygotes();
     process.kill(stopped!.hostPid, 'SIGSTOP');
     for (const spare of stopped!.spares) process.kill(spare, 'SIGSTOP');
-    const counts = warmPythonCounts();
+    const counts = pools.warmPython.counts();
     const fallback = await call(tools.get('ok')!);
     expect({ status: fallback.status, data: fallback.data }).toEqual({ status: 'SUCCESS', data: 'honest' });
     // Its spare was ready: only the hand-over waits, at most ANSWER_TIMEOUT_MS, then a cold start.
     expect(fallback.ms).toBeLessThan(ANSWER_TIMEOUT_MS + 3000);
-    expect(warmPythonCounts().cold).toBe(counts.cold + 1);
+    expect(pools.warmPython.counts().cold).toBe(counts.cold + 1);
     expect(await waitFor(() => !isAlive(stopped!.hostPid), 3000)).toBe(true);
     const after = await call(tools.get('ok')!);
     ledger.record('a stopped fork-server', before, after);
     expect(after.data).toBe('honest');
-    expect(warmPythonCounts().warm).toBe(counts.warm + 1);
-    const [fresh] = await warmPythonZygotes();
+    expect(pools.warmPython.counts().warm).toBe(counts.warm + 1);
+    const [fresh] = await pools.warmPython.zygotes();
     expect(fresh!.hostPid).not.toBe(stopped!.hostPid);
   });
 

@@ -8,19 +8,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
 import { childPids } from '../../electron/runtime/runner/warm-python/host-pid.ts';
-import { stopWarmPython, warmPythonCounts, warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
 import { loadPythonModules } from '../../electron/runtime/sources/python/index.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import type { SourceContext } from '../../electron/runtime/sources/types.ts';
 import type { Tool, ToolRunResult } from '../../electron/runtime/tools/types.ts';
 import { isAlive, waitNoneWithMarker } from '../support/live-processes.ts';
 import { realPython } from '../support/real-python.ts';
+
+/** This file's own warm-Python fork-servers (and module hosts): nothing in the runtime is process-wide. */
+const pools = helperPools();
 
 const marker = `tdwarm${process.pid}x${Date.now()}`;
 const SLEEPER = `["sh", "-c", "sleep 30; : ${marker}"]`;
 
 const MODULE = `
 import os, signal, subprocess, sys, time
+
 
 COUNTER = 0
 
@@ -110,21 +113,21 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('hostile Python t
     settings.workingDir = mkdtempSync(join(tmpdir(), 'td-wd-'));
     settings.limits.maxProcesses = 64;
     settings.runner.warmPython = true;
-    ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')), { runnerOptions: { killGraceMs: 300 } });
+    ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')), { pools, runnerOptions: { killGraceMs: 300 } });
     const loaded = await loadPythonModules([{ root: folder, path: join(folder, 'hostile.py'), format: 'python' }], ctx);
     tools = new Map(loaded.groups.flatMap((g) => g.tools).map((t) => [t.definition.function.name, t]));
   });
-  afterAll(() => stopWarmPython());
+  afterAll(() => pools.warmPython.stop());
 
   it('kills a call that ignores SIGTERM and double-forks into its own session, leaving nothing', async () => {
-    const before = warmPythonCounts();
+    const before = pools.warmPython.counts();
     const r = await call(tools.get('ignores_term_and_double_forks')!);
     expect(r.status).toBe('ERROR');
     expect(r.error).toMatch(/timed out/i);
     expect(r.ms).toBeLessThan(4000);
-    expect(warmPythonCounts().warm).toBe(before.warm + 1);
+    expect(pools.warmPython.counts().warm).toBe(before.warm + 1);
     expect(await waitNoneWithMarker(marker)).toEqual([]);
-    expect(liveCallProcesses(await warmPythonZygotes())).toEqual([]);
+    expect(liveCallProcesses(await pools.warmPython.zygotes())).toEqual([]);
   });
 
   it('kills what a call left in its own session once the call returns', async () => {
@@ -143,16 +146,16 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('hostile Python t
   });
 
   it('ends a fork bomb at the process bound, and the zygote serves the next call', async () => {
-    const zygotes = await warmPythonZygotes();
+    const zygotes = await pools.warmPython.zygotes();
     const r = await call(tools.get('fork_bomb')!);
     expect(r.status).toBe('ERROR');
     expect(`${r.error}\n${r.logs}`).toMatch(/limited to 64|more than 64 processes/);
     const deadline = Date.now() + 3000;
-    while (liveCallProcesses(await warmPythonZygotes()).length > 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
-    expect(liveCallProcesses(await warmPythonZygotes())).toEqual([]);
+    while (liveCallProcesses(await pools.warmPython.zygotes()).length > 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+    expect(liveCallProcesses(await pools.warmPython.zygotes())).toEqual([]);
     const next = await call(tools.get('escapes_and_returns')!);
     expect(next.status).toBe('SUCCESS');
-    expect((await warmPythonZygotes()).map((z) => z.hostPid)).toEqual(zygotes.map((z) => z.hostPid));
+    expect((await pools.warmPython.zygotes()).map((z) => z.hostPid)).toEqual(zygotes.map((z) => z.hostPid));
   });
 
   it('cancels a call on abort', async () => {
@@ -162,7 +165,7 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('hostile Python t
     expect(r.status).toBe('ERROR');
     expect(r.error).toMatch(/abort/i);
     expect(r.ms).toBeLessThan(3000);
-    expect(liveCallProcesses(await warmPythonZygotes())).toEqual([]);
+    expect(liveCallProcesses(await pools.warmPython.zygotes())).toEqual([]);
   });
 
   it('bounds memory as a cold run does (RLIMIT_DATA)', async () => {
@@ -172,18 +175,18 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('hostile Python t
     const settings = defaultSettings();
     settings.pythonPath = realPython();
     settings.runner.warmPython = false;
-    const coldCtx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')));
+    const coldCtx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')), { pools });
     const cold = (await loadPythonModules([{ root: folder, path: join(folder, 'hostile.py'), format: 'python' }], coldCtx)).groups[0]!.tools.find((t) => t.definition.function.name === 'hogs_memory')!;
     const c = await call(cold);
     expect({ status: r.status, error: r.error, warnings: r.warnings }).toEqual({ status: c.status, error: c.error, warnings: c.warnings });
   });
 
   it("a call's crash is that call's error, not the zygote's", async () => {
-    const zygotes = (await warmPythonZygotes()).map((z) => z.hostPid);
+    const zygotes = (await pools.warmPython.zygotes()).map((z) => z.hostPid);
     const r = await call(tools.get('crashes')!);
     expect(r.status).toBe('ERROR');
     expect(r.error).toMatch(/before reporting a result/);
-    expect((await warmPythonZygotes()).map((z) => z.hostPid)).toEqual(zygotes);
+    expect((await pools.warmPython.zygotes()).map((z) => z.hostPid)).toEqual(zygotes);
     expect((await call(tools.get('escapes_and_returns')!)).status).toBe('SUCCESS');
   });
 
@@ -206,12 +209,12 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('hostile Python t
   });
 
   it('starts a new zygote when the old one died', async () => {
-    const [zygote] = await warmPythonZygotes();
+    const [zygote] = await pools.warmPython.zygotes();
     process.kill(zygote!.hostPid, 'SIGKILL');
     await new Promise((res) => setTimeout(res, 200));
     const r = await call(tools.get('escapes_and_returns')!);
     expect(r.status).toBe('SUCCESS');
-    const now = await warmPythonZygotes();
+    const now = await pools.warmPython.zygotes();
     expect(now.length).toBe(1);
     expect(now[0]!.hostPid).not.toBe(zygote!.hostPid);
   });

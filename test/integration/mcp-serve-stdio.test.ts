@@ -7,9 +7,12 @@ import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { appPaths } from '../../electron/runtime/paths.ts';
+import { auditDir } from '../../electron/runtime/audit/audit-log.ts';
 import { waitNoneWithMarker } from '../support/live-processes.ts';
 import { CLI, connectStdio, serveHome, textOf, type ElicitAnswer, type ServeHome } from '../support/mcp-serve-harness.ts';
+
+/** Today's file of the one audit log, where `mcp serve` writes its entries (kind `mcp-serve`) beside the decisions. */
+const auditLog = (home: string) => join(auditDir(home), `${new Date().toISOString().slice(0, 10)}.jsonl`);
 
 const uniqueSeconds = () => `${40 + Math.floor(Math.random() * 50)}.${Date.now() % 100000}${Math.floor(Math.random() * 1000)}`;
 const liveWith = (marker: string): boolean => {
@@ -182,7 +185,7 @@ describe('mcp serve over stdio, with a client that answers approvals', () => {
   }, 30_000);
 
   it('writes every call, approval and result to the audit log; `mcp log` is `tooldesk audit`, saying so', async () => {
-    const file = appPaths(serve.home).mcpAuditLog;
+    const file = auditLog(serve.home);
     expect(existsSync(file)).toBe(true);
     const entries = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.some((e) => e.event === 'approval' && e.tool === 'guarded_echo' && e.decision === 'reject' && e.reason === 'not on a Friday')).toBe(true);
@@ -229,7 +232,7 @@ describe('mcp serve over stdio, other clients', () => {
     } finally {
       await client.close();
     }
-    const log = readFileSync(appPaths(serve.home).mcpAuditLog, 'utf8');
+    const log = readFileSync(auditLog(serve.home), 'utf8');
     expect(log).toMatch(/"event":"approval","tool":"guarded_echo".*"decision":"reject".*"asked":false/);
     expect(log).not.toContain('"event":"result","tool":"guarded_echo","callId":"x","status":"SUCCESS"');
     expect(log).not.toMatch(/echo: unasked/);

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRunner } from '../../electron/runtime/runner/create-runner.ts';
-import { hostsOf } from '../../electron/runtime/sources/module/host-pool.ts';
 import { loadModuleFactories } from '../../electron/runtime/sources/module/index.ts';
 import { MAX_CALL_OUTPUT_CHARS } from '../../electron/runtime/sources/module/host-protocol.ts';
 import { tracedRunner } from '../../electron/runtime/sources/process/traced-runner.ts';
@@ -56,7 +55,7 @@ describe('Inspect of a module tool call', () => {
     const [x, y] = await Promise.all([executor.execute('chatty', { label: 'X', ms: 300 }), executor.execute('chatty', { label: 'Y', ms: 50 })]);
     expect(x.finalText).toBe('exec-X');
     expect(y.finalText).toBe('exec-Y');
-    const [host] = hostsOf(ctx);
+    const [host] = ctx.moduleHosts.hostsOf(ctx);
     for (const [label, result] of [['X', x], ['Y', y]] as const) {
       const other = label === 'X' ? 'Y' : 'X';
       const toolHost = result.inspection!.toolHost!;

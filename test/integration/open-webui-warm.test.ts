@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
-import { stopWarmPython, warmPythonCounts } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
 import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import type { Tool, ToolRunResult } from '../../electron/runtime/tools/types.ts';
 import { realPython } from '../support/real-python.ts';
 import { repoRoot } from '../support/run-cli.ts';
+
+/** This file's own warm-Python fork-servers (and module hosts): nothing in the runtime is process-wide. */
+const pools = helperPools();
 
 const STATEFUL = `"""title: Stateful"""
 class Tools:
@@ -27,7 +29,7 @@ class Tools:
 `;
 
 describe('Open WebUI tools on the warm runner', () => {
-  afterAll(() => stopWarmPython());
+  afterAll(() => pools.warmPython.stop());
 
   it('are served warm, sandboxed, with the cold results, and a fresh Tools() each call', async () => {
     const root = join(mkdtempSync(join(tmpdir(), 'td-owui-warm-')), 'tools');
@@ -42,14 +44,14 @@ describe('Open WebUI tools on the warm runner', () => {
       return s;
     };
     const load = async (warm: boolean) => {
-      const found = await discoverTools([root], createSourceContext(settings(warm), home));
+      const found = await discoverTools([root], createSourceContext(settings(warm), home, { pools }));
       return new Map(found.groups.flatMap((g) => g.tools).map((t) => [t.definition.function.name, t]));
     };
     const run = (tool: Tool, args: Record<string, unknown>): Promise<ToolRunResult> =>
       tool.execute(args, { callId: 'c1', sessionId: 's1', signal: AbortSignal.timeout(20_000), onUpdate: () => {} });
     const warm = await load(true);
     const cold = await load(false);
-    const before = warmPythonCounts();
+    const before = pools.warmPython.counts();
     const calls: [string, Record<string, unknown>][] = [['greet', { name: 'Ada' }], ['slow_count', { upto: 2 }], ['context', {}], ['convert', { value: 2, unit: 'imperial' }], ['fail', {}]];
     for (const [name, args] of calls) {
       const a = await run(warm.get(name)!, args);
@@ -61,7 +63,7 @@ describe('Open WebUI tools on the warm runner', () => {
     expect(first.data).toEqual({ instance: ['one'], klass: ['one'] });
     // The module is imported anew for each call: nothing of the first call is left.
     expect(second.data).toEqual({ instance: ['two'], klass: ['two'] });
-    const after = warmPythonCounts();
+    const after = pools.warmPython.counts();
     expect(after.warm - before.warm).toBe(calls.length + 2);
   }, 120_000);
 });

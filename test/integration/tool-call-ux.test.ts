@@ -132,7 +132,7 @@ describe('per-chat tool selection', () => {
     const reopened = again.open(session.id);
     expect(reopened.toolSelection()).toEqual({ tools: ['slow', 'ReadVar', 'ListVars', 'ghost'], pinned: [] });
     reopened.setToolSelection(null);
-    expect(reopened.executor.getEnabledToolDefinitions().map((d) => d.function.name)).toEqual(expect.arrayContaining(['echo', 'guarded', 'slow', 'big']));
+    expect(reopened.tools.definitions().map((d) => d.function.name)).toEqual(expect.arrayContaining(['echo', 'guarded', 'slow', 'big']));
   });
 });
 

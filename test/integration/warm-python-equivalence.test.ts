@@ -8,14 +8,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type Settings } from '../../shared/settings.ts';
 import type { JsonSchema } from '../../shared/tools.ts';
-import { stopWarmPython, warmPythonCounts, warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
 import { resourcesDir } from '../../electron/runtime/sources/process/helper-scripts.ts';
 import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import type { Tool } from '../../electron/runtime/tools/types.ts';
 import type { ToolRunResult } from '../../electron/runtime/tools/types.ts';
 import { TOOL_FIXTURES } from '../support/fixture-entries.ts';
 import { realPython } from '../support/real-python.ts';
+
+/** This file's own warm-Python fork-servers (and module hosts): nothing in the runtime is process-wide. */
+const pools = helperPools();
 
 const isPython = (tool: Tool) =>
   tool.source?.format === 'python' || tool.source?.format === 'three-layer' || (tool.source?.format === 'script' && tool.meta?.language === 'python');
@@ -53,7 +55,7 @@ const cases = [
 ];
 
 describe.skipIf(!realPython() || process.platform !== 'linux')('warm Python gives the cold results', () => {
-  afterAll(() => stopWarmPython());
+  afterAll(() => pools.warmPython.stop());
 
   /** Unsandboxed too, on the cases that run code (the rest differ only in how they load). */
   const unsandboxed = new Set(['examples', 'script-behaviour', 'py-runtime-behaviour', 'three-layer-runtime', 'three-layer-seed', 'py-sibling-import']);
@@ -66,14 +68,14 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm Python give
     const coldSettings = { ...settingsWith(false, mode), workingDir: warmSettings.workingDir };
     const home = mkdtempSync(join(tmpdir(), 'td-home-'));
     let compared = 0;
-    const before = warmPythonCounts();
+    const before = pools.warmPython.counts();
     const notRun: string[] = [];
     const kinds = new Set<string>();
     for (const c of cases.filter((c) => !only || only.has(c.name))) {
       const root = join(mkdtempSync(join(tmpdir(), 'td-eq-')), c.name);
       cpSync(c.dir, root, { recursive: true });
-      const cold = await discoverTools([root], createSourceContext(coldSettings, home));
-      const warm = await discoverTools([root], createSourceContext(warmSettings, home));
+      const cold = await discoverTools([root], createSourceContext(coldSettings, home, { pools }));
+      const warm = await discoverTools([root], createSourceContext(warmSettings, home, { pools }));
       const warmTools = new Map(warm.groups.flatMap((g) => g.tools).map((t) => [t.definition.function.name, t]));
       for (const tool of cold.groups.flatMap((g) => g.tools).filter(isPython)) {
         const name = tool.definition.function.name;
@@ -83,20 +85,20 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm Python give
         // A bound on slow fixtures (loops, sleeps): both ways end as aborted alike.
         const run = (t: Tool) => t.execute(args, { callId: 'c', sessionId: 's', signal: AbortSignal.timeout(3000), onUpdate: () => {} });
         const coldResult = await run(tool);
-        const was = warmPythonCounts();
+        const was = pools.warmPython.counts();
         const warmResult = await run(twin!);
-        const now = warmPythonCounts();
+        const now = pools.warmPython.counts();
         if (now.warm === was.warm) notRun.push(`${c.name}/${name}: ${now.cold > was.cold ? 'ran cold' : 'started no process'}`);
         expect(comparable(warmResult), `${c.name}/${name}`).toEqual(comparable(coldResult));
         kinds.add(`${tool.source?.format}`);
         compared++;
       }
     }
-    console.log(`compared ${compared} Python tools warm vs cold (${[...kinds].join(', ')}); zygotes alive: ${(await warmPythonZygotes()).length}`);
+    console.log(`compared ${compared} Python tools warm vs cold (${[...kinds].join(', ')}); zygotes alive: ${(await pools.warmPython.zygotes()).length}`);
     expect(compared).toBeGreaterThan(only ? 10 : 30);
     expect([...kinds].sort()).toEqual(['python', 'script', 'three-layer']);
     // The warm runs really were warm: every one served by a zygote, none fell back to a cold start.
-    const after = warmPythonCounts();
+    const after = pools.warmPython.counts();
     console.log(notRun.join('\n'));
     expect(after.warm - before.warm).toBe(compared - notRun.length);
     expect(after.cold - before.cold).toBe(0);

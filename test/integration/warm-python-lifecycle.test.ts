@@ -5,15 +5,18 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWarmPythonRunner, stopWarmPython, warmPythonCounts, warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
+import { createWarmPythonRunner } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
 import { childPids, innermostPid } from '../../electron/runtime/runner/warm-python/host-pid.ts';
 import type { RunSpec, SandboxSpec } from '../../electron/runtime/runner/types.ts';
 import { helperDirs, helperScript } from '../../electron/runtime/sources/process/helper-scripts.ts';
 import { loadPythonModules } from '../../electron/runtime/sources/python/index.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import { defaultSettings } from '../../shared/settings.ts';
 import { isAlive } from '../support/live-processes.ts';
 import { realPython } from '../support/real-python.ts';
+
+/** This file's own warm-Python fork-servers (and module hosts): nothing in the runtime is process-wide. */
+const pools = helperPools();
 
 function moduleFolder(): string {
   const folder = mkdtempSync(join(tmpdir(), 'td-wl-'));
@@ -45,26 +48,26 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Pro
 }
 
 describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python fork-server over time', () => {
-  afterEach(() => stopWarmPython());
+  afterEach(() => pools.warmPython.stop());
 
   it('starts on first use and stops after its idle time', async () => {
-    const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote(), idleMs: 300 });
+    const runner = createWarmPythonRunner({ pool: pools.warmPython, zygoteScript: helperScript.pythonZygote(), idleMs: 300 });
     const result = await runner(spec(moduleFolder()));
     expect(result.channel).toContain('"result": 7');
-    const [zygote] = await warmPythonZygotes();
+    const [zygote] = await pools.warmPython.zygotes();
     expect(zygote && isAlive(zygote.hostPid)).toBe(true);
     // The next call's process is forked ahead (a spare) and goes with its zygote.
     expect(zygote!.spares).toHaveLength(1);
-    expect(await waitFor(async () => (await warmPythonZygotes()).length === 0 && !isAlive(zygote!.hostPid) && !isAlive(zygote!.spares[0]!), 5000)).toBe(true);
+    expect(await waitFor(async () => (await pools.warmPython.zygotes()).length === 0 && !isAlive(zygote!.hostPid) && !isAlive(zygote!.spares[0]!), 5000)).toBe(true);
   });
 
   it('runs each call in the spare forked ahead, and a fresh process when that spare was killed', async () => {
-    const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote() });
+    const runner = createWarmPythonRunner({ pool: pools.warmPython, zygoteScript: helperScript.pythonZygote() });
     const folder = moduleFolder();
     const up = 'def up(pid):\n    s = open("/proc/%d/stat" % pid).read()\n    return int(s[s.rindex(")") + 2:].split()[1])\n';
     writeFileSync(join(folder, 'm.py'), `import os\n\n${up}\ndef f() -> list:\n    """f"""\n    return [os.getpid(), os.getppid(), up(up(int(os.readlink("/proc/self"))))]\n`);
     await runner(spec(folder));
-    const [before] = await warmPythonZygotes();
+    const [before] = await pools.warmPython.zygotes();
     const spare = before!.spares[0]!;
     const spareInside = innermostPid(spare);
     expect(spareInside).toBeGreaterThan(0);
@@ -72,7 +75,7 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python 
     // The tool runs in the spare's own PID namespace (pid 2 below its init, as in a cold
     // sandboxed run); in the sandbox's /proc its init is the spare's child.
     expect(JSON.parse(served.channel!).result).toEqual([2, 1, spareInside]);
-    const [after] = await warmPythonZygotes();
+    const [after] = await pools.warmPython.zygotes();
     expect(after!.spares).toHaveLength(1);
     expect(after!.spares[0]).not.toBe(spare);
     // Dead just before the call, before the app can have seen it end: the zygote answers that the
@@ -83,17 +86,17 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python 
     const again = await runner(spec(folder));
     expect(again.channel).toContain('"result"');
     // A spare killed while waiting is replaced: the next call is served warm.
-    const [later] = await warmPythonZygotes();
+    const [later] = await pools.warmPython.zygotes();
     process.kill(later!.spares[0]!, 'SIGKILL');
-    expect(await waitFor(async () => { const [z] = await warmPythonZygotes(); return !!z?.spares[0] && z.spares[0] !== later!.spares[0]; }, 5000)).toBe(true);
-    const countsBefore = warmPythonCounts();
+    expect(await waitFor(async () => { const [z] = await pools.warmPython.zygotes(); return !!z?.spares[0] && z.spares[0] !== later!.spares[0]; }, 5000)).toBe(true);
+    const countsBefore = pools.warmPython.counts();
     const third = await runner(spec(folder));
     expect(third.channel).toContain('"result"');
-    expect(warmPythonCounts().warm).toBe(countsBefore.warm + 1);
+    expect(pools.warmPython.counts().warm).toBe(countsBefore.warm + 1);
   });
 
   it('never lets a call read the secrets of another call running at the same time', async () => {
-    const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote(), resolveSecrets: async () => ({ values: { API_TOKEN: 'sekrit-4711' }, missing: [] }) });
+    const runner = createWarmPythonRunner({ pool: pools.warmPython, zygoteScript: helperScript.pythonZygote(), resolveSecrets: async () => ({ values: { API_TOKEN: 'sekrit-4711' }, missing: [] }) });
     const folder = moduleFolder();
     const holder = join(folder, 'holder.py');
     const snoop = join(folder, 'snoop.py');
@@ -105,38 +108,38 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python 
     const script = (file: string, secrets?: string[]): RunSpec => ({ command: realPython()!, args: [file], cwd: folder, stdin: '', timeoutMs: 10_000, ...(secrets ? { secrets } : {}), sandbox: { mode: 'auto', toolDir: folder, network: true, readOnlyPaths: helperDirs() }, python: { kind: 'script', file } });
     await runner(script(snoop)); // both zygotes warm, so the two calls below overlap for sure
     await runner(script(holder, ['API_TOKEN']));
-    const warmBefore = warmPythonCounts().warm;
+    const warmBefore = pools.warmPython.counts().warm;
     const held = runner(script(holder, ['API_TOKEN']));
     await new Promise((r) => setTimeout(r, 500));
     expect((await runner(script(snoop))).stdout.trim()).toBe('not found');
     expect((await held).stdout.trim()).toBe('held');
     // Both calls were warm (a cold run has its own sandbox and would prove nothing).
-    expect(warmPythonCounts().warm).toBe(warmBefore + 2);
-    expect(await warmPythonZygotes()).toHaveLength(2);
+    expect(pools.warmPython.counts().warm).toBe(warmBefore + 2);
+    expect(await pools.warmPython.zygotes()).toHaveLength(2);
   });
 
   it('gives a call without a result channel no fd 3, as a cold run has none', async () => {
-    const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote() });
+    const runner = createWarmPythonRunner({ pool: pools.warmPython, zygoteScript: helperScript.pythonZygote() });
     const folder = moduleFolder();
     const script = join(folder, 'script.py');
     writeFileSync(script, 'import os\ntry:\n    os.fstat(3)\n    print("fd3 open")\nexcept OSError:\n    print("fd3 closed")\n');
     const run = (): Promise<{ stdout: string }> =>
       runner({ command: realPython()!, args: [script], cwd: folder, stdin: '', timeoutMs: 10_000, sandbox: { mode: 'auto', toolDir: folder, network: true, readOnlyPaths: helperDirs() }, python: { kind: 'script', file: script } });
-    const before = warmPythonCounts().warm;
+    const before = pools.warmPython.counts().warm;
     expect((await run()).stdout.trim()).toBe('fd3 closed');
     expect((await run()).stdout.trim()).toBe('fd3 closed');
-    expect(warmPythonCounts().warm).toBe(before + 2);
+    expect(pools.warmPython.counts().warm).toBe(before + 2);
   });
 
   it('serves calls with the same sandbox from one zygote, and a changed sandbox from another', async () => {
-    const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote() });
+    const runner = createWarmPythonRunner({ pool: pools.warmPython, zygoteScript: helperScript.pythonZygote() });
     const folder = moduleFolder();
     await runner(spec(folder));
     await runner(spec(folder));
-    expect((await warmPythonZygotes()).length).toBe(1);
+    expect((await pools.warmPython.zygotes()).length).toBe(1);
     const offline = await runner(spec(folder, { network: false }));
     expect(offline.channel).toContain('"result": 7');
-    expect((await warmPythonZygotes()).length).toBe(2);
+    expect((await pools.warmPython.zygotes()).length).toBe(2);
   });
 
   it('is not used when runner.warmPython is off', async () => {
@@ -144,13 +147,13 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('the warm Python 
     settings.pythonPath = realPython();
     settings.runner.warmPython = false;
     const folder = moduleFolder();
-    const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')));
+    const ctx = createSourceContext(settings, mkdtempSync(join(tmpdir(), 'td-home-')), { pools });
     const tool = (await loadPythonModules([{ root: folder, path: join(folder, 'm.py'), format: 'python' }], ctx)).groups[0]!.tools[0]!;
-    const before = warmPythonCounts();
+    const before = pools.warmPython.counts();
     const r = await tool.execute({}, { callId: 'c', sessionId: 's', signal: new AbortController().signal, onUpdate: () => {} });
     expect(r).toMatchObject({ status: 'SUCCESS', data: 7 });
-    expect(warmPythonCounts()).toEqual(before);
-    expect(await warmPythonZygotes()).toEqual([]);
+    expect(pools.warmPython.counts()).toEqual(before);
+    expect(await pools.warmPython.zygotes()).toEqual([]);
   });
 
   it('dies with the app, even when the app is killed', async () => {

@@ -13,8 +13,7 @@ import type { ApprovalDecision, ToolExecuteResult } from '../../shared/tools.ts'
 import { auditDir, fileAuditWriter } from '../../electron/runtime/audit/audit-log.ts';
 import { discoverTools } from '../../electron/runtime/sources/discovery/discover-tools.ts';
 import type { McpManager } from '../../electron/runtime/sources/mcp/mcp-manager.ts';
-import { shutdownHosts } from '../../electron/runtime/sources/module/host-pool.ts';
-import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
+import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
 import { bookCallGuard } from '../../electron/runtime/tools/rules/book-call-guard.ts';
 import { RuleBook } from '../../electron/runtime/tools/rules/rule-book.ts';
 import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
@@ -110,7 +109,9 @@ export async function ruleEdgeHome(homes = tempHomes()): Promise<RuleEdgeHome> {
   mkdirSync(work, { recursive: true });
   const root = writeTools(join(home, '.td/tools'));
   const settingsWith = (toolRules: ToolRule[]): Settings => ({ ...defaultSettings(), toolRules, workingDir: work, pythonPath: realPython(), extraEnv: { HOME: home } });
-  const loaded = await discoverTools([root], createSourceContext(settingsWith([]), join(home, '.tooldesk')));
+  // The home's own helpers (warm Python, module hosts), closed with it.
+  const pools = helperPools();
+  const loaded = await discoverTools([root], createSourceContext(settingsWith([]), join(home, '.tooldesk'), { pools }));
   const groups: ToolGroup[] = loaded.groups;
   const names = groups.flatMap((g) => g.tools.map((t) => t.definition.function.name));
   for (const name of ['read_home_file', 'script_open_path', 'read_relative']) if (!names.includes(name)) throw new Error(`${name} did not load: ${JSON.stringify(loaded.diagnostics)}`);
@@ -153,7 +154,7 @@ export async function ruleEdgeHome(homes = tempHomes()): Promise<RuleEdgeHome> {
     },
     async close() {
       await manager?.close();
-      await shutdownHosts();
+      await pools.close();
       homes.removeAll();
     },
   };

@@ -4,9 +4,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRunner } from '../../electron/runtime/runner/create-runner.ts';
+import { ModuleHostPool } from '../../electron/runtime/sources/module/host-pool.ts';
 import type { SourceContext } from '../../electron/runtime/sources/types.ts';
 import type { ToolContext } from '../../electron/runtime/tools/types.ts';
 import type { ToolUpdate } from '../../shared/tools.ts';
+
+/**
+ * The module tool hosts of every test context of this test file (one worker): a reload with a
+ * fresh context reuses its host, as in the runtime. A file that starts hosts shuts them down.
+ */
+export const testModuleHosts = new ModuleHostPool();
 
 export function makeTmpHome(): string {
   return mkdtempSync(join(tmpdir(), 'td-'));
@@ -24,6 +31,7 @@ export function testSourceContext(overrides: Partial<SourceContext> = {}): Sourc
     toolTimeoutMs: 30_000,
     outputCapBytes: 1024 * 1024,
     sandboxMode: 'off',
+    moduleHosts: testModuleHosts,
     ...overrides,
   };
 }

@@ -1,11 +1,13 @@
 // A parent for the warm Python die-with-the-app test: runs one warm module call in FOLDER (argv),
 // prints the zygote's pid and the call's result, then waits to be killed.
 import { helperDirs, helperScript } from '../../electron/runtime/sources/process/helper-scripts.ts';
-import { createWarmPythonRunner, warmPythonZygotes } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
+import { createWarmPythonRunner } from '../../electron/runtime/runner/warm-python/warm-python-runner.ts';
+import { WarmPythonPool } from '../../electron/runtime/runner/warm-python/warm-python-pool.ts';
 
 const [python, folder] = [process.argv[2]!, process.argv[3]!];
 const file = `${folder}/m.py`;
-const runner = createWarmPythonRunner({ zygoteScript: helperScript.pythonZygote() });
+const pool = new WarmPythonPool();
+const runner = createWarmPythonRunner({ pool, zygoteScript: helperScript.pythonZygote() });
 const result = await runner({
   command: python,
   args: [helperScript.pythonRunner(), file, 'f', 'M'],
@@ -16,6 +18,6 @@ const result = await runner({
   sandbox: { mode: 'auto', toolDir: folder, network: true, readOnlyPaths: helperDirs() },
   python: { kind: 'module', file, function: 'f', marker: 'M' },
 });
-const zygotes = await warmPythonZygotes();
+const zygotes = await pool.zygotes();
 process.stdout.write(`${JSON.stringify({ zygote: zygotes[0]?.hostPid, channel: result.channel })}\n`);
 setInterval(() => {}, 1000);

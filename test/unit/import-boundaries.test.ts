@@ -127,6 +127,19 @@ describe('runtime layers (DESIGN: one composition root)', () => {
     expect(layerViolations('runner', ['tools', 'sources', 'chat'])).toEqual([]);
   });
 
+  it('the executor is private to tools/: everything else goes through the ToolSession (one door)', () => {
+    const offenders = ['electron', 'renderer', 'shared'].flatMap((dir) =>
+      localImports(dir)
+        .filter(({ file, target }) => target === runtime('tools/tool-executor.ts') && !file.startsWith(`${runtime('tools')}/`))
+        .map(({ file }) => `${file} imports the executor`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the CLI never composes `mcp serve`: it asks createRuntime().mcpServer()', () => {
+    expect(localImports('electron/cli').filter(({ target }) => under(target, 'host/mcp-server')).map(({ file, target }) => `${file} imports ${target}`)).toEqual([]);
+  });
+
   it('a violation would be caught (the rule is not vacuous)', () => {
     // sources/ does import tools/ and runner/: the same check on it must find them.
     expect(layerViolations('sources', ['tools', 'runner']).length).toBeGreaterThan(0);

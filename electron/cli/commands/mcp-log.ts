@@ -1,6 +1,6 @@
 // `tooldesk mcp log`: kept for old scripts as an alias of `tooldesk audit` (the decisions of every
 // caller: the app, chat, tools run, mcp serve), with the same options; it says so on stderr.
-// `mcp serve`'s own call log stays in TOOLDESK_HOME/logs/mcp-audit.jsonl for who wants the details.
+// `mcp serve`'s connection events are entries of kind `mcp-serve` in the same audit files.
 import { AUDIT_USAGE, runAudit } from './audit.ts';
 import type { Command } from '../command.ts';
 

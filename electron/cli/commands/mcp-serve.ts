@@ -1,16 +1,10 @@
 // `tooldesk mcp serve`: the user's tools for any MCP host, over stdio (default) or Streamable HTTP
-// on 127.0.0.1 (`--http`). Calls go through the same executor as the app, with the same approvals.
-import { fileAuditLog } from '../../runtime/host/mcp-server/audit-log.ts';
-import { httpHostConfig, vscodeHostConfig } from '../../runtime/host/mcp-server/host-config.ts';
-import { mcpHttpToken } from '../../runtime/host/mcp-server/http-token.ts';
-import { McpServeConnection } from '../../runtime/host/mcp-server/serve-connection.ts';
-import { ServeInteractionRouter } from '../../runtime/host/mcp-server/serve-interactions.ts';
-import { startMcpHttpServer } from '../../runtime/host/mcp-server/serve-http.ts';
-import { serveMcpStdio } from '../../runtime/host/mcp-server/serve-stdio.ts';
-import { listMcpTools } from '../../runtime/host/mcp-server/tool-listing.ts';
-import { appPaths } from '../../runtime/paths.ts';
+// on 127.0.0.1 (`--http`). Calls go through the same ToolSession door as the app, with the same
+// approvals. The server is the runtime's (createRuntime().mcpServer); this file parses and prints.
+import type { McpServer } from '../../runtime/create-runtime.ts';
+import type { Runtime } from '../../runtime/create-runtime.ts';
+import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
-import { openMcpToolFeed, type OpenedToolFeed } from '../mcp-tool-feed.ts';
 import { flag, option, options, parseArgs } from '../parse-args.ts';
 import { VERSION } from '../version.ts';
 import { findToolSet } from '../../runtime/tools/rules/rule-book.ts';
@@ -53,32 +47,29 @@ export const mcpServeCommand: Command = {
     // stdout is the protocol on stdio: everything for people goes to stderr.
     const say = (text: string) => io.stderr.write(`${text}\n`);
     const toolSet = option(args, 'toolset');
-    // A tool's own questions (__event_call__, a proxied server's elicitation) go to the client of its call.
-    const interactions = new ServeInteractionRouter();
-    const opened = await openMcpToolFeed(args, io, options(args, 'group'), (message) => say(`tooldesk mcp serve: ${message}`), toolSet, interactions);
-    if (toolSet && !findToolSet(opened.feed.settings(), toolSet)) {
-      const known = (opened.feed.settings().toolSets ?? []).map((s) => s.name);
-      await opened.close();
+    // Watched settings (toggles made in the app apply), every tool source with hot reload,
+    // secrets for tool processes (and Agenvoy's key endpoint).
+    const log = (message: string) => say(`tooldesk mcp serve: ${message}`);
+    const runtime = await openCliRuntime(io, { watchSettings: true, log, tools: { args, watch: true, keyEndpoint: true } });
+    const server = await runtime.mcpServer({
+      transport: http ? 'http' : 'stdio',
+      onlyGroups: options(args, 'group'),
+      ...(toolSet ? { toolSet } : {}),
+      serverInfo: { name: 'tooldesk', version: VERSION },
+      log: (message) => say(`tooldesk mcp serve${message.startsWith('[') ? ' ' : ': '}${message}`),
+    });
+    if (toolSet && !findToolSet(server.settings(), toolSet)) {
+      const known = (server.settings().toolSets ?? []).map((s) => s.name);
+      await runtime.close();
       io.stderr.write(`tooldesk mcp serve: no tool set "${toolSet}"${known.length ? ` (there are: ${known.join(', ')})` : ''}. \`tooldesk toolset add NAME ITEM…\` makes one.
 `);
       return 1;
     }
-    const audit = fileAuditLog(appPaths(opened.home).mcpAuditLog, (message) => say(`tooldesk mcp serve: ${message}`));
-    const makeConnection = (id: string) =>
-      new McpServeConnection({
-        id,
-        transport: http ? 'http' : 'stdio',
-        serverInfo: { name: 'tooldesk', version: VERSION },
-        feed: opened.feed,
-        audit,
-        interactions,
-        log: (message) => say(`tooldesk mcp serve [${id}]: ${message}`),
-      });
-    describeOffer(opened, say);
+    await describeOffer(runtime, server, options(args, 'group'), say);
     try {
-      return http ? await serveHttp(args, io, opened, port, makeConnection, say) : await serveStdio(io, makeConnection, say);
+      return http ? await serveHttp(args, io, server, port, say) : await serveStdio(io, server);
     } finally {
-      await opened.close();
+      await runtime.close();
       // A tool process that ignores its kill must not keep the server alive once we are done
       // (only as the `tooldesk` process itself: an embedding caller owns its own exit).
       if (io.stdin === process.stdin) setTimeout(() => process.exit(process.exitCode ?? 0), 3000).unref();
@@ -86,33 +77,26 @@ export const mcpServeCommand: Command = {
   },
 };
 
-function describeOffer(opened: OpenedToolFeed, say: (text: string) => void): void {
-  const probe = new McpServeConnection({
-    id: 'probe',
-    transport: 'stdio',
-    serverInfo: { name: 'tooldesk', version: VERSION },
-    feed: opened.feed,
-    audit: { write: () => {} },
-  });
-  const tools = listMcpTools(probe.executor);
-  const groups = probe.executor.listGroups().filter((g) => !g.builtin);
-  probe.close();
+async function describeOffer(runtime: Runtime, server: McpServer, onlyGroups: string[], say: (text: string) => void): Promise<void> {
+  const { tools, groups } = server.offer();
+  const loaded = await runtime.tools();
+  const roots = loaded.roots().map((r) => r.path);
   const enabled = groups.filter((g) => g.enabled).map((g) => g.name);
-  for (const name of opened.feed.onlyGroups) {
+  for (const name of onlyGroups) {
     const group = groups.find((g) => g.name === name);
-    if (!group) say(`tooldesk mcp serve: warning: --group ${name}: no such group in ${opened.roots.join(', ')}`);
-    else if (opened.feed.settings().groupDefaults[name] !== true) say(`tooldesk mcp serve: warning: group ${name} is disabled in Tooldesk; enable it with \`tooldesk tools enable ${name}\``);
+    if (!group) say(`tooldesk mcp serve: warning: --group ${name}: no such group in ${roots.join(', ')}`);
+    else if (server.settings().groupDefaults[name] !== true) say(`tooldesk mcp serve: warning: group ${name} is disabled in Tooldesk; enable it with \`tooldesk tools enable ${name}\``);
   }
-  const errors = opened.diagnostics().filter((d) => d.severity === 'error').length;
+  const errors = loaded.source.diagnostics().filter((d) => d.severity === 'error').length;
   say(
     enabled.length === 0
       ? 'tooldesk mcp serve: no tool group is enabled, so no tools are offered. Enable one with `tooldesk tools enable GROUP` (it is picked up live).'
-      : `tooldesk mcp serve: ${tools.length} tools from ${enabled.join(', ')}${errors ? ` (${errors} loading error(s): run \`tooldesk tools check\`)` : ''}`,
+      : `tooldesk mcp serve: ${tools} tools from ${enabled.join(', ')}${errors ? ` (${errors} loading error(s): run \`tooldesk tools check\`)` : ''}`,
   );
 }
 
-async function serveStdio(io: CliIO, makeConnection: (id: string) => McpServeConnection, say: (text: string) => void): Promise<number> {
-  const served = serveMcpStdio({ makeConnection, stdin: io.stdin, stdout: io.stdout, log: (m) => say(`tooldesk mcp serve: ${m}`) });
+async function serveStdio(io: CliIO, server: McpServer): Promise<number> {
+  const served = server.serveStdio({ stdin: io.stdin, stdout: io.stdout });
   const stop = () => void served.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -128,16 +112,15 @@ async function serveStdio(io: CliIO, makeConnection: (id: string) => McpServeCon
 async function serveHttp(
   args: ReturnType<typeof parseArgs>,
   io: CliIO,
-  opened: OpenedToolFeed,
+  mcp: McpServer,
   port: number,
-  makeConnection: (id: string) => McpServeConnection,
   say: (text: string) => void,
 ): Promise<number> {
   const noAuth = flag(args, 'no-auth');
-  const token = noAuth ? undefined : await mcpHttpToken(opened.secrets, { rotate: flag(args, 'rotate-token') });
+  const token = noAuth ? undefined : await mcp.httpToken({ rotate: flag(args, 'rotate-token') });
   let server;
   try {
-    server = await startMcpHttpServer({ port, token: token?.token, makeConnection, log: (m) => say(`tooldesk mcp serve: ${m}`) });
+    server = await mcp.serveHttp({ port, token: token?.token });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     say(`tooldesk mcp serve: cannot listen on 127.0.0.1:${port}: ${code === 'EADDRINUSE' ? 'the port is in use (another `mcp serve`?); pick one with --port N' : (error as Error).message}`);
@@ -152,9 +135,10 @@ async function serveHttp(
     if (token.created || flag(args, 'show-token')) {
       out(`Bearer token (${token.created ? 'new; ' : ''}kept in ${token.where === 'keychain' ? 'the keychain' : 'memory'}): ${token.token}`);
       out('Cursor (~/.cursor/mcp.json) or any host that takes "mcpServers" with a URL:');
-      out(httpHostConfig({ url: server.url, token: token.token }));
+      const configs = mcp.hostConfigs(server.url, token.token);
+      out(configs.http);
       out('VS Code (.vscode/mcp.json):');
-      out(vscodeHostConfig({ url: server.url, token: token.token }));
+      out(configs.vscode);
     } else {
       out('Bearer token: the one in the keychain (print it again with --show-token; --rotate-token makes a new one).');
     }

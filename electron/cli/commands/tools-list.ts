@@ -19,7 +19,7 @@ export const toolsListCommand: Command = {
     const args = parseArgs(argv, { values: ['root'], booleans: ['json', 'all'] });
     const loaded = await loadCliTools(args, io);
     await loaded.close();
-    const groups = loaded.executor.listGroups().filter((g) => flag(args, 'all') || !g.builtin);
+    const groups = loaded.session.listGroups().filter((g) => flag(args, 'all') || !g.builtin);
     if (flag(args, 'json')) {
       io.stdout.write(`${JSON.stringify({ roots: loaded.roots, groups, diagnostics: loaded.allDiagnostics }, null, 2)}\n`);
       return 0;

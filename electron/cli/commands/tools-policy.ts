@@ -35,7 +35,7 @@ export const toolsPolicyCommand: Command = {
     if (flag(args, 'reset') && (policy !== undefined || result !== undefined)) throw new UsageError('--reset excludes setting a policy');
     const loaded = await loadCliTools(args, io);
     try {
-      const info = loaded.executor.listGroups().flatMap((g) => g.tools).find((t) => t.name === name || t.modelName === name);
+      const info = loaded.session.tool(name);
       if (!info) {
         io.stderr.write(`tooldesk tools policy: no tool "${name}" in ${loaded.roots.join(', ')}. Run \`tooldesk tools list\` for the names.\n`);
         return 1;
@@ -52,7 +52,7 @@ export const toolsPolicyCommand: Command = {
         // An override of an MCP server's tool holds for the server as configured now.
         if (info.format === 'mcp') loaded.runtime.rules().bind(info.groupName);
       }
-      const now = loaded.executor.effectivePermission(info.name);
+      const now = loaded.session.effectivePermission(info.name);
       const own = loaded.settings.get().permissionOverrides[info.name];
       io.stdout.write(`${info.name}: run ${now?.executionPolicy}, result ${now?.resultApprovalPolicy}${own ? ' (your override)' : ''}\n`);
       return 0;

@@ -1,4 +1,4 @@
-// `tooldesk tools run NAME --args JSON`: one call through the real ToolExecutor, approvals on the terminal.
+// `tooldesk tools run NAME --args JSON`: one call through a ToolSession's execute(), approvals on the terminal.
 import { UNTRUSTED_FOLDER_CODE, type ApprovalDecision } from '../../../shared/tools.ts';
 import { closeNames } from '../../runtime/tools/close-names.ts';
 import { UsageError, type Command } from '../command.ts';
@@ -67,9 +67,9 @@ export const toolsRunCommand: Command = {
     };
     const elicit = terminalElicitation(approver, io.stderr, flag(args, 'yes'));
     const loaded = await loadCliTools(args, io, { approve, keyEndpoint: true, interactions: { elicit } });
-    const { executor } = loaded;
-    checkArgs = (tool, toolArgs) => executor.checkArgs(tool, toolArgs);
-    const group = executor.listGroups().find((g) => g.tools.some((t) => t.name === name || t.modelName === name));
+    const { session } = loaded;
+    checkArgs = (tool, toolArgs) => session.checkArgs(tool, toolArgs);
+    const group = session.listGroups().find((g) => g.tools.some((t) => t.name === name || t.modelName === name));
     // A switched-off MCP server is never started, not even for a tool the user named.
     const offServer = switchedOffServer(loaded.settings.get(), name, group?.tools.find((t) => t.name === name || t.modelName === name)?.meta);
     if (offServer) {
@@ -81,7 +81,7 @@ export const toolsRunCommand: Command = {
     if (!group) {
       approver.close();
       await loaded.close();
-      const names = executor.listGroups().flatMap((g) => g.tools.map((t) => t.name));
+      const names = session.listGroups().flatMap((g) => g.tools.map((t) => t.name));
       const near = closeNames(name, names);
       io.stderr.write(`tooldesk tools run: no tool "${name}" in ${loaded.roots.join(', ')}${near.length ? `. Did you mean: ${near.join(', ')}?` : ''}\n`);
       // An MCP server that did not start has no tools to find: say why it did not.
@@ -100,13 +100,13 @@ export const toolsRunCommand: Command = {
     } else if (tool && !tool.enabled) {
       io.stderr.write(`tooldesk tools run: note: ${name} is switched off in Tooldesk (chats are not offered it); running it anyway because you named it. \`tooldesk tools enable ${name}\` switches it on.\n`);
     }
-    executor.toggleGroupEnabled(group.name, true);
-    executor.setToolEnabled(name, true);
+    // Enabled for this run only: the session's own layer, nothing is switched in the settings.
+    session.enableForRun(name);
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
     try {
-      const result = await executor.execute(name, toolArgs, { signal: controller.signal });
+      const result = await session.execute(name, toolArgs, { signal: controller.signal });
       if (result.logs) io.stderr.write(`${result.logs.trimEnd()}\n`);
       if (!flag(args, 'json')) for (const warning of result.warnings ?? []) io.stderr.write(`tooldesk: warning: ${warning}\n`);
       // MCP Apps render in the app only: the terminal gets the text, and a note that there is more.

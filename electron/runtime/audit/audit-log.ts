@@ -1,10 +1,13 @@
-// The audit log: one JSON line per call decision, in a file per day under TOOLDESK_HOME/audit
-// (`2026-11-26.jsonl`). Bounded: a day's file stops growing at `maxFileBytes` (one line says
+// The audit log, one per home: one JSON line per call decision, and `mcp serve`'s connection
+// events as entries of kind `mcp-serve` (connect, call, approval, question, result, disconnect;
+// long arguments and texts cut with their length noted), in a file per day under
+// TOOLDESK_HOME/audit (`2026-11-26.jsonl`). Bounded: a day's file stops growing at `maxFileBytes` (one line says
 // so) and only the newest `keepDays` files are kept. Written synchronously so the order on disk
 // is the order of the calls; a failing write never fails a call (reported once).
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditEntry } from '../../../shared/permissions.ts';
+import type { AuditEntry, McpServeAuditEntry } from '../../../shared/permissions.ts';
+import { countCodePoints, sliceCodePoints } from '../tools/code-points.ts';
 
 export const AUDIT_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
 
@@ -17,9 +20,16 @@ export interface AuditLogOptions {
   now?: () => Date;
 }
 
+/** A decision (no kind) or an entry of another kind. */
+export type AuditRecord = Omit<AuditEntry, 'at'> | DistributiveOmit<McpServeAuditEntry, 'at'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Longest argument or text kept in an `mcp-serve` entry, characters. */
+const MAX_FIELD_CHARS = 4000;
+
 export interface AuditWriter {
   /** Contract: never throws. */
-  write(entry: Omit<AuditEntry, 'at'>): void;
+  write(entry: AuditRecord): void;
 }
 
 export function auditDir(home: string): string {
@@ -48,7 +58,7 @@ export function fileAuditWriter(dir: string, options: AuditLogOptions = {}): Aud
           prune(dir, keepDays);
         }
         if (full) return;
-        let line = `${JSON.stringify({ at: at.toISOString(), ...entry })}\n`;
+        let line = `${JSON.stringify({ at: at.toISOString(), ...bound(entry) })}\n`;
         if (size + Buffer.byteLength(line) > maxFileBytes) {
           line = `${JSON.stringify({ at: at.toISOString(), note: `this day's audit file reached ${maxFileBytes} bytes; later calls of the day are not logged` })}\n`;
           full = true;
@@ -61,6 +71,22 @@ export function fileAuditWriter(dir: string, options: AuditLogOptions = {}): Aud
       }
     },
   };
+}
+
+/** Long arguments and texts of `mcp serve` entries are cut, their full length noted. */
+function bound(entry: AuditRecord): AuditRecord {
+  if (!('kind' in entry)) return entry;
+  if (entry.event === 'call') {
+    const text = JSON.stringify(entry.args) ?? 'null';
+    return countCodePoints(text) <= MAX_FIELD_CHARS ? entry : { ...entry, args: cut(text) };
+  }
+  if (entry.event === 'result') return { ...entry, text: cut(entry.text) };
+  return entry;
+}
+
+function cut(text: string): string {
+  const total = countCodePoints(text);
+  return total <= MAX_FIELD_CHARS ? text : `${sliceCodePoints(text, 0, MAX_FIELD_CHARS)}… [${total - MAX_FIELD_CHARS} more characters]`;
 }
 
 function sizeOf(file: string): number {
@@ -84,7 +110,7 @@ export interface AuditQuery {
   decision?: AuditEntry['decision'];
 }
 
-/** Entries of every kept day, oldest first, filtered. Unreadable lines are skipped. */
+/** The decisions of every kept day, oldest first, filtered. Unreadable lines and entries of other kinds are skipped. */
 export function readAudit(dir: string, query: AuditQuery = {}): AuditEntry[] {
   let files: string[];
   try {
@@ -104,7 +130,7 @@ export function readAudit(dir: string, query: AuditQuery = {}): AuditEntry[] {
       } catch {
         continue;
       }
-      if (typeof entry.tool !== 'string') continue;
+      if (typeof entry.tool !== 'string' || 'kind' in entry) continue;
       if (query.since && entry.at < query.since) continue;
       if (query.tool && entry.tool !== query.tool && entry.server !== query.tool && !entry.tool.includes(query.tool)) continue;
       if (query.decision && entry.decision !== query.decision) continue;

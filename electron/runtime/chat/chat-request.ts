@@ -6,7 +6,7 @@ import { acceptsImages } from '../../../shared/model-facts.ts';
 import type { ToolDefinition } from '../../../shared/tools.ts';
 import { FIND_TOOLS } from '../../../shared/tool-selection.ts';
 import type { LlmRequest } from '../llm/types.ts';
-import type { ToolExecutor } from '../tools/tool-executor.ts';
+import type { ToolSession } from '../tools/tool-session.ts';
 import type { SessionAttachments, StoredAttachment } from './session-attachments.ts';
 import { parseSlashCommand } from './slash-command.ts';
 import { unknownToolAnswer } from './unknown-slash.ts';
@@ -21,16 +21,16 @@ export interface UserInput {
 }
 
 /** The user message to record, or why the text is refused (nothing recorded then). */
-export function userMessageOf(text: string, input: UserInput, executor: ToolExecutor): { ok: true; user: UserMessage } | { ok: false; error: ErrorValue } {
+export function userMessageOf(text: string, input: UserInput, tools: ToolSession): { ok: true; user: UserMessage } | { ok: false; error: ErrorValue } {
   const verbatim = input.prompt !== undefined;
   const slash = verbatim ? null : parseSlashCommand(text);
-  if (slash && !executor.getTool(slash.name) && slash.name !== FIND_TOOLS) {
-    return { ok: false, error: { name: 'UnknownTool', message: unknownToolAnswer(slash.name, executor.getEnabledToolDefinitions()) } };
+  if (slash && !tools.hasTool(slash.name) && slash.name !== FIND_TOOLS) {
+    return { ok: false, error: { name: 'UnknownTool', message: unknownToolAnswer(slash.name, tools.definitions()) } };
   }
-  const expanded = slash || verbatim ? { ok: true as const, text, refs: [] } : expandUserVarRefs(text, executor.variables);
+  const expanded = slash || verbatim ? { ok: true as const, text, refs: [] } : expandUserVarRefs(text, tools.variables);
   if (!expanded.ok) return { ok: false, error: { name: 'UnknownVariable', message: expanded.error } };
   const id = input.messageId;
-  const attachments = (input.attachments ?? []).map((stored, index) => attachmentWithText(executor, stored, id, index));
+  const attachments = (input.attachments ?? []).map((stored, index) => attachmentWithText(tools, stored, id, index));
   const user: UserMessage = { id, role: 'user', content: expanded.text, createdAt: Date.now(), ...(attachments.length ? { attachments } : {}), ...(verbatim ? { prompt: input.prompt! } : {}) };
   if (expanded.refs.length > 0) {
     user.typedContent = text;
@@ -40,10 +40,10 @@ export function userMessageOf(text: string, input: UserInput, executor: ToolExec
 }
 
 /** A text or PDF attachment's whole text goes into a variable the model can read in slices. */
-function attachmentWithText(executor: ToolExecutor, stored: StoredAttachment, messageId: string, index: number): Attachment {
+function attachmentWithText(tools: ToolSession, stored: StoredAttachment, messageId: string, index: number): Attachment {
   if (stored.text === undefined) return stored.attachment;
   const name = `attachment_${messageId.replace(/[^A-Za-z0-9_]/g, '_')}_${index + 1}`;
-  executor.variables.add(name, stored.text, 'USER_ADD', { desc: `Text of the attached file ${stored.attachment.name}`, tags: ['attachment'] });
+  tools.variables.add(name, stored.text, 'USER_ADD', { desc: `Text of the attached file ${stored.attachment.name}`, tags: ['attachment'] });
   return { ...stored.attachment, variable: name };
 }
 

@@ -10,7 +10,6 @@ import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import { chatModel, runContinuedTurn, runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
 import { interruptionOf } from './turn-interruption.ts';
 import { Emitter } from '../base/emitter.ts';
-import type { ToolExecutor } from '../tools/tool-executor.ts';
 import type { ToolSession, ToolSessionFactory } from '../tools/tool-session.ts';
 import { VariableSystem } from '../tools/variable-system.ts';
 import type { SessionFile, SessionState } from './session-file.ts';
@@ -56,7 +55,6 @@ const errorValue = (name: string, message: string): ErrorValue => ({ name, messa
 export class ChatSession {
   readonly id: string;
   readonly tools: ToolSession;
-  readonly executor: ToolExecutor;
   readonly variables: VariableSystem;
   readonly #file: SessionFile;
   readonly #options: ChatSessionOptions;
@@ -125,15 +123,14 @@ export class ChatSession {
       ...(this.#chat.permissions ? { permissionLevel: this.#chat.permissions } : {}),
       log: (message) => this.#notice('warning', message),
     });
-    this.executor = this.tools.executor;
-    if (state?.approvalMemory) this.executor.importApprovalMemory(state.approvalMemory);
+    if (state?.approvalMemory) this.tools.importApprovalMemory(state.approvalMemory);
     const { storedResult, settings } = options;
     const record = (entry: SessionRecord) => this.#file.append(entry);
     const conversation = () => toolConversation(this.messages(), this.#chat.model, this.attachments.dir);
     const ports = { sessionId: this.id, tools: this.tools, attachments: this.attachments, settings, record, newId, conversation, emit: (event: ChatEvent) => this.#emit(event) };
     this.#calls = new ChatToolCalls({ ...ports, ...(storedResult ? { storedResult } : {}) }, this.#tree.all());
     this.#disposers.push(
-      this.executor.onVariablesChanged((change) => {
+      this.variables.onChange((change) => {
         if (journal.record(change)) this.#emit({ type: 'variables.changed', sessionId: this.id });
       }),
     );
@@ -281,13 +278,16 @@ export class ChatSession {
     return this.asks.approvals.answer(requestId, decision);
   }
 
-  /** Runs a tool by hand (the API's runTool), recorded in the history like `/tool {json}`. */
-  async runTool(name: string, args: Record<string, unknown>, rerunOf?: string, fromApp?: string): Promise<ToolExecuteResult> {
+  /**
+   * Runs a tool by hand (the API's runTool), recorded in the history like `/tool {json}`. A turn
+   * running refuses it, unless `wait` is given: then it queues behind the turn until `wait` aborts.
+   */
+  async runTool(name: string, args: Record<string, unknown>, rerunOf?: string, fromApp?: string, wait?: AbortSignal): Promise<ToolExecuteResult> {
     const ran = await this.#turns.exclusive(async (signal) => {
       const message = await this.#calls.run({ id: newId('call'), name, arguments: JSON.stringify(args) }, signal, { ...(rerunOf ? { rerunOf } : {}), ...(fromApp ? { fromApp } : {}) });
       this.#append(message);
       return message.result;
-    });
+    }, wait);
     return ran.ok ? ran.value : { status: 'ERROR', error: ran.message, finalText: ran.message };
   }
 
@@ -316,7 +316,7 @@ export class ChatSession {
 
   /** Validates arguments like a call would (`$VAR_REF`, schema), without running anything. */
   checkToolArgs(name: string, args: Record<string, unknown>): { ok: boolean; message?: string } {
-    const checked = this.executor.checkArgs(name, args);
+    const checked = this.tools.checkArgs(name, args);
     return checked.ok ? { ok: true } : { ok: false, message: checked.message };
   }
 
@@ -349,7 +349,7 @@ export class ChatSession {
     // A turn cut by closing (the app quits) writes nothing after its dropped questions (written above,
     // still unanswered): reopened, it shows "Interrupted" and can go on instead of ending aborted.
     if (cut) this.#file.stopWriting();
-    void this.executor.notifySession('shutdown');
+    void this.tools.notifySession('shutdown');
     for (const dispose of this.#disposers.splice(0)) dispose();
     this.#events.dispose();
   }

@@ -3,7 +3,7 @@
 // own Cancel, its images kept as files of the session, its result bounded as the session keeps
 // it, and the approval memory persisted when a call changed it. Also what one request offers
 // (all enabled definitions, or FindTools and a few when they exceed the budget); FindTools is a
-// built-in group of the chat's executor (find-tools-group.ts), so it runs like any other call.
+// built-in group of the chat's ToolSession (find-tools-group.ts), so it runs like any other call.
 import type { ChatEvent, ChatMessage, ToolResultMessage } from '../../../shared/chat.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
@@ -47,9 +47,9 @@ export class ChatToolCalls {
   constructor(ports: ChatToolCallsPorts, history: readonly { role: string; callId?: string; result?: ToolExecuteResult }[]) {
     this.#ports = ports;
     for (const m of history) if (m.role === 'tool') this.#usedCallIds.add(m.result?.callId ?? m.callId ?? '');
-    this.#approvalMemoryJson = JSON.stringify(ports.tools.executor.exportApprovalMemory());
-    const executor = ports.tools.executor;
-    executor.registerToolGroup(createFindToolsGroup(this.#budget, () => executor.getEnabledToolDefinitions()));
+    this.#approvalMemoryJson = JSON.stringify(ports.tools.exportApprovalMemory());
+    const { tools } = ports;
+    tools.addBuiltinGroup(createFindToolsGroup(this.#budget, () => tools.definitions()));
   }
 
   /**
@@ -65,12 +65,7 @@ export class ChatToolCalls {
     this.#usedCallIds.add(callId);
     const display = toChatToolCall(call);
     const groupName = tools.groupOf(call.name);
-    let summary: string | undefined;
-    try {
-      summary = tools.executor.getTool(call.name)?.compressArgs?.(display.args);
-    } catch {
-      summary = undefined;
-    }
+    const summary = tools.summarize(call.name, display.args);
     this.#ports.emit({ type: 'tool.started', sessionId, callId: call.id, toolName: call.name, groupName, args: display.args, ...(summary ? { summary } : {}), ...(rerunOf ? { rerunOf } : {}), ...(fromApp ? { fromApp } : {}) });
     // Its own controller, so cancel() stops this call and not the turn.
     const controller = new AbortController();
@@ -127,13 +122,16 @@ export class ChatToolCalls {
 
   /** The definitions one request carries: all enabled ones, or FindTools and a few when they exceed the budget. */
   offered(selection: ChatToolSelection | null): { tools: ToolDefinition[]; rule?: string } {
-    const executor = this.#ports.tools.executor;
+    const { tools } = this.#ports;
     // Tools only an app may call (`_meta.ui.visibility: ["app"]`) are never offered to the model.
-    const all = executor.getEnabledToolDefinitions().filter((d) => !appOnly(executor.getTool(d.function.name)?.meta));
+    const all = tools.definitions().filter((d) => !appOnly(tools.toolMeta(d.function.name)));
     const pinnedNames = new Set(selection?.pinned ?? []);
     const pinned = new Set<string>();
     if (pinnedNames.size > 0) {
-      for (const group of executor.listGroups()) for (const tool of group.tools) if (pinnedNames.has(tool.name)) pinned.add(tool.modelName);
+      for (const name of pinnedNames) {
+        const tool = tools.tool(name);
+        if (tool && tool.name === name) pinned.add(tool.modelName);
+      }
     }
     const budget = this.#ports.settings().limits.toolDefinitionBudgetChars ?? DEFAULT_LIMITS.toolDefinitionBudgetChars;
     const offered = this.#budget.offer(all, pinned, budget);
@@ -155,7 +153,7 @@ export class ChatToolCalls {
   }
 
   #persistApprovalMemory(): void {
-    const data = this.#ports.tools.executor.exportApprovalMemory();
+    const data = this.#ports.tools.exportApprovalMemory();
     const json = JSON.stringify(data);
     if (json === this.#approvalMemoryJson) return;
     this.#approvalMemoryJson = json;

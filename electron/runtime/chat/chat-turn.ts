@@ -45,12 +45,12 @@ const errorValue = (name: string, message: string): ErrorValue => ({ name, messa
 
 /** The user's text: `record` puts the checked user message in place (head, append, title). */
 export async function runUserTurn(host: TurnHost, text: string, input: UserInput, signal: AbortSignal, record: (user: UserMessage) => void): Promise<TurnResult> {
-  const made = userMessageOf(text, input, host.tools.executor);
+  const made = userMessageOf(text, input, host.tools);
   if (!made.ok) return { stopReason: 'error', error: made.error };
   record(made.user);
   const resolution = await host.provider(host.chat());
   const slash = input.prompt !== undefined ? null : parseSlashCommand(text);
-  const slashTool = slash && (host.tools.executor.getTool(slash.name) !== undefined || slash.name === FIND_TOOLS);
+  const slashTool = slash && (host.tools.hasTool(slash.name) || slash.name === FIND_TOOLS);
   // A slash command runs when the tool exists, or when there is no model to ask anyway.
   if (slash && (slashTool || !resolution.ok)) return runSlashCall(host, slash, signal);
   return runModelTurn(host, signal, resolution);
@@ -93,7 +93,7 @@ export async function runModelTurn(host: TurnHost, signal: AbortSignal, resolved
           chat: host.chat(),
           systemPrompt: host.settings().systemPrompt,
           offered: host.calls.offered(host.tools.selection()),
-          toolRules: () => host.tools.executor.toolRules(),
+          toolRules: () => host.tools.toolRules(),
           appContext: () => host.appContext.promptText(),
           path: host.path(),
           attachments: host.attachments,
@@ -116,7 +116,7 @@ export async function runContinuedTurn(host: TurnHost, interruption: TurnInterru
   const waiting = new Set(interruption.calls.filter((call) => call.waiting).map((call) => call.callId));
   const left = callsWithoutResult(host.path());
   const slash = left.length === 0 ? cutSlashCommand(host.path()) : null;
-  if (slash && (host.tools.executor.getTool(slash.name) || slash.name === FIND_TOOLS)) return runSlashCall(host, slash, signal, askAgainNote(interruption.calls[0]?.waiting ?? false));
+  if (slash && (host.tools.hasTool(slash.name) || slash.name === FIND_TOOLS)) return runSlashCall(host, slash, signal, askAgainNote(interruption.calls[0]?.waiting ?? false));
   const results = await Promise.all(left.map((call) => host.calls.run(asLlmCall(call), signal, { askAgain: askAgainNote(waiting.has(call.id)) })));
   for (const message of results) host.append(message);
   if (signal.aborted) return { stopReason: 'aborted' };

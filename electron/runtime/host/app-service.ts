@@ -109,7 +109,7 @@ export function createAppService(deps: AppServiceDeps): AppService {
       const server = app.result.app!.server;
       const mcpOf = (meta: Record<string, unknown> | undefined) => meta?.mcp as { server?: string; tool?: string; ui?: ToolUiMeta } | undefined;
       // An own tool's app has no server, so it matches no tool.
-      const target = server ? session.executor.listGroups().flatMap((g) => g.tools).find((t) => mcpOf(t.meta)?.server === server && mcpOf(t.meta)?.tool === name) : undefined;
+      const target = server ? session.tools.findTool({ server, tool: name }) : undefined;
       const mcp = mcpOf(target?.meta);
       const refusal = appCallRefusal(server, target ? { name, ...(mcp?.server ? { server: mcp.server } : {}), ...(mcp?.ui ? { ui: mcp.ui } : {}) } : undefined);
       if (refusal) return { content: [{ type: 'text', text: `Refused: ${refusal === 'no such tool' ? `no tool "${name}" on this app's server` : refusal}.` }], isError: true };

@@ -15,7 +15,7 @@ import type { ToolService } from './services.ts';
 export interface ToolCatalogPort {
   source: ToolGroupSource;
   /** Opens a ToolSession kept in step with the source and the settings' switches (the panel's catalog). */
-  session: ToolSessionFactory;
+  toolSession: ToolSessionFactory;
 }
 
 /** Tool authoring (create/read/update/delete user tools); absent = read-only tools panel. Contract: the registry has re-read the folder before a write resolves. */
@@ -39,11 +39,11 @@ export function createToolService(tools: ToolCatalogPort, store: SettingsStore, 
   const registry = tools.source;
   // Subscribed after the catalog's own sync (emitters call in subscription order), so a change
   // reaches the panel with the catalog already updated.
-  const catalog = tools.session({ sessionId: 'tools-panel' });
+  const catalog = tools.toolSession({ sessionId: 'tools-panel' });
   const changed = new Emitter<ToolsState>();
   const state = (): ToolsState => ({
-    groups: catalog.executor.listGroups(),
-    diagnostics: sortDiagnostics([...registry.diagnostics(), ...catalog.executor.diagnostics()]),
+    groups: catalog.listGroups(),
+    diagnostics: sortDiagnostics([...registry.diagnostics(), ...catalog.diagnostics()]),
   });
   const offChanged = registry.onChanged(() => changed.fire(state()));
 

@@ -4,6 +4,7 @@ import type { Diagnostic, ToolFormat } from '../../../shared/tools.ts';
 import type { ProtectedPaths, Runner } from '../runner/types.ts';
 import type { ToolGroup } from '../tools/types.ts';
 import type { McpInteractions } from './mcp/types.ts';
+import type { ModuleHostPool } from './module/host-pool.ts';
 
 export interface SourceEntry {
   /** The tools root this entry was found in. */
@@ -48,6 +49,8 @@ export interface SourceContext {
    * elicitation): the chat's card, or the terminal of `tools run`. Absent: nobody to ask.
    */
   interactions?: McpInteractions;
+  /** The module tool hosts of the context's owner (the runtime's; a test's own). */
+  moduleHosts: ModuleHostPool;
 }
 
 export interface LoadResult {

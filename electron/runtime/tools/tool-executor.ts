@@ -8,6 +8,7 @@ import type {
   ToolErrorResult,
   ToolExecuteResult,
   ToolGroupInfo,
+  ToolInfo,
   ToolPermission,
   ToolUpdate,
 } from '../../../shared/tools.ts';
@@ -26,10 +27,11 @@ import {
   type RegisteredTool,
   type RegisterResult,
 } from './tool-catalog.ts';
-import { addSkillRules, BASE_TOOL_RULES, groupRulePrompt, restoreMissingRules, ruleVariableName } from './tool-rules.ts';
+import { addSkillRules, restoreMissingRules, ruleVariableName, toolRulesText } from './tool-rules.ts';
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup } from './types.ts';
 import { varRefUses } from './var-ref-uses.ts';
+import { notifySessionHooks } from './session-hooks.ts';
 import { callInspection, withCallTrace, type CallTrace } from './call-trace.ts';
 import { boundError, deniedByRule, errorResult, notAllowed, resultWithheld, shapeSuccess } from './shape-result.ts';
 import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
@@ -156,6 +158,18 @@ export class ToolExecutor {
     return this.catalog.resolve(name)?.tool;
   }
 
+  /** The listed group a tool (by real or model name) belongs to, or '' (unknown, or of an unlisted built-in group). O(1). */
+  groupOf(name: string): string {
+    const entry = this.catalog.resolve(name);
+    return entry && !entry.unlisted ? entry.groupName : '';
+  }
+
+  /** One tool as the Tools panel shows it (policy and switch included), or undefined. */
+  toolInfo(name: string): ToolInfo | undefined {
+    const entry = this.catalog.resolve(name);
+    return entry && !entry.unlisted ? toToolInfo(entry, this.permissionOf(entry), this.catalog.isToolEnabled(entry.name)) : undefined;
+  }
+
   /** The tool `name` calls is of an unlisted built-in group (FindTools): no selection applies to it. */
   isUnlisted(name: string): boolean {
     return this.catalog.resolve(name)?.unlisted === true;
@@ -186,16 +200,7 @@ export class ToolExecutor {
 
   /** The tool part of the system prompt. */
   toolRules(): string {
-    const parts = [BASE_TOOL_RULES];
-    const enabled = this.catalog.executableTools();
-    for (const group of this.catalog.allGroups()) {
-      if (!this.catalog.isGroupEnabled(group.name)) continue;
-      // Real names: rulePrompt functions are written by the group's author against their own names.
-      const names = enabled.filter((t) => t.groupName === group.name).map((t) => t.name);
-      const text = groupRulePrompt(group.group, names, this.log);
-      if (text) parts.push(`## Tool group: ${group.name}\n${text}`);
-    }
-    return parts.join('\n\n');
+    return toolRulesText(this.catalog, this.log);
   }
 
   listGroups(): ToolGroupInfo[] {
@@ -249,22 +254,8 @@ export class ToolExecutor {
   }
 
   /** Runs every tool's onSession hook; a hook that throws is logged, never fatal. */
-  async notifySession(reason: SessionEvent['reason']): Promise<void> {
-    const event: SessionEvent = { reason, sessionId: this.sessionId };
-    const withHooks = this.catalog
-      .allGroups()
-      .flatMap((g) => g.toolNames)
-      .map((name) => this.catalog.resolve(name))
-      .filter((entry): entry is RegisteredTool => typeof entry?.tool.onSession === 'function');
-    await Promise.all(
-      withHooks.map(async (entry) => {
-        try {
-          await entry.tool.onSession!(event);
-        } catch (error) {
-          this.log(`onSession(${reason}) of ${entry.name} failed: ${errorText(error)}`);
-        }
-      }),
-    );
+  notifySession(reason: SessionEvent['reason']): Promise<void> {
+    return notifySessionHooks(this.catalog, { reason, sessionId: this.sessionId }, this.log);
   }
 
   /** Session closed: pending approvals are rejected and running tools aborted. */

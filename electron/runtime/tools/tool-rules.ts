@@ -2,6 +2,7 @@
 // group's rulePrompt followed by its skill-rule index (alwaysLoad rules inline, the rest listed
 // with the ReadVar call that loads them).
 import { errorText } from './run-tool.ts';
+import type { ToolCatalog } from './tool-catalog.ts';
 import type { SkillRule, ToolGroup } from './types.ts';
 import type { VariableSystem } from './variable-system.ts';
 
@@ -75,4 +76,18 @@ export function restoreMissingRules(variables: VariableSystem, groups: Iterable<
     const rules = Object.keys(group.declareSkillRules ?? {});
     if (rules.some((rule) => !variables.has(ruleVariableName(name, rule)))) addSkillRules(variables, { ...group, name });
   }
+}
+
+/** The tool part of the system prompt: the base rules, then each enabled group's rule prompt. */
+export function toolRulesText(catalog: ToolCatalog, log?: (message: string) => void): string {
+  const parts = [BASE_TOOL_RULES];
+  const enabled = catalog.executableTools();
+  for (const group of catalog.allGroups()) {
+    if (!catalog.isGroupEnabled(group.name)) continue;
+    // Real names: rulePrompt functions are written by the group's author against their own names.
+    const names = enabled.filter((t) => t.groupName === group.name).map((t) => t.name);
+    const text = groupRulePrompt(group.group, names, log);
+    if (text) parts.push(`## Tool group: ${group.name}\n${text}`);
+  }
+  return parts.join('\n\n');
 }

@@ -1,16 +1,23 @@
-// A conversation with tools: the one place a ToolExecutor is built. A ToolSession owns its
-// executor (and so its variables and approval memory), keeps the executor's groups in step with
-// the tool sources and its switches in step with the settings, and holds what this conversation
-// chose on top of them. The chat, `tools run`, the Tools panel's catalog and every `mcp serve`
-// connection take theirs from `createRuntime().toolSession()` (or a ToolSessionFactory it hands out).
+// A conversation with tools, and the only door to a ToolExecutor: the executor is built here,
+// kept private, and every call runs through execute(). A ToolSession owns its executor (and so its
+// variables and approval memory), keeps the executor's groups in step with the tool sources and
+// its switches in step with the settings, and holds what this conversation chose on top of them.
+// The chat, `tools run`, the Tools panel's catalog and every `mcp serve` connection open theirs
+// through `createRuntime().toolSession()` (or the factory the runtime hands its own parts).
 //
 // API (what the next features hang on it):
-//   executor            the pipeline: lookup → enabled → $VAR_REF → validation → approval → run →
-//                       format → truncate → cache → result approval. Built here only.
 //   execute(name, args) a call as this conversation may make it: refused with a message for the
 //                       model when the conversation's choice leaves the tool out, else the
-//                       executor's execute(). Every caller (chat, mcp serve, MCP App tool calls)
-//                       goes through here, so a rule added here applies to all of them.
+//                       executor's pipeline (lookup → enabled → $VAR_REF → validation → approval →
+//                       run → format → truncate → cache → result approval). Every caller (chat,
+//                       mcp serve, MCP App tool calls, `tools run`) goes through here.
+//   queries             definitions(), listGroups(), groupOf(name) (O(1)), tool(name), hasTool,
+//                       findTool({server, tool}), checkArgs(), diagnostics(), toolRules(),
+//                       effectivePermission(); none changes anything.
+//   addBuiltinGroup(g)  a built-in group of this conversation (FindTools, later skills' tools).
+//   enableForRun(name)  the tool and its group are on in this session whatever the switches say
+//                       (`tools run NAME`: the user named it); kept across re-syncs.
+//   approval memory     exportApprovalMemory() / importApprovalMemory(data), saved with a chat.
 //   selection()/setSelection(s)   a chat's own tools (null: the global switches apply).
 //   onlyGroups          `mcp serve --group`: groups outside it stay off whatever the settings say.
 //   setToolSet(name)    a named tool set (settings `toolSets`): narrows the switches for a chat,
@@ -21,21 +28,21 @@
 //   onChanged(l)        after every re-sync (tools reloaded, switches or selection changed).
 //   close()             stops the syncing, rejects pending approvals, aborts running tools.
 // Enable state is layered in one place (#applySwitches): settings' switches → an exact tool set →
-// onlyGroups → selection → a narrowing tool set. Argument rules are checked in the executor (its
-// guard, over the runtime's RuleBook) after $VAR_REF resolution and validation; MCP App tool
-// calls (runtime/apps/) call execute().
+// onlyGroups → selection → a narrowing tool set → enabled for this run. Argument rules are checked
+// in the executor (its guard, over the runtime's RuleBook) after $VAR_REF resolution and validation.
 import type { PermissionLevel } from '../../../shared/permissions.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
-import type { ToolExecuteResult } from '../../../shared/tools.ts';
-import type { Disposer } from '../base/emitter.ts';
+import type { Diagnostic, ToolDefinition, ToolExecuteResult, ToolGroupInfo, ToolInfo, ToolPermission } from '../../../shared/tools.ts';
+import { Emitter, type Disposer } from '../base/emitter.ts';
+import type { ApprovalMemoryData } from './approval-memory.ts';
 import { applyEnableState, replaceExecutorGroups, syncExecutorGroups, type GroupsChange } from './executor-groups.ts';
 import { ToolExecutor, type ExecuteOptions } from './tool-executor.ts';
 import { applyToolSelection, normalizeSelection, selectionRefusal } from './tool-selection.ts';
 import { applyToolSet, enableExactly } from './rules/apply-tool-set.ts';
 import { bookCallGuard } from './rules/book-call-guard.ts';
 import { findToolSet, type RuleBook } from './rules/rule-book.ts';
-import type { ApprovalCallback, PermissionStore, ToolGroup } from './types.ts';
+import type { ApprovalCallback, PermissionStore, SessionEvent, ToolGroup } from './types.ts';
 import { VariableSystem } from './variable-system.ts';
 
 /** Where a conversation's tool groups come from (the runtime's combined source, a test's list). */
@@ -94,11 +101,13 @@ export function toolSessionFactory(deps: ToolSessionDeps): ToolSessionFactory {
 }
 
 export class ToolSession {
-  readonly executor: ToolExecutor;
+  readonly #executor: ToolExecutor;
   readonly #deps: ToolSessionDeps;
   readonly #onlyGroups: readonly string[];
-  readonly #listeners = new Set<() => void>();
+  readonly #changes: Emitter<void>;
   readonly #disposers: Disposer[] = [];
+  /** Tools the user named for this run (`tools run NAME`): on whatever the switches say. */
+  readonly #forRun = new Set<string>();
   #selection: ChatToolSelection | null;
   #toolSet: string | undefined;
   #level: PermissionLevel | undefined;
@@ -107,13 +116,14 @@ export class ToolSession {
 
   constructor(deps: ToolSessionDeps, options: ToolSessionOptions) {
     this.#deps = deps;
+    this.#changes = new Emitter({ onListenerError: (error) => deps.log?.(`a tool session listener failed: ${(error as Error).message}`) });
     this.#onlyGroups = options.onlyGroups ?? [];
     this.#selection = normalizeSelection(options.selection);
     this.#toolSet = options.toolSet;
     this.#level = options.permissionLevel;
     this.#exactToolSet = options.exactToolSet ?? false;
     const { limits } = deps.settings();
-    this.executor = new ToolExecutor({
+    const executor = new ToolExecutor({
       sessionId: options.sessionId,
       variables: options.variables ?? new VariableSystem({ maxEntries: limits.variableMaxEntries, maxBytes: limits.variableMaxBytes }),
       truncateChars: limits.truncateChars,
@@ -123,30 +133,34 @@ export class ToolSession {
       ...(deps.ruleBook ? { guard: bookCallGuard(deps.ruleBook, { toolSet: () => this.#toolSet, ...(options.unattended ? { unattended: options.unattended } : {}) }) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
+    this.#executor = executor;
     const tools = deps.tools ?? { groups: () => [] };
-    for (const error of replaceExecutorGroups(this.executor, tools.groups())) deps.log?.(error);
+    for (const error of replaceExecutorGroups(executor, tools.groups())) deps.log?.(error);
     this.#applySwitches(deps.settings());
     const offTools = tools.onChanged?.((change) => {
       const groups = tools.groups();
-      if (change) syncExecutorGroups(this.executor, groups, change);
-      else for (const error of replaceExecutorGroups(this.executor, groups)) deps.log?.(error);
+      if (change) syncExecutorGroups(executor, groups, change);
+      else for (const error of replaceExecutorGroups(executor, groups)) deps.log?.(error);
       this.#applySwitches(deps.settings());
-      this.#changed();
+      this.#changes.fire();
     });
     const offSettings = deps.onSettingsChanged?.((settings) => {
       this.#applySwitches(settings);
-      this.#changed();
+      this.#changes.fire();
     });
     for (const off of [offTools, offSettings]) if (off) this.#disposers.push(off);
   }
 
   get sessionId(): string {
-    return this.executor.sessionId;
+    return this.#executor.sessionId;
   }
 
+  /** The conversation's variables (cached results, RULE_ variables): read them, journal them. */
   get variables(): VariableSystem {
-    return this.executor.variables;
+    return this.#executor.variables;
   }
+
+  // ── the conversation's choice ─────────────────────────────────────────────────────────────
 
   /** This conversation's tools (null: the global switches apply). A copy. */
   selection(): ChatToolSelection | null {
@@ -156,8 +170,7 @@ export class ToolSession {
   /** Replaces the choice (normalised) and applies it now; returns what is kept. */
   setSelection(selection: ChatToolSelection | null): ChatToolSelection | null {
     this.#selection = selection === null ? null : normalizeSelection(selection);
-    this.#applySwitches(this.#deps.settings());
-    this.#changed();
+    this.#resync();
     return this.selection();
   }
 
@@ -170,40 +183,144 @@ export class ToolSession {
   setToolSet(name: string | undefined): void {
     if (name === this.#toolSet) return;
     this.#toolSet = name;
-    this.#applySwitches(this.#deps.settings());
-    this.#changed();
+    this.#resync();
   }
 
   /** The conversation's own level (undefined: its tool set's, else default); applies from the next call. */
   setPermissionLevel(level: PermissionLevel | undefined): void {
     this.#level = level;
-    this.executor.setPermissionLevel(this.#effectiveLevel(this.#deps.settings()));
+    this.#executor.setPermissionLevel(this.#effectiveLevel(this.#deps.settings()));
+  }
+
+  /** The level the next call is decided at. */
+  permissionLevel(): PermissionLevel {
+    return this.#executor.permissionLevel();
+  }
+
+  /**
+   * `name` (real or model name) and its group are on in this session whatever the switches,
+   * the selection or a tool set say: the user named it (`tools run NAME`). False: no such tool.
+   */
+  enableForRun(name: string): boolean {
+    const info = this.#executor.toolInfo(name);
+    if (!info) return false;
+    this.#forRun.add(info.name);
+    this.#resync();
+    return true;
   }
 
   /** Why this conversation refuses a call to `name`, for the model; undefined when it may call it. */
   refusal(name: string): string | undefined {
-    return selectionRefusal(this.executor, this.#selection, name);
+    if (this.#forRun.has(name)) return undefined;
+    return selectionRefusal(this.#executor, this.#selection, name);
   }
+
+  // ── the one way a call runs ───────────────────────────────────────────────────────────────
 
   /** One call as this conversation may make it; never throws (see the header). */
   async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolExecuteResult> {
     const refusal = this.refusal(name);
-    if (refusal === undefined) return this.executor.execute(name, args, options);
+    if (refusal === undefined) return this.#executor.execute(name, args, options);
     return { toolName: name, status: 'ERROR', error: refusal, finalText: refusal, ...(options.callId ? { callId: options.callId } : {}), durationMs: 0 };
   }
 
-  /** The group a tool (by real or model name) belongs to, or ''. */
+  /** Checks arguments like a call would (`$VAR_REF`, the schema) without running anything. */
+  checkArgs(name: string, args: unknown): { ok: true } | { ok: false; message: string } {
+    return this.#executor.checkArgs(name, args);
+  }
+
+  // ── queries ───────────────────────────────────────────────────────────────────────────────
+
+  /** What the model may call now, as OpenAI function definitions. */
+  definitions(): ToolDefinition[] {
+    return this.#executor.getEnabledToolDefinitions();
+  }
+
+  /** Every listed group with its tools, policies and switches (the Tools panel, `tools list`). */
+  listGroups(): ToolGroupInfo[] {
+    return this.#executor.listGroups();
+  }
+
+  /** The group a tool (by real or model name) belongs to, or ''. O(1): one catalog lookup. */
   groupOf(name: string): string {
-    for (const group of this.executor.listGroups()) {
-      if (group.tools.some((t) => t.name === name || t.modelName === name)) return group.name;
+    return this.#executor.groupOf(name);
+  }
+
+  /** Whether `name` (real or model name, built-ins included) is a tool of this session. */
+  hasTool(name: string): boolean {
+    return this.#executor.getTool(name) !== undefined;
+  }
+
+  /** One listed tool as `listGroups` shows it, or undefined. */
+  tool(name: string): ToolInfo | undefined {
+    return this.#executor.toolInfo(name);
+  }
+
+  /** A tool's `meta` (MCP annotations, an app's `ui`), cheap: no info is built. */
+  toolMeta(name: string): Record<string, unknown> | undefined {
+    return this.#executor.getTool(name)?.meta;
+  }
+
+  /** The tool's own one-line summary of `args` (compressArgs), when it has one; never throws. */
+  summarize(name: string, args: Record<string, unknown>): string | undefined {
+    try {
+      return this.#executor.getTool(name)?.compressArgs?.(args);
+    } catch {
+      return undefined;
     }
-    return '';
+  }
+
+  /** The tool an MCP App's `tools/call` names: `tool` of the MCP server `server`, or undefined. */
+  findTool(target: { server: string; tool: string }): ToolInfo | undefined {
+    const of = (meta: Record<string, unknown> | undefined) => meta?.mcp as { server?: string; tool?: string } | undefined;
+    for (const group of this.#executor.listGroups()) {
+      const found = group.tools.find((t) => of(t.meta)?.server === target.server && of(t.meta)?.tool === target.tool);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** The policy that applies to a tool now (user override → tool → group → default). */
+  effectivePermission(name: string): Required<ToolPermission> | undefined {
+    return this.#executor.effectivePermission(name);
+  }
+
+  /** Registration problems (name clashes with built-ins, malformed tools). */
+  diagnostics(): Diagnostic[] {
+    return this.#executor.diagnostics();
+  }
+
+  /** The tool part of the system prompt (enabled groups' rule prompts). */
+  toolRules(): string {
+    return this.#executor.toolRules();
+  }
+
+  // ── built-ins, memory, lifecycle ──────────────────────────────────────────────────────────
+
+  /** Adds a built-in group of this conversation (FindTools); it stays through every re-sync. */
+  addBuiltinGroup(group: ToolGroup): string[] {
+    if (!group.builtin) throw new Error(`addBuiltinGroup: the group "${group.name}" is not marked builtin`);
+    return this.#executor.registerToolGroup(group).errors;
+  }
+
+  /** The conversation's remembered approvals, to save with it. */
+  exportApprovalMemory(): ApprovalMemoryData {
+    return this.#executor.exportApprovalMemory();
+  }
+
+  /** Merges saved approvals in; returns how many were valid. */
+  importApprovalMemory(data: unknown): number {
+    return this.#executor.importApprovalMemory(data);
+  }
+
+  /** Runs every tool's onSession hook (a chat closing); a hook that throws is logged. */
+  notifySession(reason: SessionEvent['reason']): Promise<void> {
+    return this.#executor.notifySession(reason);
   }
 
   /** Contract: `listener` runs after each re-sync (tools, settings, selection); returns a disposer. */
   onChanged(listener: () => void): Disposer {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#changes.event(listener);
   }
 
   get closed(): boolean {
@@ -215,37 +332,37 @@ export class ToolSession {
     if (this.#closed) return;
     this.#closed = true;
     for (const dispose of this.#disposers.splice(0)) dispose();
-    this.#listeners.clear();
-    this.executor.close();
+    this.#changes.dispose();
+    this.#executor.close();
     this.#deps.closed?.(this);
+  }
+
+  #resync(): void {
+    this.#applySwitches(this.#deps.settings());
+    this.#changes.fire();
   }
 
   /** Settings' switches, an exact tool set, `onlyGroups`, the selection, then a narrowing tool set. */
   #applySwitches(settings: Settings): void {
     const set = this.#toolSet ? findToolSet(settings, this.#toolSet) : undefined;
-    applyEnableState(this.executor, settings);
-    if (set && this.#exactToolSet) enableExactly(this.executor, set);
+    applyEnableState(this.#executor, settings);
+    if (set && this.#exactToolSet) enableExactly(this.#executor, set);
     if (this.#onlyGroups.length > 0) {
-      for (const group of this.executor.listGroups()) {
-        if (!group.builtin && !this.#onlyGroups.includes(group.name)) this.executor.toggleGroupEnabled(group.name, false);
+      for (const group of this.#executor.listGroups()) {
+        if (!group.builtin && !this.#onlyGroups.includes(group.name)) this.#executor.toggleGroupEnabled(group.name, false);
       }
     }
-    if (this.#selection) applyToolSelection(this.executor, this.#selection);
-    if (set && !this.#exactToolSet) applyToolSet(this.executor, set);
-    this.executor.setPermissionLevel(this.#effectiveLevel(settings));
+    if (this.#selection) applyToolSelection(this.#executor, this.#selection);
+    if (set && !this.#exactToolSet) applyToolSet(this.#executor, set);
+    for (const name of this.#forRun) {
+      const group = this.#executor.groupOf(name);
+      if (group) this.#executor.toggleGroupEnabled(group, true);
+      this.#executor.setToolEnabled(name, true);
+    }
+    this.#executor.setPermissionLevel(this.#effectiveLevel(settings));
   }
 
   #effectiveLevel(settings: Settings): PermissionLevel {
     return this.#level ?? (this.#toolSet ? findToolSet(settings, this.#toolSet)?.level : undefined) ?? 'default';
-  }
-
-  #changed(): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener();
-      } catch (error) {
-        this.#deps.log?.(`a tool session listener failed: ${(error as Error).message}`);
-      }
-    }
   }
 }

@@ -87,7 +87,7 @@ describe('FindTools as a built-in group of the executor', () => {
 
   it("a chat's own tool selection does not refuse it", async () => {
     const session = new ToolSession({ settings: () => defaultSettings(), tools: { groups: () => [makeGroup('g', manyTools(3))] } }, { sessionId: 's', selection: { tools: ['tool_1'], pinned: [] } });
-    session.executor.registerToolGroup(createFindToolsGroup(new ToolBudget(), () => session.executor.getEnabledToolDefinitions()));
+    session.addBuiltinGroup(createFindToolsGroup(new ToolBudget(), () => session.definitions()));
     expect(await session.execute('FindTools', { query: 'topic1' })).toMatchObject({ status: 'SUCCESS', finalText: expect.stringMatching(/^Found 1 tool/) });
     expect((await session.execute('tool_2', {})).status).toBe('ERROR');
     session.close();

@@ -30,7 +30,7 @@ function world(groups: ToolGroup[], switches: Partial<Settings> = {}) {
   };
 }
 
-const enabledNames = (session: ToolSession) => session.executor.getEnabledToolDefinitions().map((d) => d.function.name).sort();
+const enabledNames = (session: ToolSession) => session.definitions().map((d) => d.function.name).sort();
 
 describe('ToolSession', () => {
   it('layers the switches: settings, then onlyGroups, then the selection', () => {

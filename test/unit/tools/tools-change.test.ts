@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { Emitter } from '../../../electron/runtime/base/emitter.ts';
 import { ToolSession } from '../../../electron/runtime/tools/tool-session.ts';
 import { defaultSettings, type Settings } from '../../../shared/settings.ts';
-import { ToolExecutor } from '../../../electron/runtime/tools/tool-executor.ts';
 import { combineGroupSources, type ToolGroupSource, type ToolsChange } from '../../../electron/runtime/tools/tools-change.ts';
 import type { ToolGroup } from '../../../electron/runtime/tools/types.ts';
 import type { Diagnostic } from '../../../shared/tools.ts';
@@ -32,7 +31,7 @@ function fakeSource(groups: ToolGroup[], diagnostics: Diagnostic[] = []) {
   };
 }
 
-const names = (executor: ToolExecutor) => executor.listGroups().filter((g) => !g.builtin).map((g) => g.name);
+const names = (executor: Pick<ToolSession, 'listGroups'>) => executor.listGroups().filter((g) => !g.builtin).map((g) => g.name);
 
 describe('combined tool sources', () => {
   it('lists every source in order, passes each change on, reloads and closes them all', async () => {
@@ -66,14 +65,14 @@ describe('combined tool sources', () => {
       { tools: combined, settings: () => asSettings(state), onSettingsChanged: (listener) => settingsChanged.event((s) => listener(asSettings(s))) },
       { sessionId: 't' },
     );
-    const { executor } = session;
+    const executor = session;
     expect(names(executor)).toEqual(['files']);
     expect(executor.listGroups().find((g) => g.name === 'files')?.enabled).toBe(true);
 
     // An MCP server connects: its group appears, enabled as the settings say.
     mcp.set([makeGroup('github', [makeTool('github__issues')])], { added: ['github'], removed: [], updated: [] });
     expect(names(executor)).toEqual(['files', 'github']);
-    expect(executor.getTool('github__issues')).toBeDefined();
+    expect(executor.tool('github__issues')).toBeDefined();
     expect(executor.listGroups().find((g) => g.name === 'github')?.enabled).toBe(true);
 
     // The user switches a tool off.
@@ -94,20 +93,20 @@ describe('combined tool sources', () => {
     const b = fakeSource([makeGroup('shared', [makeTool('from_b')])]);
     const combined = combineGroupSources([a.source, b.source]);
     const session = new ToolSession({ tools: combined, settings: defaultSettings }, { sessionId: 't' });
-    const { executor } = session;
-    expect(executor.getTool('from_a')).toBeDefined();
-    expect(executor.getTool('from_b')).toBeUndefined();
+    const executor = session;
+    expect(executor.tool('from_a')).toBeDefined();
+    expect(executor.tool('from_b')).toBeUndefined();
     expect(combined.diagnostics()).toEqual([expect.objectContaining({ code: 'group-name-taken', message: expect.stringMatching(/"shared" is already provided/) })]);
 
     // The later source dropping its copy must not remove the earlier one's group.
     b.set([], { added: [], removed: ['shared'], updated: [] });
-    expect(executor.getTool('from_a')).toBeDefined();
+    expect(executor.tool('from_a')).toBeDefined();
     expect(combined.diagnostics()).toEqual([]);
     // The earlier source dropping it uncovers the later one's.
     b.set([makeGroup('shared', [makeTool('from_b')])], { added: ['shared'], removed: [], updated: [] });
     a.set([], { added: [], removed: ['shared'], updated: [] });
-    expect(executor.getTool('from_a')).toBeUndefined();
-    expect(executor.getTool('from_b')).toBeDefined();
+    expect(executor.tool('from_a')).toBeUndefined();
+    expect(executor.tool('from_b')).toBeDefined();
     session.close();
   });
 });

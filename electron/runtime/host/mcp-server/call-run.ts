@@ -4,7 +4,10 @@
 // which resumes this same run. Each round lends its request context: progress goes to the round
 // that is open, and cancelling that round aborts the run (its processes are killed). A question
 // the tool itself asks (Open WebUI's __event_call__, a proxied server's elicitation) travels the
-// same way as an `elicit` step, and its answer goes back to the tool unchanged.
+// same way as an `elicit` step, and its answer goes back to the tool unchanged. The round's state
+// belongs to the round (the MCP SDK's requestState): a question handed out gets a token the
+// client echoes in its next round, and a deadline (an abort signal) after which the question is
+// answered "no answer came" by the run itself. resume(token) accepts only the open question's token.
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/server';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult, ToolUpdate } from '../../../../shared/tools.ts';
 import { PendingAsks } from '../../base/pending-asks.ts';
@@ -21,8 +24,27 @@ export interface RoundPort {
   progress?: (message: string) => void;
 }
 
+export interface CallRunOptions {
+  /** Names the run inside its question tokens, so a connection finds the run of a token. */
+  id?: string;
+  /** How long a question waits for the client's answer, ms (10 min). */
+  answerTimeoutMs?: number;
+}
+
+/** The question handed out now: its token and the deadline's listener. */
+interface OpenRound {
+  token: string;
+  stop: () => void;
+}
+
+/** The run's id a question token names (the part before the last dot). */
+export function runIdOfToken(token: string): string {
+  return token.slice(0, Math.max(0, token.lastIndexOf('.')));
+}
+
 export class CallRun {
   readonly controller = new AbortController();
+  readonly id: string;
   readonly result: Promise<ToolExecuteResult>;
   /** The question handed out to the client, at most one at a time (a call asks, then waits). */
   readonly #asks = new PendingAsks<Question, Answer>({
@@ -35,9 +57,13 @@ export class CallRun {
   #askArrived: (() => void) | undefined;
   #round: RoundPort | undefined;
   #detachSignal: (() => void) | undefined;
+  readonly #answerTimeoutMs: number;
+  #open: OpenRound | undefined;
 
   /** `start` runs the call; it gets this run's signal and progress sink. */
-  constructor(start: (signal: AbortSignal, onUpdate: (update: ToolUpdate) => void) => Promise<ToolExecuteResult>) {
+  constructor(start: (signal: AbortSignal, onUpdate: (update: ToolUpdate) => void) => Promise<ToolExecuteResult>, options: CallRunOptions = {}) {
+    this.id = options.id ?? globalThis.crypto.randomUUID();
+    this.#answerTimeoutMs = options.answerTimeoutMs ?? 10 * 60_000;
     // Started on the next tick, so `start` may already use the constructed run (ask()).
     this.result = Promise.resolve().then(() => start(this.controller.signal, (update) => this.#onUpdate(update)));
   }
@@ -81,7 +107,10 @@ export class CallRun {
       });
       const first = await Promise.race([asked.then(() => 'ask' as const), this.result.then(() => 'done' as const)]);
       const open = this.#asks.pending().at(-1);
-      if (first === 'ask' && open) return open.kind === 'approval' ? { kind: 'ask', request: open.request } : { kind: 'elicit', params: open.params };
+      if (first === 'ask' && open) {
+        this.#handOut(open.kind);
+        return open.kind === 'approval' ? { kind: 'ask', request: open.request } : { kind: 'elicit', params: open.params };
+      }
       return { kind: 'done', result: await this.result };
     } finally {
       this.#askArrived = undefined;
@@ -89,10 +118,47 @@ export class CallRun {
     }
   }
 
+  /** The token of the question handed out by the last step, while it waits for its answer. */
+  get questionToken(): string | undefined {
+    return this.#open?.token;
+  }
+
+  /**
+   * The client's next round names `token`: true when it is the open question's (its deadline is
+   * then stopped, and the caller answers); false when that question was answered, expired or
+   * never was this run's.
+   */
+  resume(token: string): boolean {
+    if (!this.#open || this.#open.token !== token) return false;
+    this.#closeRound();
+    return true;
+  }
+
   /** The client went away or never answered: rejects what is pending and stops the tool. */
   abort(reason: string): void {
+    this.#closeRound();
     this.#asks.rejectAll(reason);
     this.controller.abort(new Error(reason));
+  }
+
+  /** A question goes out: a fresh token, and a deadline after which the run answers it itself. */
+  #handOut(kind: Question['kind']): void {
+    this.#closeRound();
+    const timeout = AbortSignal.timeout(this.#answerTimeoutMs);
+    const expire = () => {
+      if (this.#open?.token !== token) return;
+      this.#open = undefined;
+      if (kind === 'elicit') this.answerElicitation({ action: 'cancel' });
+      else this.answer({ decision: 'reject', reason: `No answer came within ${Math.round(this.#answerTimeoutMs / 1000)} s.` });
+    };
+    const token = `${this.id}.${globalThis.crypto.randomUUID()}`;
+    timeout.addEventListener('abort', expire, { once: true });
+    this.#open = { token, stop: () => timeout.removeEventListener('abort', expire) };
+  }
+
+  #closeRound(): void {
+    this.#open?.stop();
+    this.#open = undefined;
   }
 
   #attach(round: RoundPort): void {

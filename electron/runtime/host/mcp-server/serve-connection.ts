@@ -18,12 +18,12 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../../shared/tools.ts';
 import { closeNamesHint } from '../../tools/close-names.ts';
-import type { ToolExecutor } from '../../tools/tool-executor.ts';
 import type { ToolSession } from '../../tools/tool-session.ts';
 import type { ElicitationAsk } from '../../sources/mcp/types.ts';
 import { approvalForm, decisionFrom } from './approval-form.ts';
-import type { AuditLog } from './audit-log.ts';
-import { CallRun, type RoundPort } from './call-run.ts';
+import type { AuditWriter } from '../../audit/audit-log.ts';
+import type { McpServeAuditEvent } from '../../../../shared/permissions.ts';
+import { CallRun, runIdOfToken, type RoundPort } from './call-run.ts';
 import { listMcpTools } from './tool-listing.ts';
 import type { McpToolFeed } from './tool-feed.ts';
 import type { ServeInteractionRouter } from './serve-interactions.ts';
@@ -38,7 +38,8 @@ export interface McpServeConnectionOptions {
   transport: 'stdio' | 'http';
   serverInfo: { name: string; version: string };
   feed: McpToolFeed;
-  audit: AuditLog;
+  /** The one audit log: this connection's events are its `mcp-serve` entries. */
+  audit?: AuditWriter;
   log?: (message: string) => void;
   /** How long an approval question waits for the client's answer (10 min). */
   approvalTimeoutMs?: number;
@@ -61,18 +62,11 @@ interface CallEntry {
   notes: string[];
 }
 
-interface Waiting {
-  entry: CallEntry;
-  timer: NodeJS.Timeout;
-}
-
 export class McpServeConnection {
   readonly tools: ToolSession;
-  readonly executor: ToolExecutor;
   readonly server: Server;
   readonly #options: McpServeConnectionOptions;
   readonly #runs = new Map<string, CallEntry>();
-  readonly #waiting = new Map<string, Waiting>();
   /** Calls by the JSON-RPC id of the request round that is open now (HTTP aborts them when the client hangs up). */
   readonly #openRounds = new Map<string | number, CallEntry>();
   readonly #disposers: (() => void)[] = [];
@@ -90,11 +84,10 @@ export class McpServeConnection {
       log: (message) => options.log?.(message),
       ...(options.feed.toolSet ? { toolSet: options.feed.toolSet, exactToolSet: true } : {}),
     });
-    this.executor = this.tools.executor;
-    this.#listed = JSON.stringify(listMcpTools(this.executor));
+    this.#listed = JSON.stringify(listMcpTools(this.tools));
     this.#disposers.push(
       this.tools.onChanged(() => this.#announceIfChanged()),
-      this.executor.onVariablesChanged(() => void this.server.sendResourceListChanged().catch(() => {})),
+      this.tools.variables.onChange(() => void this.server.sendResourceListChanged().catch(() => {})),
     );
     this.server = new Server(options.serverInfo, {
       capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
@@ -105,7 +98,7 @@ export class McpServeConnection {
     this.#registerHandlers();
     if (options.interactions) this.#disposers.push(options.interactions.add(options.id, { elicit: (ask, signal) => this.#elicit(ask, signal) }));
     this.server.onclose = () => this.close();
-    options.audit.write(options.id, { event: 'connect', transport: options.transport });
+    this.#audit({ event: 'connect', transport: options.transport });
   }
 
   /** Stops everything this connection started: pending questions are rejected and running tools killed. */
@@ -113,12 +106,14 @@ export class McpServeConnection {
     if (this.#closed) return;
     this.#closed = true;
     for (const dispose of this.#disposers.splice(0)) dispose();
-    for (const { timer } of this.#waiting.values()) clearTimeout(timer);
-    this.#waiting.clear();
     for (const { run } of this.#runs.values()) run.abort('The MCP client disconnected.');
     for (const start of this.#queue.splice(0)) start();
     this.tools.close();
-    this.#options.audit.write(this.#options.id, { event: 'disconnect' });
+    this.#audit({ event: 'disconnect' });
+  }
+
+  #audit(event: McpServeAuditEvent): void {
+    this.#options.audit?.write({ kind: 'mcp-serve', connection: this.#options.id, ...event });
   }
 
   /** The client hung up on these requests (an HTTP response stream closed early): stop their calls. */
@@ -133,7 +128,7 @@ export class McpServeConnection {
   // ── tools ──────────────────────────────────────────────────────────────────────────────────
 
   #announceIfChanged(): void {
-    const listed = JSON.stringify(listMcpTools(this.executor));
+    const listed = JSON.stringify(listMcpTools(this.tools));
     if (listed === this.#listed) return;
     this.#listed = listed;
     void this.server.sendToolListChanged().catch(() => {});
@@ -141,12 +136,12 @@ export class McpServeConnection {
 
   #registerHandlers(): void {
     const server = this.server;
-    server.setRequestHandler('tools/list', async () => ({ tools: listMcpTools(this.executor) }));
+    server.setRequestHandler('tools/list', async () => ({ tools: listMcpTools(this.tools) }));
     server.setRequestHandler('tools/call', (request, ctx) =>
       this.#call(request.params.name, request.params.arguments ?? {}, request.params._meta?.progressToken, ctx),
     );
     server.setRequestHandler('resources/list', async () => ({
-      resources: this.executor.variables.list({ limit: 1000 }).items.map((v) => ({
+      resources: this.tools.variables.list({ limit: 1000 }).items.map((v) => ({
         uri: `${VARIABLE_URI_PREFIX}${encodeURIComponent(v.name)}`,
         name: v.name,
         description: v.desc ?? `${v.type} variable`,
@@ -161,7 +156,7 @@ export class McpServeConnection {
     server.setRequestHandler('resources/read', async (request) => {
       const { uri } = request.params;
       const name = uri.startsWith(VARIABLE_URI_PREFIX) ? safeDecode(uri.slice(VARIABLE_URI_PREFIX.length)) : undefined;
-      const variable = name === undefined ? undefined : this.executor.variables.get(name);
+      const variable = name === undefined ? undefined : this.tools.variables.get(name);
       if (!variable) throw new ResourceNotFoundError(uri, `No variable at ${uri}: list them with resources/list or the ListVars tool.`);
       return { contents: [{ uri, mimeType: 'text/plain', text: variable.value }] };
     });
@@ -174,11 +169,10 @@ export class McpServeConnection {
     const state = ctx.mcpReq.requestState();
     let entry: CallEntry;
     if (typeof state === 'string') {
-      const waiting = this.#waiting.get(state);
-      if (!waiting) return errorResult('This approval question is no longer open (it was answered, expired, or belongs to another connection). Call the tool again.');
-      this.#waiting.delete(state);
-      clearTimeout(waiting.timer);
-      entry = waiting.entry;
+      // The round's state is the open question's token; the run it names checks it.
+      const waiting = this.#runs.get(runIdOfToken(state));
+      if (!waiting?.run.resume(state)) return errorResult('This approval question is no longer open (it was answered, expired, or belongs to another connection). Call the tool again.');
+      entry = waiting;
       if (entry.run.openQuestion === 'elicit') entry.run.answerElicitation(elicitResultFrom(inputResponse(ctx.mcpReq.inputResponses, 'input')));
       else entry.run.answer(decisionFrom(inputResponse(ctx.mcpReq.inputResponses, 'approval'), entry.clientName));
     } else {
@@ -194,37 +188,28 @@ export class McpServeConnection {
       if (this.#openRounds.get(requestId) === entry) this.#openRounds.delete(requestId);
     }
     if (step.kind === 'done') return callToolResult(step.result, entry.notes);
-    const id = `${step.kind === 'ask' ? 'approval' : 'input'}_${globalThis.crypto.randomUUID()}`;
-    const timeoutMs = this.#options.approvalTimeoutMs ?? 10 * 60_000;
-    const timer = setTimeout(() => {
-      this.#waiting.delete(id);
-      if (step.kind === 'elicit') run.answerElicitation({ action: 'cancel' });
-      else run.answer({ decision: 'reject', reason: `No answer came within ${Math.round(timeoutMs / 1000)} s.` });
-    }, timeoutMs);
-    timer.unref();
-    this.#waiting.set(id, { entry, timer });
+    const id = run.questionToken!;
     if (step.kind === 'elicit') return inputRequired({ inputRequests: { input: inputRequired.elicit(step.params) }, requestState: id });
     return inputRequired({ inputRequests: { approval: inputRequired.elicit(approvalForm(step.request, entry.modelName)) }, requestState: id });
   }
 
   #start(name: string, args: unknown, ctx: ServerContext): CallEntry {
-    const tool = this.executor.getTool(name);
-    if (!tool) {
-      const offered = listMcpTools(this.executor).map((t) => t.name);
+    if (!this.tools.hasTool(name)) {
+      const offered = listMcpTools(this.tools).map((t) => t.name);
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}.${closeNamesHint(name, offered)} Call tools/list for the tools offered.`);
     }
     const callId = `mcp_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
     const { canElicit, clientName } = this.#client(ctx);
     // Clients call by the listed (model) name; a real name that differs is looked up the slow way.
-    const listed = this.executor.getEnabledToolDefinitions().some((d) => d.function.name === name);
-    const modelName = listed ? name : (this.executor.listGroups().flatMap((g) => g.tools).find((t) => t.name === name)?.modelName ?? name);
+    const listed = this.tools.definitions().some((d) => d.function.name === name);
+    const modelName = listed ? name : (this.tools.tool(name)?.modelName ?? name);
     const run = new CallRun(async (signal, onUpdate) => {
       const admitted = await this.#admit(signal);
       if (!admitted.ok) return { status: 'ERROR', error: admitted.message, finalText: admitted.message, callId };
       try {
-        this.#options.audit.write(this.#options.id, { event: 'call', tool: name, callId, args });
+        this.#audit({ event: 'call', tool: name, callId, args });
         const result = await this.tools.execute(name, args, { callId, signal, onUpdate });
-        this.#options.audit.write(this.#options.id, {
+        this.#audit({
           event: 'result',
           tool: name,
           callId,
@@ -237,7 +222,7 @@ export class McpServeConnection {
         admitted.release();
         this.#runs.delete(callId);
       }
-    });
+    }, { id: callId, answerTimeoutMs: this.#options.approvalTimeoutMs ?? 10 * 60_000 });
     const entry: CallEntry = { run, callId, modelName, canElicit, clientName, notes: [] };
     this.#runs.set(callId, entry);
     return entry;
@@ -299,7 +284,7 @@ export class McpServeConnection {
       const why = entry.canElicit ? 'asks to open a web page, which is not passed on' : 'cannot show questions (it does not support MCP elicitation)';
       entry.notes.push(`Note: ${entry.modelName} asked the user "${question}", but ${entry.clientName} ${why}, so the question was declined (a confirmation got False, an input None).`);
     }
-    this.#options.audit.write(this.#options.id, { event: 'question', tool: entry.modelName, callId: entry.callId, message: question, action: result.action, asked: entry.canElicit && form });
+    this.#audit({ event: 'question', tool: entry.modelName, callId: entry.callId, message: question, action: result.action, asked: entry.canElicit && form });
     return result;
   }
 
@@ -313,7 +298,7 @@ export class McpServeConnection {
       asked = true;
       decision = await entry.run.ask(request, signal);
     }
-    this.#options.audit.write(this.#options.id, {
+    this.#audit({
       event: 'approval',
       tool: request.toolName,
       callId: request.callId,

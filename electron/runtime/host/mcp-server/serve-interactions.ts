@@ -21,6 +21,11 @@ export class ServeInteractionRouter implements McpInteractions {
     };
   }
 
+  /** Whether the calls of session `id` are a connection's here (their questions go to its client). */
+  routes(id: string | undefined): boolean {
+    return id !== undefined && this.#connections.has(id);
+  }
+
   readonly elicit = async (ask: ElicitationAsk, signal: AbortSignal): Promise<ElicitResult> => {
     const asker = ask.call ? this.#connections.get(ask.call.sessionId) : undefined;
     return asker ? asker.elicit(ask, signal) : { action: 'decline' };

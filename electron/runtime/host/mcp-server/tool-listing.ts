@@ -1,10 +1,15 @@
-// The executor's callable tools as MCP `Tool` entries: the name the model sees, the description,
+// A ToolSession's callable tools as MCP `Tool` entries: the name the model sees, the description,
 // the JSON Schema, and annotations derived from the policies. `readOnlyHint` is only set for tools
 // that declare it (built-in ReadVar/ListVars, or `readOnly`/`readOnlyHint` in a tool's metadata):
 // a client may skip its own confirmation for read-only tools, so we never guess it.
-import type { ToolInfo } from '../../../../shared/tools.ts';
-import type { ToolExecutor } from '../../tools/tool-executor.ts';
+import type { ToolDefinition, ToolGroupInfo, ToolInfo } from '../../../../shared/tools.ts';
 import { LIST_VARS, READ_VAR, VARS_GROUP } from '../../tools/vars-tools.ts';
+
+/** What the listing reads of a ToolSession: what the model may call, and each tool's info. */
+export interface OfferedTools {
+  definitions(): ToolDefinition[];
+  listGroups(): ToolGroupInfo[];
+}
 
 export interface McpToolEntry {
   name: string;
@@ -45,10 +50,10 @@ export function mcpToolEntry(tool: ToolInfo): McpToolEntry {
 }
 
 /** What a client may call now: the enabled tools of enabled groups, ReadVar/ListVars included. */
-export function listMcpTools(executor: ToolExecutor): McpToolEntry[] {
-  const offered = new Set(executor.getEnabledToolDefinitions().map((d) => d.function.name));
+export function listMcpTools(tools: OfferedTools): McpToolEntry[] {
+  const offered = new Set(tools.definitions().map((d) => d.function.name));
   const byModelName = new Map<string, ToolInfo>();
-  for (const group of executor.listGroups()) for (const tool of group.tools) byModelName.set(tool.modelName, tool);
+  for (const group of tools.listGroups()) for (const tool of group.tools) byModelName.set(tool.modelName, tool);
   const out: McpToolEntry[] = [];
   for (const name of offered) {
     const tool = byModelName.get(name);

@@ -7,14 +7,16 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { createRunner, runLaunched, type Launch, type LaunchedProcess } from '../create-runner.ts';
 import { nprocLimit } from '../resource-limits.ts';
-import { toolWarnings } from '../run-warnings.ts';
 import { detectSandbox } from '../sandbox-detect.ts';
 import { prepareSandboxedCommand, type PreparedCommand } from '../sandbox.ts';
 import type { PythonRunHint, RunResult, RunSpec, Runner, RunnerOptions, SandboxSpec } from '../types.ts';
-import { boundSpare, discardSpare, readySpare, refillSpare, startInSpare, takeSpare } from './spares.ts';
+import { boundSpare, discardSpare, refillSpare, startInSpare, takeSpare } from './spares.ts';
+import type { WarmPythonPool, ZygoteRecipe } from './warm-python-pool.ts';
 import { Zygote, type ZygoteRequest } from './zygote.ts';
 
 export interface WarmPythonOptions {
+  /** Whose zygotes serve the runs (the runtime's; a test's own). */
+  pool: WarmPythonPool;
   /** resources/python/zygote.py (it imports run_tool.py beside it); readable inside the sandbox. */
   zygoteScript: string;
   /** A zygote without calls for this long is stopped, ms (default 60 s). */
@@ -28,39 +30,18 @@ export interface WarmPythonOptions {
   recheckMs?: number;
 }
 
-interface PoolEntry {
-  key: string;
-  zygote: Promise<Zygote | { error: string }>;
-  /** The sandbox as prepared when last checked, and when. */
-  signature: string;
-  sandbox: Pick<PreparedCommand, 'sandboxed' | 'note' | 'warnings'>;
-  checkedAt: number;
-  failedAt?: number;
-  idleMs: number;
-}
-
-const FAILED_RETRY_MS = 30_000;
-const pool = new Map<string, PoolEntry>();
-const retired = new Set<Promise<Zygote | { error: string }>>();
-let sweeper: NodeJS.Timeout | undefined;
-
-
 /** Whether this platform can serve warm runs (Linux: fork, /proc, and bubblewrap's namespaces). */
 export function warmPythonSupported(platform: NodeJS.Platform = process.platform): boolean {
   return platform === 'linux';
 }
 
-/** Runs served warm and Python runs that went cold (no zygote, not eligible), since start. */
-const counts = { warm: 0, cold: 0 };
-export function warmPythonCounts(): { warm: number; cold: number } {
-  return { ...counts };
-}
-
+/** Python runs served by `options.pool`'s zygotes where they can be; everything else by `cold`. */
 export function createWarmPythonRunner(options: RunnerOptions & WarmPythonOptions, cold: Runner = createRunner(options)): Runner {
+  const { pool } = options;
   return async (spec) => {
     const plan = warmPlan(spec, options);
     if (!plan) {
-      if (spec.python) counts.cold++;
+      if (spec.python) pool.count('cold');
       return cold(spec);
     }
     let served: RunResult | undefined;
@@ -69,39 +50,9 @@ export function createWarmPythonRunner(options: RunnerOptions & WarmPythonOption
     } catch {
       served = undefined;
     }
-    if (served) counts.warm++;
-    else counts.cold++;
+    pool.count(served ? 'warm' : 'cold');
     return served ?? (await cold(spec));
   };
-}
-
-/** Stops every zygote (tests, app shutdown). */
-export async function stopWarmPython(): Promise<void> {
-  const all = [...[...pool.values()].map((e) => e.zygote), ...retired];
-  pool.clear();
-  retired.clear();
-  clearInterval(sweeper);
-  sweeper = undefined;
-  sweepEveryMs = Infinity;
-  await Promise.all(all.map(async (z) => {
-    const zygote = await z;
-    if (!('error' in zygote)) await zygote.kill();
-  }));
-}
-
-/**
- * The zygotes alive now, with the pid of the spare each holds ready (a forked process waiting for
- * its call: no tool code has run in it). Tests and the benchmark count them.
- */
-export async function warmPythonZygotes(): Promise<Array<{ hostPid: number; busy: number; spares: number[] }>> {
-  const out: Array<{ hostPid: number; busy: number; spares: number[] }> = [];
-  for (const entry of [...pool.values()]) {
-    const zygote = await entry.zygote;
-    if ('error' in zygote || zygote.dead) continue;
-    const spare = await readySpare(zygote);
-    out.push({ hostPid: zygote.hostPid, busy: zygote.busy, spares: spare && !('error' in spare) ? [spare.hostPid] : [] });
-  }
-  return out;
 }
 
 interface WarmPlan {
@@ -147,112 +98,22 @@ function prepareZygoteSandbox(spec: RunSpec, plan: WarmPlan): { signature: strin
   return { signature: JSON.stringify([prepared.command, prepared.args, prepared.sandboxed, prepared.refuse ?? false]), prepared };
 }
 
-/** The zygote for `plan`, started or restarted as needed; undefined: run cold. */
-async function acquire(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & WarmPythonOptions): Promise<{ zygote: Zygote; entry: PoolEntry } | undefined> {
-  const now = Date.now();
-  let entry = pool.get(plan.key);
-  if (entry && now - entry.checkedAt > (options.recheckMs ?? 2000)) {
-    const { signature, prepared } = prepareZygoteSandbox(spec, plan);
-    if (signature !== entry.signature) {
-      retire(entry);
-      entry = undefined;
-    } else {
-      entry.checkedAt = now;
-      entry.sandbox = sandboxInfo(prepared);
-    }
-  }
-  if (entry) {
-    const current = await entry.zygote;
-    if ('error' in current) {
-      if (now - (entry.failedAt ?? 0) < FAILED_RETRY_MS) return undefined;
-      pool.delete(plan.key);
-      entry = undefined;
-    } else if (current.dead) {
-      pool.delete(plan.key);
-      entry = undefined;
-    } else {
-      pool.delete(plan.key);
-      pool.set(plan.key, entry);
-      return { zygote: current, entry };
-    }
-  }
-  const { signature, prepared } = prepareZygoteSandbox(spec, plan);
-  // A sandbox that must refuse, or macOS's: the cold path says so exactly as it always does.
-  if (prepared.refuse || (prepared.sandboxed && detectSandbox().kind !== 'bwrap')) return undefined;
-  const fresh: PoolEntry = {
-    key: plan.key,
-    signature,
-    sandbox: sandboxInfo(prepared),
-    checkedAt: now,
-    idleMs: options.idleMs ?? 60_000,
-    zygote: Zygote.start({ command: spec.command, flags: plan.flags, script: options.zygoteScript, privateTmp: prepared.sandboxed, cwd: plan.toolDir, ...(spec.env ? { env: spec.env } : {}), ...(plan.sandbox ? { sandbox: plan.sandbox } : {}) }, options),
-  };
-  pool.set(plan.key, fresh);
-  makeRoom(options.maxZygotes ?? 8);
-  startSweeper(fresh.idleMs);
-  const started = await fresh.zygote;
-  if ('error' in started) {
-    fresh.failedAt = Date.now();
-    return undefined;
-  }
-  return { zygote: started, entry: fresh };
-}
-
-function sandboxInfo(prepared: PreparedCommand): PoolEntry['sandbox'] {
-  return { sandboxed: prepared.sandboxed, ...(prepared.note ? { note: prepared.note } : {}), ...(toolWarnings(prepared).length ? { warnings: toolWarnings(prepared) } : {}) };
-}
-
-function retire(entry: PoolEntry): void {
-  if (pool.get(entry.key) === entry) pool.delete(entry.key);
-  retired.add(entry.zygote);
-}
-
-/** The pool's order is least recently used first: retire from the front (busy ones stop once their calls end). */
-function makeRoom(max: number): void {
-  for (const entry of [...pool.values()].slice(0, Math.max(0, pool.size - max))) retire(entry);
-}
-
-let sweepEveryMs = Infinity;
-function startSweeper(idleMs: number): void {
-  const every = Math.max(100, Math.min(idleMs / 4, 10_000));
-  if (sweeper && every >= sweepEveryMs) return;
-  clearInterval(sweeper);
-  sweepEveryMs = every;
-  sweeper = setInterval(() => void sweep(), every);
-  sweeper.unref();
-}
-
-async function sweep(): Promise<void> {
-  const now = Date.now();
-  for (const entry of [...pool.values()]) {
-    const zygote = await entry.zygote;
-    if ('error' in zygote) continue;
-    if (zygote.dead || (zygote.busy === 0 && now - zygote.lastUsed > entry.idleMs)) retire(entry);
-  }
-  for (const pending of [...retired]) {
-    const zygote = await pending;
-    if ('error' in zygote || zygote.dead) retired.delete(pending);
-    else if (zygote.busy === 0) {
-      retired.delete(pending);
-      await zygote.kill();
-    }
-  }
-  if (pool.size === 0 && retired.size === 0 && sweeper) {
-    clearInterval(sweeper);
-    sweeper = undefined;
-    sweepEveryMs = Infinity;
-  }
-}
-
 /** Runs `spec` on its zygote; undefined when the call could not be started there (run it cold). */
 async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & WarmPythonOptions): Promise<RunResult | undefined> {
-  const acquired = await acquire(spec, plan, options);
-  if (!acquired) return undefined;
-  const { zygote, entry } = acquired;
+  const lease = await options.pool.acquire(zygoteRecipe(spec, plan, options), {
+    idleMs: options.idleMs ?? 60_000,
+    maxZygotes: options.maxZygotes ?? 8,
+    recheckMs: options.recheckMs ?? 2000,
+  });
+  if (!lease) return undefined;
+  const { zygote, sandbox: zygoteSandbox } = lease;
   const limits = { maxProcesses: spec.sandbox?.maxProcesses, maxMemoryBytes: spec.sandbox?.maxMemoryBytes };
   const bounded = !!limits.maxProcesses && limits.maxProcesses > 0;
   const spare = await takeSpare(zygote, bounded ? limits.maxProcesses : undefined);
-  if ('error' in spare) return undefined;
+  if ('error' in spare) {
+    lease.release();
+    return undefined;
+  }
   let launchedInSpare = false;
   try {
     // The bounds the cold path's `prlimit` and pids cgroup apply, here applied by the call itself.
@@ -265,8 +126,8 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
     const prepared: PreparedCommand = {
       command: spec.command,
       args: spec.args,
-      ...entry.sandbox,
-      ...(entry.sandbox.warnings ? { warnings: [...entry.sandbox.warnings] } : {}),
+      ...zygoteSandbox,
+      ...(zygoteSandbox.warnings ? { warnings: [...zygoteSandbox.warnings] } : {}),
       limits,
       ...(bounded
         ? {
@@ -310,7 +171,21 @@ async function runWarm(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & W
     // before the call's go in the zygote, and its cgroup join (a writer of the kernel's cgroup
     // threadgroup lock, waiting out an RCU grace period) would hold up the call's own fork.
     refillSpare(zygote, bounded ? limits.maxProcesses : undefined);
+    lease.release();
   }
+}
+
+/** How the pool makes (and re-checks) the zygote that serves `plan`. */
+function zygoteRecipe(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & WarmPythonOptions): ZygoteRecipe {
+  return {
+    key: plan.key,
+    prepare: () => prepareZygoteSandbox(spec, plan),
+    start: (prepared) =>
+      // A sandbox that must refuse, or macOS's: the cold path says so exactly as it always does.
+      prepared.refuse || (prepared.sandboxed && detectSandbox().kind !== 'bwrap')
+        ? undefined
+        : Zygote.start({ command: spec.command, flags: plan.flags, script: options.zygoteScript, privateTmp: prepared.sandboxed, cwd: plan.toolDir, ...(spec.env ? { env: spec.env } : {}), ...(plan.sandbox ? { sandbox: plan.sandbox } : {}) }, options),
+  };
 }
 
 function hintFields(hint: PythonRunHint): Pick<ZygoteRequest, 'kind' | 'file' | 'function' | 'marker' | 'code'> {

@@ -16,53 +16,68 @@ import { writeShimBridges } from './shim/bridge-files.ts';
 import { ToolHost } from './tool-host.ts';
 
 /**
- * By what the host's process depends on, not by context object: the app builds a new context
- * for every reload, and a one-file edit must reuse the running host, not start another.
+ * The module tool hosts of one owner (createRuntime makes one and closes it with itself), keyed by
+ * what the host's process depends on, not by context object: the app builds a new context for
+ * every reload, and a one-file edit must reuse the running host, not start another. A load
+ * acquires its host by key; each load's tools release it when they become unreachable (index.ts),
+ * and the host, unused, leaves the pool through the disposer it was given; shutdown() ends the rest.
  */
-const pool = new Map<string, ToolHost>();
+export class ModuleHostPool {
+  readonly #hosts = new Map<string, ToolHost>();
+  #closed = false;
 
-export function hostFor(ctx: SourceContext, root: string, label: string): ToolHost {
-  const sandbox = sandboxSpecFor(ctx, label, root);
-  const key = JSON.stringify([root, sandbox, ctx.env, ctx.cacheDir, ctx.workingDir]);
-  let host = pool.get(key);
-  if (host) host.useContext(ctx);
-  else {
-    const bridgesDir = writableDir(join(ctx.cacheDir, 'module-shim'), `tooldesk-module-shim-${process.getuid?.() ?? 'user'}`);
-    host = new ToolHost({
-      ctx,
-      root,
-      sandbox,
-      transformCacheDir: cacheDirFor(ctx, key),
-      bridges: writeShimBridges(bridgesDir),
-      bridgesDir,
-      readOnlyPaths: codePaths(),
-      onUnused: (unused) => {
-        if (pool.get(key) === unused) pool.delete(key);
-      },
-    });
-    pool.set(key, host);
+  /** The host serving `root` under `ctx`'s settings, started on first use. */
+  acquire(ctx: SourceContext, root: string, label: string): ToolHost {
+    if (this.#closed) throw new Error('the module tool hosts were shut down with their runtime');
+    const sandbox = sandboxSpecFor(ctx, label, root);
+    const key = JSON.stringify([root, sandbox, ctx.env, ctx.cacheDir, ctx.workingDir]);
+    const release = (unused: ToolHost) => {
+      if (this.#hosts.get(key) === unused) this.#hosts.delete(key);
+    };
+    let host = this.#hosts.get(key);
+    if (host) host.useContext(ctx);
+    else {
+      const bridgesDir = writableDir(join(ctx.cacheDir, 'module-shim'), `tooldesk-module-shim-${process.getuid?.() ?? 'user'}`);
+      host = new ToolHost({
+        ctx,
+        root,
+        sandbox,
+        transformCacheDir: cacheDirFor(ctx, key),
+        bridges: writeShimBridges(bridgesDir),
+        bridgesDir,
+        readOnlyPaths: codePaths(),
+        onUnused: release,
+      });
+      this.#hosts.set(key, host);
+    }
+    return host;
   }
-  return host;
-}
 
-/** The hosts serving this context's settings (tests). */
-export function hostsOf(ctx: SourceContext): ToolHost[] {
-  return [...pool.values()].filter((host) => host.servesContext(ctx));
-}
+  /** The hosts serving this context's settings (tests). */
+  hostsOf(ctx: SourceContext): ToolHost[] {
+    return [...this.#hosts.values()].filter((host) => host.servesContext(ctx));
+  }
 
-/** Every host in the pool (tests: none is left once its runtime closed). */
-export function allHosts(): ToolHost[] {
-  return [...pool.values()];
-}
+  /** Every host of this pool (tests: none is left once its runtime closed). */
+  all(): ToolHost[] {
+    return [...this.#hosts.values()];
+  }
 
-/**
- * Ends the hosts serving `ctx`'s settings, or every host (the runtime's close): none outlives
- * its owner. A tool listed later starts its host again.
- */
-export async function shutdownHosts(ctx?: SourceContext): Promise<void> {
-  const hosts = [...pool.entries()].filter(([, host]) => !ctx || host.servesContext(ctx));
-  for (const [key] of hosts) pool.delete(key);
-  await Promise.all(hosts.map(([, host]) => host.shutdown()));
+  /**
+   * Ends the hosts serving `ctx`'s settings, or every host: none outlives its owner. A tool listed
+   * later starts its host again.
+   */
+  async shutdown(ctx?: SourceContext): Promise<void> {
+    const hosts = [...this.#hosts.entries()].filter(([, host]) => !ctx || host.servesContext(ctx));
+    for (const [key] of hosts) this.#hosts.delete(key);
+    await Promise.all(hosts.map(([, host]) => host.shutdown()));
+  }
+
+  /** Ends every host and refuses new ones (the runtime closed). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.shutdown();
+  }
 }
 
 function cacheDirFor(ctx: SourceContext, key: string): string | null {

@@ -5,7 +5,6 @@
 import { dirname } from 'node:path';
 import type { LoadResult, SourceEntry, SourceLoader } from '../types.ts';
 import { isDirectory, moduleGroupName } from './group-name.ts';
-import { hostFor } from './host-pool.ts';
 import { remoteTool } from './remote-tool.ts';
 import type { LoadOutcome, ToolHost } from './tool-host.ts';
 
@@ -25,7 +24,7 @@ export const loadModuleFactories: SourceLoader = async (entries, ctx) => {
     // One stat per entry: 300 module tools are 300 of them before their host can start.
     const folder = isDirectory(entry.path);
     const label = moduleGroupName(entry.path, folder);
-    const host = hostFor(ctx, entry.root, label);
+    const host = ctx.moduleHosts.acquire(ctx, entry.root, label);
     const batch = batches.get(host) ?? [];
     batch.push({ index, entry, label, toolDir: folder ? entry.path : dirname(entry.path) });
     batches.set(host, batch);

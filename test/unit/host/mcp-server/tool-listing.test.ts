@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ToolExecutor } from '../../../../electron/runtime/tools/tool-executor.ts';
 import type { Tool } from '../../../../electron/runtime/tools/types.ts';
-import { listMcpTools } from '../../../../electron/runtime/host/mcp-server/tool-listing.ts';
+import { listMcpTools as listOffered } from '../../../../electron/runtime/host/mcp-server/tool-listing.ts';
+
+/** The listing reads a ToolSession's definitions() and listGroups(); an executor answers the same. */
+const listMcpTools = (executor: ToolExecutor) => listOffered({ definitions: () => executor.getEnabledToolDefinitions(), listGroups: () => executor.listGroups() });
 
 const tool = (name: string, over: Partial<Tool> = {}): Tool => ({
   definition: { type: 'function', function: { name, description: `${name} tool`, parameters: { type: 'object', properties: { q: { type: 'string' } } } } },
