@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import type { SandboxStatus } from '../../shared/sandbox.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { SessionManager } from './chat/session-manager.ts';
+import { lazyChatInteractions, onlyServers, webOnly } from './mcp-wiring.ts';
 import type { Host, HostOptions } from './host/create-host.ts';
 import type { ProviderResolution } from './llm/resolve-provider.ts';
 import { appPaths, type AppPaths } from './paths.ts';
@@ -437,34 +438,4 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 }
 
-/**
- * The chat's cards for a tool's questions, loaded with the first question: their module brings
- * the chat's model streaming, which `tools list` and `tools check` never need.
- */
-function lazyChatInteractions(sessions: () => Promise<SessionManager>, options: { openUrl?: (url: string) => Promise<boolean> }): McpInteractions {
-  let loaded: Promise<McpInteractions> | undefined;
-  const load = () => (loaded ??= import('./host/mcp-chat-interactions.ts').then((m) => m.chatMcpInteractions(sessions, options)));
-  return {
-    elicit: async (ask, signal) => (await load()).elicit!(ask, signal),
-    sample: async (ask, signal) => (await load()).sample!(ask, signal),
-  };
-}
-
-/** The settings as a store that holds only the MCP servers named in `names`. */
-function onlyServers(store: SettingsStore, names: string[]): { get(): Settings; onDidChange(listener: (next: Settings) => void): () => void } {
-  const pick = (current: Settings): Settings => ({ ...current, mcpServers: Object.fromEntries(Object.entries(current.mcpServers).filter(([name]) => names.includes(name))) });
-  return { get: () => pick(store.get()), onDidChange: (listener) => store.onDidChange((next) => listener(pick(next))) };
-}
-
-/** A server names the sign-in page: only web pages are handed to the browser (never file:, javascript: …). */
-export function webOnly(open: (url: string) => Promise<boolean>): (url: string) => Promise<boolean> {
-  return async (url) => {
-    let protocol: string;
-    try {
-      protocol = new URL(url).protocol;
-    } catch {
-      return false;
-    }
-    return protocol === 'https:' || protocol === 'http:' ? open(url) : false;
-  };
-}
+export { webOnly } from './mcp-wiring.ts';
