@@ -57,6 +57,29 @@ const chatSettings = obj(
 // The bytes travel base64 inside the request, whose size the transport bounds.
 const attachment = obj({ name: str(API_LIMITS.maxNameChars, 1), mediaType: str(256), data: str(API_LIMITS.maxMessageBytes) });
 
+/** A schedule as the Settings form sends it; its meaning (a cron that parses …) is checked by the runtime. */
+function schedule(): Shape {
+  const optional = ['every', 'cron', 'timezone', 'toolSet', 'permissions', 'onAsk', 'cwd', 'providerId', 'model', 'enabled', 'createdAt'];
+  return obj(
+    {
+      name,
+      prompt: text,
+      every: str(64, 1),
+      cron: str(256, 1),
+      timezone: str(128, 1),
+      toolSet: name,
+      permissions: oneOf([...PERMISSION_LEVELS]),
+      onAsk: oneOf(['pause', 'deny']),
+      cwd: str(4096, 1),
+      providerId: id,
+      model: str(API_LIMITS.maxNameChars, 1),
+      enabled: bool(),
+      createdAt: num({ min: 0 }),
+    },
+    optional,
+  );
+}
+
 export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   listSessions: empty,
   createSession: obj({ title: str(API_LIMITS.maxNameChars), chat: chatSettings }, ['title', 'chat']),
@@ -136,6 +159,11 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   searchMcpRegistry: obj({ text: str(API_LIMITS.maxNameChars) }),
   installMcpRegistryServer: obj({ name, localName: name, values: record(str(65_536), 200) }, ['localName']),
   openMcpRegistryBundle: obj({ name }),
+  listSchedules: empty,
+  saveSchedule: obj({ schedule: schedule() }),
+  removeSchedule: obj({ name }),
+  runSchedule: obj({ name }),
+  answerInbox: obj({ id, decision: oneOf(['approve', 'reject']), reason: str(API_LIMITS.maxTextChars), content: record(json(), 64) }, ['reason', 'content']),
   testToolRules: obj({ tool: name, args: record(json()), rules: list(json(), 1000), toolSet: name }, ['rules', 'toolSet']),
 };
 

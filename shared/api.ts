@@ -13,6 +13,7 @@ import type { GroupValvesView, ValveKind } from './tool-valves.ts';
 import { APPS_API_METHODS, type AppsApiMethods } from './mcp-apps.ts';
 import { PERMISSION_API_METHODS, type PermissionApiMethods } from './api-permissions.ts';
 import { MCP_INSTALL_API_METHODS, type McpInstallApiMethods } from './mcp-install.ts';
+import { SCHEDULE_API_METHODS, type ScheduleApiEvent, type ScheduleApiMethods } from './api-schedules.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Payloads that only the API uses (the rest come from chat.ts, tools.ts, variables.ts, settings.ts)
@@ -165,7 +166,7 @@ export interface AppInfo {
 type Empty = Record<string, never>;
 
 /** Every method: its request and its response. Responses are JSON values (null, never undefined). */
-export interface ApiMethods extends AppsApiMethods, PermissionApiMethods, McpInstallApiMethods {
+export interface ApiMethods extends AppsApiMethods, PermissionApiMethods, McpInstallApiMethods, ScheduleApiMethods {
   // sessions
   listSessions: { request: Empty; response: SessionInfo[] };
   /** Stored at once; the app creates a session when its first message is sent (an empty one is not listed). */
@@ -364,6 +365,7 @@ export const API_METHODS = [
   ...APPS_API_METHODS,
   ...PERMISSION_API_METHODS,
   ...MCP_INSTALL_API_METHODS,
+  ...SCHEDULE_API_METHODS,
 ] as const satisfies readonly ApiMethodName[];
 
 // Compile-time check that API_METHODS lists every method exactly (a missing one fails here).
@@ -385,7 +387,8 @@ export type ApiEvent =
   /** An MCP server's state changed (starting, ready, failed, added, removed, switched). */
   | { type: 'mcp.changed'; servers: McpServerView[] }
   /** The session list changed (created, renamed, deleted, new message updates ordering). */
-  | { type: 'sessions.changed'; sessions: SessionInfo[] };
+  | { type: 'sessions.changed'; sessions: SessionInfo[] }
+  | ScheduleApiEvent;
 
 export type ApiEventType = ApiEvent['type'];
 

@@ -1,6 +1,7 @@
 // The settings document: one JSON file under TOOLDESK_HOME, shared by the app and the CLI.
 import type { ToolPermission } from './tools.ts';
 import type { ToolRule, ToolSet } from './permissions.ts';
+import type { ScheduleConfig, ScheduleLimits } from './schedules.ts';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
 
@@ -141,6 +142,10 @@ export interface Settings {
   skillRoots?: string[];
   /** Per skill (by its id, `label:name` when qualified): switched on or off, network granted. */
   skills?: Record<string, SkillSettings>;
+  /** Prompts that run on a schedule, unattended; each entry checked by runtime/schedules/schedule-config.ts. */
+  schedules?: ScheduleConfig[];
+  /** Bounds of every scheduled run (defaults: DEFAULT_SCHEDULE_LIMITS). */
+  scheduleLimits?: Partial<ScheduleLimits>;
 }
 
 /** What the user chose for one skill. */

@@ -2,7 +2,7 @@
 // lives in electron/runtime (createRuntime), and the security rules are in small tested helpers.
 // The window comes first: the runtime (and electron-store) are imported after it is created.
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, ipcMain, Notification, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { IPC_EVENT_CHANNEL } from '../../shared/api.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import type { Host } from '../runtime/host/create-host.ts';
@@ -79,7 +79,10 @@ async function startRuntime(): Promise<Host> {
     },
   });
   runtime = ready;
-  return ready.host({ browserMode: false, version: app.getVersion() });
+  const host = await ready.host({ browserMode: false, version: app.getVersion() });
+  // This home's schedules run here unless another instance owns them (then this one stands by).
+  await (await ready.scheduler()).start();
+  return host;
 }
 
 // Every web contents (ours or any that sneaks in): no new windows, no navigation away, no webviews.
@@ -125,6 +128,12 @@ app.whenReady().then(async () => {
     (ready) => {
       ready.onEvent((event) => {
         if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(IPC_EVENT_CHANNEL, event);
+        // A scheduled run needs the user (or failed): a desktop notification; clicking it shows the window.
+        if (event.type === 'schedules.notice' && Notification.isSupported()) {
+          const note = new Notification({ title: event.title, body: event.body });
+          note.on('click', () => mainWindow?.show());
+          note.show();
+        }
       });
     },
     // Every request answers with this error; the window stays up to show it.

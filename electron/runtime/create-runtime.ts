@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import type { SandboxStatus } from '../../shared/sandbox.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { SessionManager } from './chat/session-manager.ts';
+import { lazyChatInteractions, onlyServers, webOnly } from './mcp-wiring.ts';
 import type { Host, HostOptions } from './host/create-host.ts';
 import type { ProviderResolution } from './llm/resolve-provider.ts';
 import { appPaths, type AppPaths } from './paths.ts';
@@ -34,6 +35,7 @@ import type { HelperPools } from './sources/source-context.ts';
 import type { ToolGroupSource } from './tools/tools-change.ts';
 import type { SkillSource } from './sources/skills/index.ts';
 import type { SkillAdmin } from './sources/skills/skill-admin.ts';
+import type { Scheduler, SchedulerClock } from './schedules/scheduler.ts';
 
 export interface RuntimeToolOptions {
   /** Load these folders (user roots) instead of the settings' roots (the CLI's --root). */
@@ -83,6 +85,8 @@ export interface RuntimeOptions {
   /** Replaces settings-based provider resolution for chat (the CLI's --base-url; tests' fake server). */
   provider?: (settings: Settings, secrets: SecretStore) => Promise<ProviderResolution>;
   log?: (message: string) => void;
+  /** The schedules' clock (tests); default Date.now. */
+  clock?: SchedulerClock;
 }
 
 /** The loaded tools: every source as one, and what is needed to edit and run them. */
@@ -143,6 +147,8 @@ export interface Runtime {
   helpers(): HelperPools | undefined;
   /** The API handlers and event stream over everything above (the app and `serve`). */
   host(options: HostOptions): Promise<Host>;
+  /** The schedules (one instance, closed with the runtime); `start()` it to run them on time. */
+  scheduler(): Promise<Scheduler>;
   /** Stops everything that was started, newest first. Idempotent. */
   close(): Promise<void>;
 }
@@ -338,16 +344,29 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const sessions = once(async () => {
     const { SessionManager } = await import('./chat/session-manager.ts');
+    const open = await toolSessions();
     const manager = new SessionManager({
       home,
       settings,
       secrets,
-      toolSession: await toolSessions(),
+      // A schedule's chat runs with nobody watching: its permission level only tightens.
+      toolSession: (sessionOptions) => open({ ...sessionOptions, unattended: () => scheduleChats.has(sessionOptions.sessionId) }),
       ...(options.provider ? { provider: (current: Settings) => options.provider!(current, secrets) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     closers.push(() => manager.closeAll());
     return manager;
+  });
+
+  /** The schedules' chats (filled by the scheduler): unattended whoever opens them. */
+  const scheduleChats = new Set<string>();
+  const scheduler = once(async () => {
+    const { Scheduler } = await import('./schedules/scheduler.ts');
+    // Sessions first: closed after the scheduler, which detaches from its runs before their chats close.
+    await sessions();
+    const built = new Scheduler({ home, settings, sessions, chats: scheduleChats, ...(options.clock ? { clock: options.clock } : {}), log });
+    closers.push(() => built.close());
+    return built;
   });
 
   let host: Promise<Host> | undefined;
@@ -392,10 +411,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     helpers: () => pools,
     sessions,
     rules,
+    scheduler,
     host(hostOptions) {
       host ??= (async () => {
         const { createHost } = await import('./host/create-host.ts');
-        const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: { ...(await tools()), toolSession: await toolSessions() }, warnings }, hostOptions);
+        const [{ createScheduleService }, running] = await Promise.all([import('./schedules/schedule-service.ts'), scheduler()]);
+        const schedules = createScheduleService(running, settings, home);
+        const built = createHost({ home, settings, secrets, sessions: await sessions(), tools: { ...(await tools()), toolSession: await toolSessions() }, warnings, schedules }, hostOptions);
         closers.push(() => built.close());
         return built;
       })();
@@ -416,34 +438,4 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 }
 
-/**
- * The chat's cards for a tool's questions, loaded with the first question: their module brings
- * the chat's model streaming, which `tools list` and `tools check` never need.
- */
-function lazyChatInteractions(sessions: () => Promise<SessionManager>, options: { openUrl?: (url: string) => Promise<boolean> }): McpInteractions {
-  let loaded: Promise<McpInteractions> | undefined;
-  const load = () => (loaded ??= import('./host/mcp-chat-interactions.ts').then((m) => m.chatMcpInteractions(sessions, options)));
-  return {
-    elicit: async (ask, signal) => (await load()).elicit!(ask, signal),
-    sample: async (ask, signal) => (await load()).sample!(ask, signal),
-  };
-}
-
-/** The settings as a store that holds only the MCP servers named in `names`. */
-function onlyServers(store: SettingsStore, names: string[]): { get(): Settings; onDidChange(listener: (next: Settings) => void): () => void } {
-  const pick = (current: Settings): Settings => ({ ...current, mcpServers: Object.fromEntries(Object.entries(current.mcpServers).filter(([name]) => names.includes(name))) });
-  return { get: () => pick(store.get()), onDidChange: (listener) => store.onDidChange((next) => listener(pick(next))) };
-}
-
-/** A server names the sign-in page: only web pages are handed to the browser (never file:, javascript: …). */
-export function webOnly(open: (url: string) => Promise<boolean>): (url: string) => Promise<boolean> {
-  return async (url) => {
-    let protocol: string;
-    try {
-      protocol = new URL(url).protocol;
-    } catch {
-      return false;
-    }
-    return protocol === 'https:' || protocol === 'http:' ? open(url) : false;
-  };
-}
+export { webOnly } from './mcp-wiring.ts';

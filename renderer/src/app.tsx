@@ -14,6 +14,8 @@ import { watchTyping } from './approvals/typing-watch.ts';
 import { closeTopLayer, openLayer } from './ui/layers.ts';
 import { listenForBundleDrops } from './settings/bundle-drop.ts';
 import { returnFocusAfterClose } from './ui/return-focus.ts';
+import { Inbox } from './schedules/inbox.tsx';
+import { ScheduleNotifier } from './schedules/schedule-notifier.tsx';
 import './ui/theme.css';
 import './ui/layout.css';
 
@@ -166,9 +168,11 @@ export function App(props: { store: AppStore; connection?: () => string }) {
 
   return (
     <AppProvider value={{ ...props.store, ...controls }}>
+      <ScheduleNotifier browserMode={() => appInfo()?.browserMode ?? false} />
       <div class={`layout ${sidePanel() ? 'with-panel' : ''} ${sessionsOpen() ? 'sessions-open' : ''}`}>
         <aside class="sidebar" id="sessions-sidebar">
           <div class="brand">Tooldesk</div>
+          <Inbox />
           <SessionsSidebar searchRef={(el) => (search = el)} />
         </aside>
         <main class="main">

@@ -57,7 +57,7 @@ const layerViolations = (from: string, forbidden: string[]) =>
     .map(({ file, target }) => `${file} imports ${target}`);
 
 /** What the CLI may use of the runtime: the composition root and the parts' public faces, never a tool format's or the runner's internals. */
-const CLI_MAY_IMPORT = [runtime('create-runtime.ts'), runtime('paths.ts'), ...['base', 'host', 'store', 'tools', 'chat', 'llm', 'audit'].map((f) => `${runtime(f)}/`)];
+const CLI_MAY_IMPORT = [runtime('create-runtime.ts'), runtime('paths.ts'), ...['base', 'host', 'store', 'tools', 'chat', 'llm', 'audit', 'schedules'].map((f) => `${runtime(f)}/`)];
 
 describe('import boundaries', () => {
   it('finds imports of every syntax', () => {
@@ -100,6 +100,10 @@ describe('runtime layers (DESIGN: one composition root)', () => {
       .filter(({ target }) => target.startsWith(runtime('')) && (under(target, 'sources') || under(target, 'runner') || under(target, 'chat')))
       .map(({ file, target }) => `${file} imports ${target}`);
     expect(offenders).toEqual([]);
+  });
+
+  it('schedules run through chat sessions: never a tool source or the runner', () => {
+    expect(layerViolations('schedules', ['sources', 'runner'])).toEqual([]);
   });
 
   it('chat never imports a tool source', () => {

@@ -15,5 +15,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'mcp', summary: 'MCP: add, import and inspect MCP servers (each one a tool group); serve your tools to MCP hosts', load: async () => (await import('./mcp.ts')).mcpCommand },
   { name: 'rules', summary: 'Rules on tool calls\' arguments: allow, ask or deny (deny wins)', load: async () => (await import('./rules.ts')).rulesCommand },
   { name: 'toolset', summary: 'Named tool sets for chats (/toolset NAME, chat --toolset) and `mcp serve --toolset`', load: async () => (await import('./toolset.ts')).toolsetCommand },
+  { name: 'schedule', summary: 'Prompts that run on a schedule, unattended (pause for your answer, or refuse)', load: async () => (await import('./schedule/index.ts')).scheduleCommand },
+  { name: 'inbox', summary: 'Questions paused scheduled runs wait on; approve or reject them to resume the runs', load: async () => (await import('./inbox.ts')).inboxCommand },
   { name: 'audit', summary: 'Show the decisions on tool calls: allowed, denied, rejected, and by whom', load: async () => (await import('./audit.ts')).auditCommand },
 ];

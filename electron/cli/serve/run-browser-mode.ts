@@ -50,6 +50,8 @@ export async function runBrowserMode(options: BrowserModeOptions, io: CliIO): Pr
     await runtime.close();
     throw error;
   }
+  // The schedules of this home run here unless another instance owns them (then this one stands by).
+  await (await runtime.scheduler()).start();
   const endpoint = chooseBrowserEndpoint(home, options);
   const start = (port: number) =>
     startBrowserServer({

@@ -141,9 +141,9 @@ export class ChatSession {
 
   /**
    * Starts a turn: `/tool {json}` runs a tool by hand; anything else goes to the model.
-   * `messageId` makes a resend idempotent: a message already stored under that id starts nothing.
+   * `messageId` makes a resend idempotent; `parentId: null` starts a new branch (a scheduled run).
    */
-  send(text: string, options: { messageId?: string; attachments?: StoredAttachment[]; prompt?: string } = {}): SendResult {
+  send(text: string, options: { messageId?: string; attachments?: StoredAttachment[]; prompt?: string; parentId?: string | null } = {}): SendResult {
     if (options.messageId && this.#tree.has(options.messageId)) return { ok: true, turnId: 'already-sent', done: Promise.resolve({ turnId: 'already-sent', stopReason: 'stop' }) };
     if (text.trim() === '' && !options.attachments?.length) return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
     return this.#turns.gate.start((signal) => this.#runTurn(text, signal, { parentId: this.#tree.head, ...options }));

@@ -27,6 +27,7 @@ import { homedir } from 'node:os';
 import { createValvesService } from './valves-service.ts';
 import { WELL_KNOWN_ROOTS } from '../sources/discovery/tool-roots.ts';
 import { createAppService } from './app-service.ts';
+import type { ScheduleService } from '../schedules/schedule-service.ts';
 
 export interface HostOptions {
   /** Reported by appInfo (the renderer talks over WebSocket). */
@@ -53,6 +54,8 @@ export interface HostParts {
   tools: HostTools;
   /** Start-up warnings (settings repaired, no keyring). */
   warnings: string[];
+  /** Settings → Schedules and the Inbox (absent: not available in this process). */
+  schedules?: ScheduleService;
 }
 
 export interface Host extends ApiHost {
@@ -124,6 +127,7 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
     }),
     appInfo,
     auditDir: auditDir(parts.home),
+    ...(parts.schedules ? { schedules: parts.schedules } : {}),
   };
   // Approvals when no UI is attached (DESIGN: "no UI attached means rejected, never silently
   // allowed"). Decision: the hub subscribes to every session for the host's whole life, so in

@@ -8,7 +8,7 @@ import type { HostServices } from './services.ts';
  * The event stream of a host: session events as they are, plus tools/settings/sessions changes.
  * Returns a subscribe function and the disposer of the underlying subscriptions.
  */
-export function createEventHub(services: Pick<HostServices, 'sessions' | 'tools' | 'settings' | 'mcp'>) {
+export function createEventHub(services: Pick<HostServices, 'sessions' | 'tools' | 'settings' | 'mcp' | 'schedules'>) {
   // A broken subscriber must not starve the others (the Emitter's policy).
   const events = new Emitter<ApiEvent>();
   const emit: ApiEventListener = (event) => events.fire(event);
@@ -51,6 +51,7 @@ export function createEventHub(services: Pick<HostServices, 'sessions' | 'tools'
       emit({ type: 'tools.changed', tools: services.tools.state() });
     }),
     services.mcp?.onChanged((servers) => emit({ type: 'mcp.changed', servers })),
+    services.schedules?.onEvent(emit),
   ];
   return {
     emit,

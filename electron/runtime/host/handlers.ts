@@ -7,6 +7,7 @@ import { resolveProviderRequest, type ProviderRequest } from './provider-service
 import type { HostServices } from './services.ts';
 import { mkdir } from 'node:fs/promises';
 import { openWithSystem } from '../base/open-with-system.ts';
+import { scheduleHandlers } from './schedule-handlers.ts';
 import { listAllModels } from '../llm/list-all-models.ts';
 import { applySecretChanges } from './settings-service.ts';
 import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
@@ -235,6 +236,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     listAudit: async ({ limit = 200, ...query }) => (services.auditDir ? readAudit(services.auditDir, query).slice(-limit) : []),
     ...appHandlers(services),
     ...mcpInstallHandlers(services),
+    ...scheduleHandlers(services.schedules),
   };
 }
 

@@ -2,6 +2,7 @@
 // adapters (session-service, tool-service, settings-service, provider-service) implement them
 // over the real parts; tests pass fakes.
 import type { AppService } from './app-service.ts';
+import type { ScheduleService } from '../schedules/schedule-service.ts';
 import type { NewToolFormat } from '../../../shared/new-tool-formats.ts';
 import type { AppInfo, CreatedTool, DetectedProvider, ProviderTestResult, SessionSearchHit, SessionSnapshot, ToolFiles, ToolsState, VariableSlice } from '../../../shared/api.ts';
 import type { ChatEvent, ChatSettings, SessionFlags, SessionInfo } from '../../../shared/chat.ts';
@@ -147,4 +148,6 @@ export interface HostServices {
   appInfo(): Promise<AppInfo>;
   /** Where the audit log is (TOOLDESK_HOME/audit); absent: listAudit answers nothing. */
   auditDir?: string;
+  /** Settings → Schedules and the Inbox; absent: the methods say schedules are not available here. */
+  schedules?: ScheduleService;
 }

@@ -2,7 +2,8 @@
 // electron-store write it (tab-indented JSON, a temporary file fsynced then renamed over it), so
 // the CLI, browser mode and the app share one file. conf itself loaded ajv, ajv-formats and
 // semver (190 KB of bundle) at every command start for features the settings store does not use.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { writeAtomically } from '../base/write-atomically.ts';
 import { join } from 'node:path';
 import { Emitter } from '../base/emitter.ts';
 import type { JsonObject } from './dotted-path.ts';
@@ -33,21 +34,3 @@ export const jsonFileBackend: SettingsBackendFactory = ({ cwd, configName }) => 
   };
   return backend;
 };
-
-/** The whole text or nothing: a crash or a full disk mid-write leaves the old file in place. */
-function writeAtomically(path: string, text: string): void {
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    const fd = openSync(temp, 'w', 0o666);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-}

@@ -165,6 +165,14 @@ export const SETTINGS_SCHEMA: JsonSchema = {
         additionalProperties: false,
       },
     },
+    // Each entry is checked by runtime/schedules/schedule-config.ts: a broken schedule is reported
+    // on its own (and does not run), never a reason to reset the whole settings file.
+    schedules: { type: 'array', items: { type: 'object' } },
+    scheduleLimits: {
+      type: 'object',
+      properties: { maxSteps: { type: 'integer', minimum: 1 }, maxToolCalls: count, maxRunSeconds: { type: 'integer', minimum: 1 }, providerRetries: count, providerRetrySeconds: { type: 'number', minimum: 0 } },
+      additionalProperties: false,
+    },
     // Each entry is checked by sources/mcp/server-config.ts: a broken server is a diagnostic on
     // its own, never a reason to reset the whole settings file.
     mcpServers: { type: 'object', additionalProperties: { type: 'object' } },

@@ -89,6 +89,8 @@ export interface ToolSessionOptions {
   exactToolSet?: boolean;
   /** The conversation's own permission level; absent: its tool set's, else `default`. */
   permissionLevel?: PermissionLevel;
+  /** Contract: true while nobody watches (a scheduled run's chat); read at every call. Levels then only tighten (decide-call.ts). */
+  unattended?: () => boolean;
 }
 
 export type ToolSessionFactory = (options: ToolSessionOptions) => ToolSession;
@@ -128,7 +130,7 @@ export class ToolSession {
       toolTimeoutMs: limits.toolTimeoutMs,
       ...(options.approve ? { approve: options.approve } : {}),
       ...(deps.permissions ? { permissions: deps.permissions } : {}),
-      ...(deps.ruleBook ? { guard: bookCallGuard(deps.ruleBook, { toolSet: () => this.#toolSet }) } : {}),
+      ...(deps.ruleBook ? { guard: bookCallGuard(deps.ruleBook, { toolSet: () => this.#toolSet, ...(options.unattended ? { unattended: options.unattended } : {}) }) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     this.#executor = executor;

@@ -23,8 +23,11 @@ export function MessageRow(props: { row: Row; chat: ChatState }) {
             <Show when={!editing()} fallback={<MessageEdit messageId={row().id} text={row().content} onDone={() => setEditing(false)} />}>
               <div class="bubble user-bubble">
                 <Show when={row().prompt}>
-                  <div class="small muted" data-testid="prompt-source" title="The text an MCP prompt returned">
-                    from <code>{row().prompt}</code>
+                  {/* An MCP prompt's `/server:prompt …`, or a scheduled run's label (its time). */}
+                  <div class="small muted" data-testid="prompt-source" title={row().prompt!.startsWith('/') ? 'The text an MCP prompt returned' : 'Sent by a schedule, with nobody watching'}>
+                    <Show when={row().prompt!.startsWith('/')} fallback={row().prompt}>
+                      from <code>{row().prompt}</code>
+                    </Show>
                   </div>
                 </Show>
                 <CollapsibleText text={row().content} />

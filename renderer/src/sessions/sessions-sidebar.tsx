@@ -7,6 +7,7 @@ import './sessions.css';
 import { Icon } from '../ui/icons.tsx';
 import { confirmDialog } from '../ui/dialog.tsx';
 import { messageCountText, orderSessions } from './order-sessions.ts';
+import { ScheduleChats, useScheduleChatIds } from '../schedules/schedule-chats.tsx';
 
 /** The row's flag buttons, and their keys on a focused row. */
 const FLAG_ACTIONS = [
@@ -32,7 +33,9 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     (q) => app.api.searchSessions({ query: q }).catch(() => []),
   );
   const [archivedView, setArchivedView] = createSignal(false);
-  const sorted = () => orderSessions(app.state.sessions, archivedView());
+  // The schedules' chats are listed apart (ScheduleChats, below the list); a search finds them too.
+  const scheduleChats = useScheduleChatIds();
+  const sorted = () => orderSessions(app.state.sessions, archivedView()).filter((session) => !scheduleChats().has(session.id));
   const archivedCount = () => app.state.sessions.filter((s) => s.archived).length;
   const shown = (): { session: SessionInfo; snippet?: string }[] =>
     query().trim() ? (hits() ?? []) : sorted().map((session) => ({ session }));
@@ -243,6 +246,7 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
           )}
         </For>
       </ul>
+      <ScheduleChats />
       <Show when={archivedCount() > 0 || archivedView()}>
         <button type="button" class="archived-toggle small" aria-pressed={archivedView()} onClick={() => setArchivedView(!archivedView())} data-testid="archived-toggle">
           {archivedView() ? '← All chats' : `Archived (${archivedCount()})`}

@@ -9,6 +9,7 @@ import { McpServersSection } from './mcp-servers-section.tsx';
 import { RulesSection } from './rules-section.tsx';
 import { ToolSetsSection } from './tool-sets-section.tsx';
 import { AuditSection } from './audit-section.tsx';
+import { SchedulesSection } from '../schedules/schedules-section.tsx';
 import { LimitsSection, PythonSection, SandboxSection, ToolFoldersSection } from './runtime-section.tsx';
 
 export interface SettingsSectionEntry {
@@ -25,6 +26,7 @@ export const SETTINGS_SECTIONS: SettingsSectionEntry[] = [
   { id: 'mcp', title: 'MCP servers', component: McpServersSection },
   { id: 'rules', title: 'Rules', component: RulesSection },
   { id: 'tool-sets', title: 'Tool sets', component: ToolSetsSection },
+  { id: 'schedules', title: 'Schedules', component: SchedulesSection },
   { id: 'audit', title: 'Audit log', component: AuditSection },
   { id: 'tool-folders', title: 'Tool folders', component: ToolFoldersSection },
   { id: 'sandbox', title: 'Sandbox', component: SandboxSection },

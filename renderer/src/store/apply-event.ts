@@ -18,6 +18,9 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
       return;
     case 'mcp.changed':
       return; // Settings → MCP servers subscribes itself (nothing else shows server states)
+    case 'schedules.changed':
+    case 'schedules.notice':
+      return; // the Inbox, Settings → Schedules and the notifier subscribe themselves
   }
   const chat = state.chats[event.sessionId];
   if (!chat) return; // not open in this window: openSession() will fetch a snapshot

@@ -16,6 +16,8 @@ import type { RuleBook } from './rule-book.ts';
 export interface BookGuardOptions {
   /** The chat's tool set, read at every call (it may change mid-turn). */
   toolSet?: () => string | undefined;
+  /** Nobody watches this conversation (a scheduled run), read at every call: levels only tighten. */
+  unattended?: () => boolean;
 }
 
 export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): CallGuard {
@@ -68,6 +70,7 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
         readOnly: tool.readOnly,
         builtin: call.builtin,
         ...(suspended ? { suspended } : {}),
+        ...(options.unattended?.() ? { unattended: true } : {}),
       });
       return decision;
     },

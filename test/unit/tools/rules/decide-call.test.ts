@@ -33,4 +33,16 @@ describe('decideCall', () => {
   it('asks again with the note when an approval is suspended', () => {
     expect(decideCall({ verdict: none, level: 'default', policy: 'auto', readOnly: false, builtin: false, suspended: 'the server changed: x' })).toMatchObject({ kind: 'policy', policy: 'ask-always', note: 'the server changed: x' });
   });
+  it('unattended (a scheduled run): trusted and read-only-auto never widen what the policy asks', () => {
+    const unattended = (verdict: RuleVerdict, level: PermissionLevel, policy: ExecutionPolicy, readOnly = false) => decideCall({ verdict, level, policy, readOnly, builtin: false, unattended: true });
+    expect(unattended(none, 'trusted', 'ask-once')).toMatchObject({ kind: 'policy', policy: 'ask-once', by: 'policy' });
+    expect(unattended(none, 'trusted', 'auto')).toMatchObject({ kind: 'policy', policy: 'auto' });
+    expect(unattended({ action: 'ask', rule: 1, label: 'rule 1' }, 'trusted', 'auto')).toMatchObject({ kind: 'policy', policy: 'ask-always', by: 'rule' });
+    expect(unattended({ action: 'deny', rule: 1, label: 'rule 1' }, 'trusted', 'auto')).toMatchObject({ kind: 'deny' });
+    expect(unattended(none, 'read-only-auto', 'ask-once', true)).toMatchObject({ kind: 'policy', policy: 'ask-once' });
+    expect(unattended(none, 'read-only-auto', 'auto', true)).toMatchObject({ kind: 'allow', by: 'level' });
+    // Tightening still works: read-only-auto asks about an auto tool that writes; ask asks always.
+    expect(unattended(none, 'read-only-auto', 'auto', false)).toMatchObject({ kind: 'policy', policy: 'ask-once' });
+    expect(unattended(none, 'ask', 'auto')).toMatchObject({ kind: 'policy', policy: 'ask-always', by: 'level' });
+  });
 });
