@@ -29,7 +29,7 @@ const SITE = fileURLToPath(new URL('../fixtures/preload-site/', import.meta.url)
  * the home, not /tmp: the sandbox's /tmp is private, and the interpreter must be visible in it.
  */
 function pythonWithSite(): { python: string; remove: () => void } {
-  const dir = mkdtempSync(join(homedir(), '.td-preload-venv-'));
+  const dir = mkdtempSync(join(venvParent(), '.td-preload-venv-'));
   execFileSync(realPython()!, ['-m', 'venv', '--system-site-packages', '--without-pip', dir]);
   const python = join(dir, 'bin', 'python');
   const purelib = execFileSync(python, ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { encoding: 'utf8' }).trim();
@@ -160,3 +160,14 @@ describe.skipIf(!realPython() || process.platform !== 'linux')('warm dependency 
     expect(await onlyZygote()).toEqual({ preloaded: [], leftOut: [] });
   });
 });
+
+/**
+ * Where the test's environment goes: the home, unless it sits in a folder calls can write (CI
+ * runs with HOME under /tmp), then /var/lib (the suite runs as root there), which calls see
+ * read-only like any installed interpreter.
+ */
+function venvParent(): string {
+  const home = homedir();
+  const writableByCalls = ['/tmp', '/var/tmp', '/dev/shm', tmpdir()].some((t) => home === t || home.startsWith(`${t}/`));
+  return writableByCalls && process.getuid?.() === 0 ? '/var/lib' : home;
+}

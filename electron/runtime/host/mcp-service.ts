@@ -189,7 +189,7 @@ export function createMcpService(parts: McpServiceParts): McpService {
     previewImport() {
       const { files, plan: p } = plan();
       return {
-        add: p.add.map((s) => ({ name: s.name, from: s.from, target: entryTarget(s.entry), secrets: s.secrets.map((x) => x.name), references: s.references, foreign: s.foreign, questions: s.questions, warnings: s.warnings, fromEnvironment: entryEnvRefs(s.entry) })),
+        add: p.add.map((s) => ({ name: s.name, from: s.from, target: entryTarget(s.entry), secrets: s.secrets.map((x) => x.name), references: s.references, foreign: s.foreign, questions: s.questions, ...optionalList('warnings', s.warnings), ...optionalList('fromEnvironment', entryEnvRefs(s.entry)) })),
         skipped: p.skipped,
         problems: p.problems,
         searched: files.map((f) => `${f.app}: ${f.path}`),
@@ -241,4 +241,9 @@ function entryTarget(entry: Record<string, unknown>): string {
   if (typeof entry.url === 'string') return entry.url;
   const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
   return [String(entry.command ?? ''), ...args].join(' ');
+}
+
+/** `{[key]: list}` when the list has items, else nothing: an empty list says nothing to show. */
+function optionalList<K extends string>(key: K, list: string[]): { [k in K]?: string[] } {
+  return (list.length ? { [key]: list } : {}) as { [k in K]?: string[] };
 }

@@ -4,7 +4,6 @@
 // itself. And `allow-write` on a folder inside TOOLDESK_HOME is refused, not reported as done while
 // the sandbox still binds it read-only. Real server-memory under bubblewrap; the real CLI.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { McpManager } from '../../../electron/runtime/sources/mcp/mcp-manager.ts';
@@ -45,11 +44,12 @@ function memoryPackageIn(parent: string): string {
 
 describe('writes that can never be allowed', () => {
   it('server-memory keeping its file directly in the home: why not, and what to do', async () => {
-    // The sandbox keeps the real home read-only; a file directly in it can only be allowed by
-    // opening the whole home, which "allow writing" never offers.
-    const file = join(homedir(), `td-memory-${process.pid}.jsonl`);
-    stray.push(file);
-    manager = testManager({ workingDir: homes.make() });
+    // The sandbox keeps the home read-only; a file directly in it can only be allowed by opening
+    // the whole home, which "allow writing" never offers. The home is one under /var/tmp (the
+    // process's own may sit under /tmp, which the sandbox replaces with a private one).
+    const home = homes.make();
+    const file = join(home, 'memory.jsonl');
+    manager = testManager({ workingDir: homes.make(), sandboxBase: { homeDir: home } });
     await manager.configure({ memory: { command: process.execPath, args: [join(modules, 'server-memory', 'dist', 'index.js')], env: { MEMORY_FILE_PATH: file } } }, { memory: true });
     await manager.startAll();
     expect(manager.states()[0]!.status).toBe('ready');

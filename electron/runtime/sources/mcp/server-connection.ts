@@ -238,7 +238,7 @@ export class McpConnection {
   /** A write the sandbox refused becomes "Allow writing to FOLDER" in the error and the server's state. */
   #askToAllowWrite(result: ToolRunResult): ToolRunResult {
     if (result.status !== 'ERROR' || !this.#sandboxed || !result.error) return result;
-    const refusal = findWriteRefusal(result.error, this.#deps.isProtected);
+    const refusal = findWriteRefusal(result.error, this.#deps.isProtected, this.#deps.sandboxBase?.homeDir);
     if (!refusal) return result;
     if ('never' in refusal) return { ...result, error: `${result.error}\n${cannotAllowWriteText(this.name, refusal)}` };
     this.#writeRefusal = refusal;

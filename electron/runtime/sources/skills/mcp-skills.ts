@@ -3,13 +3,14 @@
 // is never loaded), labelled with the server (`mcp:NAME`). They are listed beside the local ones
 // and off by default; their files stay on the server (no folder here, so no script of theirs runs).
 import type { Client } from '@modelcontextprotocol/client';
-import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { parseSkill } from './parse-skill.ts';
 import type { SkillSource } from './skill-source.ts';
 import type { Skill } from './skill-types.ts';
 
 /** Contract: never throws; a server without the extension has no skills. */
 export async function listServerSkills(client: Client, server: string, log: (message: string) => void = () => {}): Promise<Skill[]> {
+  // Loaded with the first connected server, never at idle: the SDK and zod cost the app's start.
+  const { SkillsClient } = await import('@modelcontextprotocol/client/ext/skills');
   const skills = new SkillsClient(client, { skipInvalid: true });
   if (!skills.supported) return [];
   try {
