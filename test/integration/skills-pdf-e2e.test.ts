@@ -6,7 +6,7 @@
 // output read back from its $VAR.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../support/fake-openai-server.ts';
@@ -25,7 +25,8 @@ let work: string;
 let env: Record<string, string>;
 
 // The pip configuration of the user running the tests (this machine's local package index).
-const pipConfig = join(homedir(), '.config/pip/pip.conf');
+// pip as the user configured it: their config file, also when the suite runs with another HOME (CI).
+const pipConfig = [homedir(), userInfo().homedir].flatMap((h) => [join(h, '.config/pip/pip.conf'), join(h, '.pip/pip.conf')]).find((f) => existsSync(f)) ?? join(homedir(), '.config/pip/pip.conf');
 
 /** A PDF with an AcroForm: a text field and a checkbox, made with pypdf from the skill's environment. */
 const MAKE_FORM = `
