@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionFlags, SessionInfo, TurnInterruption } from '../../../shared/chat.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
+import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
+import type { AttachmentUpload } from '../../../shared/api.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { ProviderConfig } from '../../../shared/settings.ts';
 import { chatModel, runContinuedTurn, runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
@@ -44,11 +46,11 @@ export class ChatSession {
   #chat: ChatSettings;
   readonly #events: Emitter<ChatEvent>;
   /** Tool approvals, and what MCP servers ask during a call (elicitation, sampling): cards in the chat. */
-  readonly asks: SessionAsks;
+  readonly #asks: SessionAsks;
   readonly #disposers: Array<() => void> = [];
-  readonly attachments: SessionAttachments;
+  readonly #attachments: SessionAttachments;
   /** What apps of this chat asked the model to see (`ui/update-model-context`). */
-  readonly appContext = new AppModelContext();
+  readonly #appContext = new AppModelContext();
   readonly #calls: ChatToolCalls;
   /** The turn gate, the turn records and a turn a restart cut off. */
   readonly #turns: SessionTurns;
@@ -63,7 +65,7 @@ export class ChatSession {
     this.#file = options.file;
     this.id = options.file.id;
     const state = options.state;
-    this.attachments = new SessionAttachments(options.file.dir, this.id);
+    this.#attachments = new SessionAttachments(options.file.dir, this.id);
     this.#tree = state?.tree ?? new MessageTree();
     this.#chat = state?.chat ?? {};
     const turns = { sessionId: this.id, newId, closedReason: () => (this.#closed ? `Session ${this.id} is closed.` : undefined), emit: (event: ChatEvent) => this.#emit(event) };
@@ -73,7 +75,7 @@ export class ChatSession {
     this.#title = new SessionTitle({ ...title, ...titleModel, record: (record) => this.#file.append(record) }, this.#tree.all().some((m) => m.role === 'user'));
     this.#file.countShown(() => this.#tree.path().length);
     const { variables, journal } = sessionVariables(state?.variables ?? [], options.settings().limits);
-    this.asks = sessionAsks({
+    this.#asks = sessionAsks({
       sessionId: this.id,
       // Someone listening to this session or to the manager (a window, a terminal, the host).
       canAsk: () => this.#events.size > 0 || Boolean(options.hasApprover?.()),
@@ -83,7 +85,7 @@ export class ChatSession {
     this.tools = options.toolSession({
       sessionId: this.id,
       variables,
-      approve: (request, signal) => this.asks.approvals.ask(request, signal),
+      approve: (request, signal) => this.#asks.approvals.ask(request, signal),
       selection: normalizeSelection(state?.toolSelection),
       ...(this.#chat.toolSet ? { toolSet: this.#chat.toolSet } : {}),
       ...(this.#chat.permissions ? { permissionLevel: this.#chat.permissions } : {}),
@@ -92,8 +94,8 @@ export class ChatSession {
     if (state?.approvalMemory) this.tools.importApprovalMemory(state.approvalMemory);
     const { storedResult, settings } = options;
     const record = (entry: SessionRecord) => this.#file.append(entry);
-    const conversation = () => toolConversation(this.messages(), this.#chat.model, this.attachments.dir);
-    const ports = { sessionId: this.id, tools: this.tools, attachments: this.attachments, settings, record, newId, conversation, emit: (event: ChatEvent) => this.#emit(event) };
+    const conversation = () => toolConversation(this.messages(), this.#chat.model, this.#attachments.dir);
+    const ports = { sessionId: this.id, tools: this.tools, attachments: this.#attachments, settings, record, newId, conversation, emit: (event: ChatEvent) => this.#emit(event) };
     this.#calls = new ChatToolCalls({ ...ports, ...(storedResult ? { storedResult } : {}) }, this.#tree.all(), state?.foundTools);
     this.#disposers.push(journal(record, () => this.#emit({ type: 'variables.changed', sessionId: this.id })));
   }
@@ -122,7 +124,12 @@ export class ChatSession {
   }
 
   pendingApprovals(): ApprovalRequest[] {
-    return this.asks.approvals.pending();
+    return this.#asks.approvals.pending();
+  }
+
+  /** What MCP servers asked during this chat's calls (elicitation, sampling) and wait for an answer. */
+  pendingMcpInteractions(): McpInteractionRequest[] {
+    return this.#asks.mcp.pending();
   }
 
   /** The turn a restart cut off (shown "Interrupted" with Continue and Retry), or undefined. */
@@ -210,7 +217,27 @@ export class ChatSession {
 
   /** False when no such request is pending (already answered, or dropped). */
   answerApproval(requestId: string, decision: ApprovalDecision): boolean {
-    return this.asks.approvals.answer(requestId, decision);
+    return this.#asks.approvals.answer(requestId, decision);
+  }
+
+  /** Shows what an MCP server asks as a card in this chat; never rejects (no one there: declined). */
+  askMcp(request: McpInteractionRequest, signal?: AbortSignal): Promise<McpInteractionAnswer> {
+    return this.#asks.mcp.ask(request, signal);
+  }
+
+  /** False when no such question is pending (already answered, or dropped). */
+  answerMcpInteraction(requestId: string, answer: McpInteractionAnswer): boolean {
+    return this.#asks.mcp.answer(requestId, answer);
+  }
+
+  /** Keeps an upload beside the session for a message to send; throws with a message naming the file. */
+  storeAttachment(upload: AttachmentUpload, prefix: string): Promise<StoredAttachment> {
+    return this.#attachments.store(upload, prefix);
+  }
+
+  /** What an app of this chat asks the model to see from the next request on (empty text clears it). */
+  updateModelContext(appCallId: string, label: string, text: string): { chars: number; truncated: boolean } {
+    return this.#appContext.set(appCallId, label, text);
   }
 
   /**
@@ -272,8 +299,8 @@ export class ChatSession {
     this.abort();
     this.tools.close();
     const closed = new Error('session closed');
-    this.asks.approvals.rejectAll(closed);
-    this.asks.mcp.rejectAll(closed);
+    this.#asks.approvals.rejectAll(closed);
+    this.#asks.mcp.rejectAll(closed);
     // A turn cut by closing (the app quits) writes nothing after its dropped questions (written above,
     // still unanswered): reopened, it shows "Interrupted" and can go on instead of ending aborted.
     if (cut) this.#file.stopWriting();
@@ -309,7 +336,7 @@ export class ChatSession {
   get #turnHost(): TurnHost {
     const { settings, provider } = this.#options;
     const delta = (messageId: string, part: { text?: string; reasoning?: string }) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...part });
-    const own = { tools: this.tools, calls: this.#calls, attachments: this.attachments, appContext: this.appContext, settings, provider, delta, newId };
+    const own = { tools: this.tools, calls: this.#calls, attachments: this.#attachments, appContext: this.#appContext, settings, provider, delta, newId };
     return { ...own, chat: () => this.#chat, path: () => this.#tree.path(), append: (m) => this.#append(m), notice: (level, text) => this.#notice(level, text) };
   }
 
