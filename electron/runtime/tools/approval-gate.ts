@@ -22,6 +22,8 @@ import { effectivePermission } from './approval-policy.ts';
 import { requestApproval } from './request-approval.ts';
 import { errorText } from './run-tool.ts';
 import type { ApprovalCallback, PermissionStore, Tool, ToolGroup } from './types.ts';
+import type { RegisteredTool } from './tool-catalog.ts';
+import type { CallDecision } from './rules/decide-call.ts';
 
 type Args = Record<string, unknown>;
 
@@ -59,6 +61,14 @@ export interface ApprovalGateOptions {
   /** "Always allow → calls like this": keeps the rule. Contract: may throw (logged). */
   addRule?: (rule: ToolRule) => void;
   log: (message: string) => void;
+}
+
+/** What an approval card or the audit shows of a call. */
+export function approvalSubject(entry: RegisteredTool, callId: string, args: Record<string, unknown>, varRefs: VarRefUse[], decision: CallDecision): ApprovalSubject {
+  const subject: ApprovalSubject = { toolName: entry.name, groupName: entry.groupName, callId, args };
+  if (varRefs.length) subject.varRefs = varRefs;
+  if (decision.kind === 'policy' && decision.note) subject.note = decision.note;
+  return withToolDetail(subject, entry.tool);
 }
 
 /** What the tool adds to its card (Tool.approvalDetail) and whether its "always" is bound to content. */

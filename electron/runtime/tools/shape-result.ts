@@ -157,3 +157,8 @@ export function resultWithheld(entry: RegisteredTool, reason: string, result: To
 export function quotedReason(text: string): string {
   return `"${text.trim()}".`;
 }
+
+/** A call refused before it ran: `message` is what the model reads; `forUser` (when it differs) what the chat shows. */
+export function failedCall(entry: RegisteredTool, message: string, forUser = message): ToolErrorResult {
+  return { toolName: entry.name, status: 'ERROR', error: forUser, finalText: message };
+}

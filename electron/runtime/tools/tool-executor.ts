@@ -5,16 +5,14 @@ import type {
   Diagnostic,
   ExecutionPolicy,
   ToolDefinition,
-  ToolErrorResult,
   ToolExecuteResult,
   ToolGroupInfo,
   ToolInfo,
   ToolPermission,
-  ToolUpdate,
 } from '../../../shared/tools.ts';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
 import type { ApprovalMemoryData } from './approval-memory.ts';
-import { ApprovalGate, resultAsks, withToolDetail, type ApprovalSubject, type GateOutcome } from './approval-gate.ts';
+import { ApprovalGate, approvalSubject, resultAsks, type GateOutcome } from './approval-gate.ts';
 import { closeNamesHint } from './close-names.ts';
 import { parseToolArgs } from './parse-tool-args.ts';
 import { errorText, RunningTools, runTool, type RunToolOptions } from './run-tool.ts';
@@ -29,56 +27,24 @@ import {
 } from './tool-catalog.ts';
 import { addSkillRules, restoreMissingRules, ruleVariableName, toolRulesText } from './tool-rules.ts';
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
-import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup } from './types.ts';
+import type { ApprovalCallback, SessionEvent, Tool, ToolGroup } from './types.ts';
 import { varRefUses } from './var-ref-uses.ts';
 import { notifySessionHooks } from './session-hooks.ts';
 import { callInspection, withCallTrace, type CallTrace } from './call-trace.ts';
-import { boundError, deniedByRule, errorResult, notAllowed, resultWithheld, shapeSuccess } from './shape-result.ts';
-import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
+import { boundError, deniedByRule, errorResult, failedCall, notAllowed, resultWithheld, shapeSuccess } from './shape-result.ts';
 import { VariableSystem, type VariableChangeListener } from './variable-system.ts';
 import type { PermissionLevel } from '../../../shared/permissions.ts';
 import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type DecidedCall } from './rules/call-guard.ts';
 import type { CallDecision } from './rules/decide-call.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
 import { checkEditedArgs } from './edited-args.ts';
+import type { ExecuteOptions, ToolExecutorOptions } from './tool-executor-options.ts';
+export type { ExecuteOptions, ToolExecutorOptions } from './tool-executor-options.ts';
 
 /** The gate's answer for an `auto` policy, without a call into it. */
 const AUTO_ALLOWED: GateOutcome = Object.freeze({ allowed: true, by: 'policy' });
 
 export const DEFAULT_TOOL_TIMEOUT_MS = DEFAULT_LIMITS.toolTimeoutMs;
-
-export interface ToolExecutorOptions {
-  sessionId: string;
-  variables?: VariableSystem;
-  approve?: ApprovalCallback;
-  /** The user's per-tool overrides; "always allow" writes here. */
-  permissions?: PermissionStore;
-  /** Default truncation limit in characters (8000). */
-  truncateChars?: number;
-  /** Default timeout of a tool run, ms (30 s); a tool's own timeoutMs wins. */
-  toolTimeoutMs?: number;
-  /** How long a timed-out or aborted tool may take to stop before its result is given anyway, ms (2 s). */
-  stopGraceMs?: number;
-  /** Bound on what $VAR_REF expansion may produce per call, characters (16 Mi). */
-  maxExpandedChars?: number;
-  /** Where swallowed errors (onSession hooks, rulePrompt functions, the store) are reported. */
-  log?: (message: string) => void;
-  /** Rules on the resolved arguments, checked before the policy; hears how each call ended (audit). */
-  guard?: CallGuard;
-  /** The chat's permission level (default `default`); setPermissionLevel changes it for the next call. */
-  permissionLevel?: PermissionLevel;
-}
-
-export interface ExecuteOptions {
-  /** The model's tool-call id; names the cached variables. Generated when absent. */
-  callId?: string;
-  signal?: AbortSignal;
-  onUpdate?: (update: ToolUpdate) => void;
-  /** The chat the call belongs to (see ToolContext.conversation). */
-  conversation?: ToolContext['conversation'];
-  /** Ask the user first whatever the policy, memory or an allow rule say (a call cut off by a restart), with this note; a deny still wins. */
-  askAgain?: string;
-}
 
 type Args = Record<string, unknown>;
 
@@ -296,12 +262,12 @@ export class ToolExecutor {
       return { status: 'NOT_FOUND', error: message, finalText: message };
     }
     const refused = this.catalog.whyNotExecutable(entry);
-    if (refused) return failed(entry, refused.forModel, refused.forUser);
+    if (refused) return failedCall(entry, refused.forModel, refused.forUser);
 
     const parsed = parseToolArgs(rawArgs);
-    if (typeof parsed === 'string') return failed(entry, parsed);
+    if (typeof parsed === 'string') return failedCall(entry, parsed);
     const prepared = this.prepareArgs(entry, parsed);
-    if (!prepared.ok) return failed(entry, prepared.message);
+    if (!prepared.ok) return failedCall(entry, prepared.message);
     let { args, limit } = prepared;
     const warnings = prepared.warnings;
     const varRefs = prepared.usedRefs ? varRefUses(parsed, this.variables) : [];
@@ -317,12 +283,12 @@ export class ToolExecutor {
       decision.kind === 'deny'
         ? { allowed: false as const, reason: decision.reason, by: decision.by }
         : options.askAgain !== undefined
-          ? await this.gate.askAgain({ ...subjectOf(entry, callId, args, varRefs, decision), note: options.askAgain }, (combined ??= this.callSignal(options)))
+          ? await this.gate.askAgain({ ...approvalSubject(entry, callId, args, varRefs, decision), note: options.askAgain }, (combined ??= this.callSignal(options)))
           : decision.kind === 'allow'
             ? { allowed: true as const, by: decision.by }
             : decision.policy === 'auto'
               ? AUTO_ALLOWED
-              : await this.gate.execution(subjectOf(entry, callId, args, varRefs, decision), decision.policy, (combined ??= this.callSignal(options)));
+              : await this.gate.execution(approvalSubject(entry, callId, args, varRefs, decision), decision.policy, (combined ??= this.callSignal(options)));
     if (decided) decided.outcome = outcomeOf(decision, gate);
     const approved = performance.now();
     const timings = { queuedMs: asking - arrived, approvalMs: approved - asking, runningMs: 0, formattingMs: 0, resultApprovalMs: 0 };
@@ -337,7 +303,7 @@ export class ToolExecutor {
       if (!again.ok) {
         const inspection = callInspection(gate.args, varRefs, timings);
         if (again.denied && decided) decided.outcome = outcomeOf(again.denied, gate);
-        return { ...(again.denied ? deniedByRule(entry, again.message, inspection) : failed(entry, again.message)), editedArgs, inspection };
+        return { ...(again.denied ? deniedByRule(entry, again.message, inspection) : failedCall(entry, again.message)), editedArgs, inspection };
       }
       ({ args, limit } = again);
       warnings.push(...again.warnings);
@@ -376,7 +342,7 @@ export class ToolExecutor {
     const check = { status: result.status, text: result.finalText };
     const askingResult = performance.now();
     const approval = resultAsks(permission.resultApprovalPolicy, result.status)
-      ? await this.gate.result(subjectOf(entry, callId, args, varRefs, decision), permission.resultApprovalPolicy, check, (combined ??= this.callSignal(options)))
+      ? await this.gate.result(approvalSubject(entry, callId, args, varRefs, decision), permission.resultApprovalPolicy, check, (combined ??= this.callSignal(options)))
       : AUTO_ALLOWED;
     timings.resultApprovalMs = performance.now() - askingResult;
     if (approval.allowed) return result;
@@ -419,19 +385,6 @@ export class ToolExecutor {
   private permissionOf(entry: RegisteredTool): Required<ToolPermission> {
     return this.gate.permissionOf(entry.name, entry.tool, this.catalog.groupOf(entry)?.group);
   }
-}
-
-/** What an approval card or the audit shows of a call. */
-function subjectOf(entry: RegisteredTool, callId: string, args: Args, varRefs: ToolCallInspection['varRefs'], decision: CallDecision): ApprovalSubject {
-  const subject: ApprovalSubject = { toolName: entry.name, groupName: entry.groupName, callId, args };
-  if (varRefs.length) subject.varRefs = varRefs;
-  if (decision.kind === 'policy' && decision.note) subject.note = decision.note;
-  return withToolDetail(subject, entry.tool);
-}
-
-/** `message` is what the model reads; `forUser` (when it differs) what the chat shows. */
-function failed(entry: RegisteredTool, message: string, forUser = message): ToolErrorResult {
-  return { toolName: entry.name, status: 'ERROR', error: forUser, finalText: message };
 }
 
 function newCallId(): string {
