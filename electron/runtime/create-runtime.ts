@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import type { SandboxStatus } from '../../shared/sandbox.ts';
 import type { Settings } from '../../shared/settings.ts';
 import type { SessionManager } from './chat/session-manager.ts';
-import { lazyChatInteractions, onlyServers, webOnly } from './mcp-wiring.ts';
+import { lazyChatInteractions, mcpPartWanted, onlyServers, startForMode, webOnly, type McpStartMode } from './mcp-wiring.ts';
 import type { Host, HostOptions } from './host/create-host.ts';
 import type { ProviderResolution } from './llm/resolve-provider.ts';
 import { appPaths, type AppPaths } from './paths.ts';
@@ -46,12 +46,8 @@ export interface RuntimeToolOptions {
   watch?: boolean;
   /** Serve declared secrets to script tools that fetch them (Agenvoy's key endpoint); default false. */
   keyEndpoint?: boolean;
-  /**
-   * MCP servers (settings.mcpServers): `lazy` (default) starts a server when its group is switched
-   * on or a tool is called; `start-all` starts every configured server now and waits for its tools
-   * (the CLI's one-shot listing); `false` leaves them out.
-   */
-  mcp?: 'lazy' | 'start-all' | false;
+  /** MCP servers (settings.mcpServers): which start, and when (mcp-wiring.ts McpStartMode). Default `lazy`. */
+  mcp?: McpStartMode;
   /** What a server may ask the user (elicitation forms) where no chat card can show it (the CLI's terminal). */
   mcpInteractions?: McpInteractions;
   /** Opens a URL in the user's browser (MCP OAuth sign-in); without it, stored tokens still work. */
@@ -197,7 +193,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 
   /** Every MCP manager is built here: the tools' one and those `mcp()` makes. */
-  const openMcp = async (resolveSecrets: SecretResolver, mcpOptions: RuntimeMcpOptions): Promise<McpManager> => {
+  const openMcp = async (resolveSecrets: SecretResolver, mcpOptions: RuntimeMcpOptions, autoStart = true): Promise<McpManager> => {
     const [{ createMcpGroupSource, keychainCredentialStore }, { protectedPathsFor }] = await Promise.all([import('./sources/mcp/index.ts'), import('./sources/source-context.ts')]);
     const { only, interactions, openUrl } = mcpOptions;
     return createMcpGroupSource(only ? onlyServers(settings, only) : settings, {
@@ -207,6 +203,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       protect: () => protectedPathsFor(settings.get(), home, toolRoots()),
       runnerOptions: { resolveSecrets },
       credentials: keychainCredentialStore(secrets),
+      autoStart,
       ...(interactions ? { interactions } : {}),
       ...(openUrl ? { openBrowser: webOnly(openUrl) } : {}),
     });
@@ -257,17 +254,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     // each). Combined after the first load, which the sources do not announce.
     const groupSources: ToolGroupSource[] = [registry, skills];
     let mcp: McpManager | undefined;
-    // A one-shot listing with no server configured has no MCP part to load (the SDK is big);
+    // A one-shot run with no server to start has no MCP part to load (the SDK is big);
     // a long-running runtime keeps it ready for servers added while it runs.
-    const mcpWanted = toolOptions.mcp === 'start-all' ? Object.keys(settings.get().mcpServers).length > 0 : toolOptions.mcp !== false;
-    if (mcpWanted) {
+    if (mcpPartWanted(toolOptions.mcp, settings.get())) {
       const { mcpToolGroupSource } = await import('./sources/mcp/tool-group-source.ts');
       // Without the CLI's terminal, a server's questions become cards in the chat of the call.
-      mcp = await openMcp(resolveSecrets, { interactions, ...(toolOptions.openUrl ? { openUrl: toolOptions.openUrl } : {}) });
-      if (toolOptions.mcp === 'start-all') {
-        await mcp.startAll();
-        await mcp.settle();
-      }
+      // Only a long-running runtime starts every switched-on server by itself.
+      const lazy = (toolOptions.mcp ?? 'lazy') === 'lazy';
+      mcp = await openMcp(resolveSecrets, { interactions, ...(toolOptions.openUrl ? { openUrl: toolOptions.openUrl } : {}) }, lazy);
+      await startForMode(mcp, toolOptions.mcp, settings.get());
       groupSources.push(mcpToolGroupSource(mcp));
       // Servers that declare the skills extension add their skills (listed, labelled with the server).
       const { readyMcpClients, syncMcpSkills } = await import('./sources/skills/mcp-skills.ts');
@@ -404,7 +399,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       const { servedSkills } = await import('./host/mcp-server/serve-skills.ts');
       const served = await servedSkills(await skillSource(), () => settings.get(), serverOptions.log ?? log);
       closers.push(() => served.close());
-      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter, skills: served.catalog }, serverOptions);
+      // A host's first tools/list waits for the MCP servers' starts in flight (host/mcp-server/mcp-server.ts).
+      const starts = toolOptions ? (await tools()).mcp : undefined;
+      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter, skills: served.catalog, ...(starts ? { starts } : {}) }, serverOptions);
       closers.push(() => server.close());
       return server;
     },

@@ -66,7 +66,8 @@ export const toolsRunCommand: Command = {
       return { decision: 'once' };
     };
     const elicit = terminalElicitation(approver, io.stderr, flag(args, 'yes'));
-    const loaded = await loadCliTools(args, io, { approve, keyEndpoint: true, interactions: { elicit } });
+    // Only the MCP server whose tools are named like NAME starts (a file tool starts none).
+    const loaded = await loadCliTools(args, io, { approve, keyEndpoint: true, interactions: { elicit }, mcp: { startOwnerOf: name } });
     const { session } = loaded;
     checkArgs = (tool, toolArgs) => session.checkArgs(tool, toolArgs);
     const group = session.listGroups().find((g) => g.tools.some((t) => t.name === name || t.modelName === name));
