@@ -238,7 +238,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const asked = toolOptions.mcpInteractions ?? lazyChatInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
     const interactions: McpInteractions = {
       elicit: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.elicit(ask, signal) : asked.elicit!(ask, signal)),
-      sample: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.sample() : asked.sample!(ask, signal)),
+      sample: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.sample() : asked.sample ? asked.sample(ask, signal) : Promise.reject(new Error('no one here can answer a sampling request'))),
     };
     const registry = new ToolRegistry({
       roots: toolRoots(),

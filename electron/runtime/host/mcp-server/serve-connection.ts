@@ -354,11 +354,9 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** Progress notifications for one round; numbered so clients can tell them apart. Never throws. */
-function progressSender(ctx: ServerContext, progressToken: string | number): (message: string) => void {
-  let progress = 0;
-  return (message) => {
-    progress++;
+/** Progress notifications for one round, numbered by its run (call-run.ts RoundPort). Never throws. */
+function progressSender(ctx: ServerContext, progressToken: string | number): (progress: number, message: string) => void {
+  return (progress, message) => {
     void ctx.mcpReq
       .notify({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message: message.slice(0, 2000) } : {}) } })
       .catch(() => {});
