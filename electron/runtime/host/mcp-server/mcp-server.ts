@@ -71,7 +71,9 @@ export function createMcpServer(parts: McpServerParts, options: McpServerOptions
   // Made on first need and shared: every later list is answered at once.
   let ready: Promise<void> | undefined;
   const whenReady = () =>
-    (ready ??= waitForStarts(parts.starts!, onlyGroups.length ? { names: onlyGroups } : {}).then((notReady) => {
+    (ready ??= waitForStarts(parts.starts!, onlyGroups.length ? { names: onlyGroups } : {}).then(async (notReady) => {
+      // The tool sources hear the same last change: let them update the sessions before the list.
+      await new Promise((resolve) => setImmediate(resolve));
       if (notReady.length) say(`the first tools/list is answered without the tools of MCP server(s) not ready: ${notReadyText(notReady)}`);
     }));
   const feed = {
