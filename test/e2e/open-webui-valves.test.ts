@@ -10,6 +10,7 @@ import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { appFrame, lastCall, openPanel, send, waitForStatus } from './support/chat-page.ts';
 import { repoRoot } from '../support/run-cli.ts';
 import { screenshot } from './support/screenshots.ts';
+import { seriousViolations } from './support/axe.ts';
 import { realPython } from '../support/real-python.ts';
 
 let app: E2EApp;
@@ -78,6 +79,7 @@ describe('Open WebUI valves in Settings', () => {
     // Issue 36 §7: a confirmation names the tool that asks and is answered Confirm/Cancel.
     await expect(confirm.getByRole('heading').textContent()).resolves.toBe('confirm_delete (owui_asks) asks you to confirm');
     expect(await confirm.getByRole('button').allTextContents()).toEqual(['Confirm', 'Cancel']);
+    expect(await seriousViolations(page)).toEqual([]);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await waitForStatus(lastCall(page), 'done');
     await lastCall(page).getByTestId('tool-result').locator('summary').click();
