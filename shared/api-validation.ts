@@ -109,6 +109,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   listTools: empty,
   reloadTools: empty,
   openToolsFolder: empty,
+  openDocs: obj({ page: str(200, 1) }),
   setGroupEnabled: obj({ group: name, enabled: bool() }),
   setToolEnabled: obj({ tool: name, enabled: bool() }),
   getToolValves: obj({ group: name }),

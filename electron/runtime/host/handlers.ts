@@ -7,6 +7,7 @@ import { resolveProviderRequest, type ProviderRequest } from './provider-service
 import type { HostServices } from './services.ts';
 import { mkdir } from 'node:fs/promises';
 import { openWithSystem } from '../base/open-with-system.ts';
+import { openDocs } from './docs/open-docs.ts';
 import { scheduleHandlers } from './schedule-handlers.ts';
 import { listAllModels } from '../llm/list-all-models.ts';
 import { applySecretChanges } from './settings-service.ts';
@@ -132,6 +133,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
       await mkdir(path, { recursive: true });
       return { path, opened: await openWithSystem(path) };
     },
+    openDocs: ({ page }) => openDocs(page),
     setGroupEnabled: async ({ group, enabled }) => {
       // A server just added has no group until the tools list catches up: its name is enough.
       const known = tools.state().groups.some((g) => g.name === group) || (services.mcp?.list().some((s) => s.name === group && !s.problem) ?? false);

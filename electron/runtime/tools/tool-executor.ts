@@ -19,14 +19,7 @@ import { closeNamesHint } from './close-names.ts';
 import { parseToolArgs } from './parse-tool-args.ts';
 import { errorText, RunningTools, runTool, type RunToolOptions } from './run-tool.ts';
 import { prepareArgs, type PreparedArgs } from './prepare-args.ts';
-import {
-  DEFAULT_GROUP,
-  toToolInfo,
-  ToolCatalog,
-  type GroupRegisterResult,
-  type RegisteredTool,
-  type RegisterResult,
-} from './tool-catalog.ts';
+import { DEFAULT_GROUP, toToolInfo, ToolCatalog, type GroupRegisterResult, type RegisteredTool, type RegisterResult, type ToolSetScope } from './tool-catalog.ts';
 import { addSkillRules, restoreMissingRules, ruleVariableName, toolRulesText } from './tool-rules.ts';
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup } from './types.ts';
@@ -187,6 +180,11 @@ export class ToolExecutor {
 
   isToolEnabled(name: string): boolean {
     return this.catalog.isToolEnabled(name);
+  }
+
+  /** The tool set the switches are narrowed to, named in refusals; undefined when none. */
+  setToolSetScope(scope: ToolSetScope | undefined): void {
+    this.catalog.setToolSetScope(scope);
   }
 
   setToolEnabled(name: string, enabled: boolean): void {

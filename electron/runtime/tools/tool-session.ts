@@ -346,6 +346,7 @@ export class ToolSession {
   #applySwitches(settings: Settings): void {
     const set = this.#toolSet ? findToolSet(settings, this.#toolSet) : undefined;
     applyEnableState(this.#executor, settings);
+    this.#executor.setToolSetScope(undefined);
     if (set && this.#exactToolSet) enableExactly(this.#executor, set);
     if (this.#onlyGroups.length > 0) {
       for (const group of this.#executor.listGroups()) {
