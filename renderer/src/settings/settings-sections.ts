@@ -10,6 +10,7 @@ import { RulesSection } from './rules-section.tsx';
 import { ToolSetsSection } from './tool-sets-section.tsx';
 import { AuditSection } from './audit-section.tsx';
 import { SchedulesSection } from '../schedules/schedules-section.tsx';
+import { SkillsSection } from '../skills/skills-section.tsx';
 import { LimitsSection, PythonSection, SandboxSection, ToolFoldersSection } from './runtime-section.tsx';
 
 export interface SettingsSectionEntry {
@@ -25,6 +26,7 @@ export const SETTINGS_SECTIONS: SettingsSectionEntry[] = [
   { id: 'groups', title: 'Tool groups', component: GroupsSection },
   { id: 'mcp', title: 'MCP servers', component: McpServersSection },
   { id: 'rules', title: 'Rules', component: RulesSection },
+  { id: 'skills', title: 'Skills', component: SkillsSection },
   { id: 'tool-sets', title: 'Tool sets', component: ToolSetsSection },
   { id: 'schedules', title: 'Schedules', component: SchedulesSection },
   { id: 'audit', title: 'Audit log', component: AuditSection },
