@@ -49,7 +49,8 @@ export function createSkillsService(parts: SkillsServiceParts): SkillsService {
     const next: SkillSettings = { ...all[id], ...patch };
     for (const key of Object.keys(next) as (keyof SkillSettings)[]) if (next[key] === undefined) delete next[key];
     all[id] = next;
-    settings.update({ ...extra, skills: all });
+    // replace, not update: update deep-merges, so a withdrawn grant or tool set would stay.
+    settings.replace({ ...settings.get(), ...extra, skills: all });
   };
   const view = (): SkillsView => {
     const current = settings.get();
