@@ -12,6 +12,7 @@ import type { Settings } from '../../shared/settings.ts';
 import { runCli } from '../support/run-cli.ts';
 import { newChat, openPanel, send } from './support/chat-page.ts';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
+import { seriousViolations } from './support/axe.ts';
 import { FINAL_PREFIX, offeredTools } from './support/fake-model.ts';
 
 let app: E2EApp;
@@ -80,6 +81,11 @@ describe('Settings → Skills', () => {
     await page.getByTestId('skill-network-pdf-helper').click();
     await expect.poll(() => settingsFile().skills?.['pdf-helper']?.network).toBe(true);
     await expect(item('pdf-helper').getByTestId('skill-files').textContent()).resolves.toBe('SKILL.mdreference.mdscripts/check.py');
+    // Revoked as well as granted: the setting goes away.
+    await page.getByTestId('skill-network-pdf-helper').click();
+    await expect.poll(() => settingsFile().skills?.['pdf-helper']?.network).toBeUndefined();
+    // The section with a skill open, its problems and switches: nothing serious for axe-core.
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('edits skillRoots: a relative folder is refused with the reason, an absolute one is read', async () => {
