@@ -27,7 +27,7 @@ import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
 import type { SettingsBackendFactory } from './store/settings-backend.ts';
 import { settingsRuleBook } from './store/settings-rule-book.ts';
 import { openSettingsStore, type SettingsStore } from './store/settings-store.ts';
-import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
+import type { ToolSession, ToolSessionDeps, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
 import type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
 export type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
 import type { ServeInteractionRouter } from './host/mcp-server/serve-interactions.ts';
@@ -316,7 +316,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     for (const session of openSessions) session.close();
     openSessions.clear();
   });
-  const openToolSession = async (source?: ToolGroupSource): Promise<ToolSessionFactory> => {
+  const openToolSession = async (source?: ToolGroupSource, activeToolSets?: ToolSessionDeps['activeToolSets']): Promise<ToolSessionFactory> => {
     const [{ toolSessionFactory }, { settingsPermissionStore }] = await Promise.all([import('./tools/tool-session.ts'), import('./store/permission-store.ts')]);
     const open = toolSessionFactory({
       ...(source ? { tools: source } : {}),
@@ -326,6 +326,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ruleBook: rules(),
       log,
       closed: (session) => openSessions.delete(session),
+      ...(activeToolSets ? { activeToolSets } : {}),
     });
     return (sessionOptions) => {
       const session = open(sessionOptions);
@@ -335,7 +336,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 
   /** The one ToolSession factory of this runtime, over its tools when it has any. */
-  const toolSessions = once(async () => openToolSession(toolOptions ? (await tools()).source : undefined));
+  const toolSessions = once(async () => {
+    const loaded = toolOptions ? await tools() : undefined;
+    // A skill's accepted `allowed-tools` narrow a conversation while the skill is active there.
+    return openToolSession(loaded?.source, loaded?.skills.activeToolSets());
+  });
 
   const sessions = once(async () => {
     const { SessionManager } = await import('./chat/session-manager.ts');

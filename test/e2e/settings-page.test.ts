@@ -48,8 +48,8 @@ describe('Settings as a page at 800×600', () => {
 
     const nav = page.getByTestId('settings-nav');
     const entries = await nav.getByRole('button').allTextContents();
-    // Schedules (#35) joined the list when the branches met.
-    expect(entries).toEqual(['Providers', 'Tool groups', 'MCP servers', 'Rules', 'Tool sets', 'Schedules', 'Audit log', 'Tool folders', 'Sandbox', 'Limits', 'Python']);
+    // Schedules (#35) joined the list when the branches met; Skills (#34) after Rules.
+    expect(entries).toEqual(['Providers', 'Tool groups', 'MCP servers', 'Rules', 'Skills', 'Tool sets', 'Schedules', 'Audit log', 'Tool folders', 'Sandbox', 'Limits', 'Python']);
     await page.getByTestId('tool-sets-section').getByRole('button', { name: '+ Add tool set' }).click();
     await page.getByTestId('rules-section').getByRole('button', { name: '+ Add rule' }).click();
     for (const name of entries) {

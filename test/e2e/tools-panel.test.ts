@@ -110,7 +110,7 @@ describe('the Tools panel', () => {
     await page.getByTestId('new-tool').click();
     const form = page.getByTestId('new-tool-form');
     const offered = await form.getByLabel('Format').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
-    expect(offered).toEqual([...NEW_TOOL_FORMATS]);
+    expect(offered).toEqual([...NEW_TOOL_FORMATS, 'skill']);
     await form.getByLabel('Format').selectOption('python');
     await form.getByLabel('Tool name').fill('Not-Snake');
     await expect(form.getByTestId('new-tool-name-rule').textContent()).resolves.toContain('"Not-Snake" is not a valid python tool name: use snake_case');

@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { openWithSystem } from '../base/open-with-system.ts';
 import { openDocs } from './docs/open-docs.ts';
 import { scheduleHandlers } from './schedule-handlers.ts';
+import { skillHandlers } from './skills/skill-handlers.ts';
 import { listAllModels } from '../llm/list-all-models.ts';
 import { applySecretChanges } from './settings-service.ts';
 import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
@@ -239,6 +240,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     ...appHandlers(services),
     ...mcpInstallHandlers(services),
     ...scheduleHandlers(services.schedules),
+    ...skillHandlers(services.skills),
   };
 }
 

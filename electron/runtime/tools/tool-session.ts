@@ -23,14 +23,16 @@
 //   setToolSet(name)    a named tool set (settings `toolSets`): narrows the switches for a chat,
 //                       or, with `exactToolSet` (`mcp serve --toolset`), is exactly what is on;
 //                       its rules join the runtime's and its level is the default level.
+//   activeToolSets      sets the conversation earned by what it did (a skill's accepted
+//                       `allowed-tools`, while the skill is active): narrow like a tool set.
 //   setPermissionLevel  the conversation's level (ask / default / read-only auto / trusted),
 //                       applied from the next call.
 //   onChanged(l)        after every re-sync (tools reloaded, switches or selection changed).
 //   close()             stops the syncing, rejects pending approvals, aborts running tools.
 // Enable state is layered in one place (#applySwitches): settings' switches → an exact tool set →
-// onlyGroups → selection → a narrowing tool set → enabled for this run. Argument rules are checked
+// onlyGroups → selection → a narrowing tool set → active tool sets → enabled for this run. Argument rules are checked
 // in the executor (its guard, over the runtime's RuleBook) after $VAR_REF resolution and validation.
-import type { PermissionLevel } from '../../../shared/permissions.ts';
+import type { PermissionLevel, ToolSet } from '../../../shared/permissions.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { Diagnostic, ToolDefinition, ToolExecuteResult, ToolGroupInfo, ToolInfo, ToolPermission } from '../../../shared/tools.ts';
@@ -69,6 +71,12 @@ export interface ToolSessionDeps {
   log?: (message: string) => void;
   /** Contract: called once, when `session` closes (the runtime forgets it); never throws. */
   closed?: (session: ToolSession) => void;
+  /**
+   * Tool sets a conversation is in because of what it did (a skill's accepted `allowed-tools`,
+   * while that skill is active). They only narrow. Contract: `sets` is cheap and never throws;
+   * `onChanged` calls back with the session whose sets changed and returns a disposer.
+   */
+  activeToolSets?: { sets(sessionId: string): ToolSet[]; onChanged(listener: (sessionId: string) => void): Disposer };
 }
 
 export interface ToolSessionOptions {
@@ -148,7 +156,10 @@ export class ToolSession {
       this.#applySwitches(settings);
       this.#changes.fire();
     });
-    for (const off of [offTools, offSettings]) if (off) this.#disposers.push(off);
+    const offActive = deps.activeToolSets?.onChanged((sessionId) => {
+      if (sessionId === this.sessionId) this.#resync();
+    });
+    for (const off of [offTools, offSettings, offActive]) if (off) this.#disposers.push(off);
   }
 
   get sessionId(): string {
@@ -355,6 +366,7 @@ export class ToolSession {
     }
     if (this.#selection) applyToolSelection(this.#executor, this.#selection);
     if (set && !this.#exactToolSet) applyToolSet(this.#executor, set);
+    for (const active of this.#deps.activeToolSets?.sets(this.sessionId) ?? []) applyToolSet(this.#executor, active);
     for (const name of this.#forRun) {
       const group = this.#executor.groupOf(name);
       if (group) this.#executor.toggleGroupEnabled(group, true);

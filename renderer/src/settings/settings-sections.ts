@@ -11,6 +11,7 @@ import { RulesSection } from './rules-section.tsx';
 import { ToolSetsSection } from './tool-sets-section.tsx';
 import { AuditSection } from './audit-section.tsx';
 import { SchedulesSection } from '../schedules/schedules-section.tsx';
+import { SkillsSection } from '../skills/skills-section.tsx';
 import { LimitsSection, PythonSection, SandboxSection, ToolFoldersSection } from './runtime-section.tsx';
 
 export interface SettingsSectionEntry {
@@ -28,6 +29,7 @@ export const SETTINGS_SECTIONS: SettingsSectionEntry[] = [
   { id: 'groups', title: 'Tool groups', component: GroupsSection, docs: 'tools/README.md' },
   { id: 'mcp', title: 'MCP servers', component: McpServersSection, docs: 'mcp/servers.md' },
   { id: 'rules', title: 'Rules', component: RulesSection, docs: 'permissions.md' },
+  { id: 'skills', title: 'Skills', component: SkillsSection, docs: 'tools/skills.md' },
   { id: 'tool-sets', title: 'Tool sets', component: ToolSetsSection, docs: 'permissions.md' },
   { id: 'schedules', title: 'Schedules', component: SchedulesSection, docs: 'schedules.md' },
   { id: 'audit', title: 'Audit log', component: AuditSection, docs: 'permissions.md' },
