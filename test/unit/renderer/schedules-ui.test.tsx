@@ -57,4 +57,12 @@ describe('schedules in the app', () => {
     fireEvent.click(within(section).getByText('Add schedule'));
     await waitFor(() => expect(calls.saveSchedule).toHaveBeenLastCalledWith({ schedule: { name: 'digest', prompt: 'Summarise', every: '2h', onAsk: 'pause' } }));
   });
+
+  it('opens the run\'s chat when the app says a desktop notification was clicked', async () => {
+    const { calls, emit } = await mountApp({ listSessions: () => [first, chat], listSchedules: () => ({ schedules: [info], inbox: [] }) });
+    await screen.findByTestId('schedule-chat');
+    calls.openSession!.mockClear();
+    emit({ type: 'schedules.open', sessionId: 'sched-chat' });
+    await waitFor(() => expect(calls.openSession).toHaveBeenCalledWith({ sessionId: 'sched-chat' }));
+  });
 });
