@@ -72,6 +72,8 @@ export interface InboxItem {
   args?: Record<string, unknown>;
   message?: string;
   askedAt: number;
+  /** When the user was notified of it: once per question, never again after a restart. */
+  notifiedAt?: number;
 }
 
 export interface ScheduleRun {
@@ -100,6 +102,9 @@ export interface ScheduleRun {
   retries?: number;
   /** The pid of the process running it (status `running`/`waiting`). */
   pid?: number;
+  /** That process's start time and boot id, so a reused pid is not taken for it (Linux). */
+  pidStart?: string;
+  bootId?: string;
 }
 
 /** A schedule as Settings and `schedule list` show it. */

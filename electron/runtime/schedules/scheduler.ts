@@ -17,7 +17,8 @@ import { checkedSchedules, dueSchedules, isBusy, listSchedules } from './due-sch
 import { RunStore } from './run-store.ts';
 import { scheduleLimits, type CheckedSchedule } from './schedule-config.ts';
 import { newRunId, RunDriver } from './schedule-run.ts';
-import { pidAlive, SchedulerLock } from './scheduler-lock.ts';
+import { processAlive, processIdentity } from './process-identity.ts';
+import { SchedulerLock } from './scheduler-lock.ts';
 import { startControlServer, type ControlServer } from './control-server.ts';
 
 export interface SchedulerClock {
@@ -34,8 +35,11 @@ export interface SchedulerDeps {
   log?: (message: string) => void;
 }
 
-/** What listeners hear: the lists changed, or something needs the user (a question, a failure). */
-export type SchedulerEvent = { type: 'changed' } | { type: 'notice'; run: ScheduleRun; item?: InboxItem };
+/**
+ * What listeners hear: the lists changed; a run paused on a question (each time it is asked, a
+ * restart included); something needs the user's attention (a new question, a failure: said once).
+ */
+export type SchedulerEvent = { type: 'changed' } | { type: 'paused'; run: ScheduleRun; item: InboxItem } | { type: 'notice'; run: ScheduleRun; item?: InboxItem };
 
 export class ScheduleError extends Error {
   override name = 'ScheduleError';
@@ -199,7 +203,7 @@ export class Scheduler {
   /** Runs a stopped process left going or waiting: attached again, their turns go on. */
   async #resumeLeft(): Promise<void> {
     for (const run of this.store.runs()) {
-      if ((run.status === 'running' || run.status === 'waiting') && !this.#drivers.has(run.id) && !(run.pid !== undefined && run.pid !== process.pid && pidAlive(run.pid))) {
+      if ((run.status === 'running' || run.status === 'waiting') && !this.#drivers.has(run.id) && !(run.pid !== undefined && run.pid !== process.pid && processAlive({ ...run, pid: run.pid }))) {
         await this.#resume(run, new Map()).catch((error: Error) => this.#deps.log?.(`run ${run.id} could not go on: ${error.message}`));
       }
     }
@@ -229,7 +233,7 @@ export class Scheduler {
     let run: ScheduleRun;
     try {
       session = await this.#chatOf(config);
-      run = { id: newRunId(), schedule: config.name, sessionId: session.id, trigger, ...(late ? { late: true } : {}), ...(slot !== undefined ? { slot } : {}), startedAt: now, status: 'running', calls: 0, steps: 0, waitingOn: [], refused: 0, pid: process.pid };
+      run = { id: newRunId(), schedule: config.name, sessionId: session.id, trigger, ...(late ? { late: true } : {}), ...(slot !== undefined ? { slot } : {}), startedAt: now, status: 'running', calls: 0, steps: 0, waitingOn: [], refused: 0, ...processIdentity() };
       this.store.saveRun(run);
     } finally {
       this.#starting.delete(config.name);
@@ -246,6 +250,7 @@ export class Scheduler {
         this.store.saveRun(saved);
         this.#events.fire({ type: 'changed' });
       },
+      paused: (paused, item) => this.#events.fire({ type: 'paused', run: paused, item }),
       notify: (noticed, item) => this.#events.fire({ type: 'notice', run: noticed, ...(item ? { item } : {}) }),
       now: () => this.#now(),
     }, run);
@@ -277,14 +282,19 @@ export class Scheduler {
     return session;
   }
 
-  /** Resolves when the driver pauses on a question other than `answered`. */
+  /**
+   * Resolves when the run waits again on questions other than `answered`: a new one, or others
+   * that were waiting beside it (parallel calls). Checked at once too: the answer may have been
+   * taken in synchronously, before this listens.
+   */
   #nextPause(driver: RunDriver, answered: string): Promise<ScheduleRun> {
+    const waitsElsewhere = () => driver.run.status === 'waiting' && driver.run.waitingOn.length > 0 && !driver.run.waitingOn.some((item) => item.id === answered);
     return new Promise((resolve) => {
-      const off = this.#events.event((event) => {
-        if (event.type === 'notice' && event.run.id === driver.run.id && event.item && event.item.id !== answered) {
-          off();
-          resolve(event.run);
-        }
+      if (waitsElsewhere()) return resolve(driver.run);
+      const off = this.#events.event(() => {
+        if (!waitsElsewhere()) return;
+        off();
+        resolve(driver.run);
       });
       void driver.ended.then(off);
     });
