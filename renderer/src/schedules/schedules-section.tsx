@@ -4,6 +4,7 @@
 import { For, Show, createSignal } from 'solid-js';
 import { PERMISSION_LEVEL_LABELS, PERMISSION_LEVELS, type PermissionLevel } from '../../../shared/permissions.ts';
 import type { OnAsk, ScheduleConfig, ScheduleInfo } from '../../../shared/schedules.ts';
+import { DraftSaveRow } from '../settings/draft-save-row.tsx';
 import { useApp } from '../store/app-context.tsx';
 import { useSchedules } from './use-schedules.ts';
 import './schedules.css';
@@ -145,16 +146,7 @@ export function SchedulesSection() {
           </select>
           <input aria-label="Model (optional)" placeholder="model (default: the active one)" value={draft().model} onInput={(e) => edit({ model: e.currentTarget.value })} />
         </div>
-        <div class="row">
-          <button type="button" class="primary" disabled={!draft().name.trim() || !draft().prompt.trim()} onClick={() => void add()}>
-            Add schedule
-          </button>
-          <Show when={problem()}>
-            <span class="small error-text" role="alert">
-              {problem()}
-            </span>
-          </Show>
-        </div>
+        <DraftSaveRow label="Add schedule" disabled={!draft().name.trim() || !draft().prompt.trim()} onSave={() => void add()} problem={problem()} />
       </fieldset>
     </section>
   );
