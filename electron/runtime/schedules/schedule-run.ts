@@ -95,6 +95,11 @@ export class RunDriver {
     void sent.done.then((outcome) => this.#turnEnded(outcome));
   }
 
+  /** Ends the run before it starts (it cannot run: `reason` says why). */
+  fail(reason: string): void {
+    this.#finish('failed', reason);
+  }
+
   /** Answers one of its questions; false when it is not this run's (or already answered). */
   answer(itemId: string, answer: InboxAnswer): boolean {
     if (!this.run.waitingOn.some((item) => item.id === itemId)) return false;

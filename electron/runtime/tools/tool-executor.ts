@@ -78,6 +78,8 @@ export interface ExecuteOptions {
   conversation?: ToolContext['conversation'];
   /** Ask the user first whatever the policy, memory or an allow rule say (a call cut off by a restart), with this note; a deny still wins. */
   askAgain?: string;
+  /** See ToolContext.workingDir. */
+  workingDir?: string;
 }
 
 type Args = Record<string, unknown>;
@@ -353,6 +355,7 @@ export class ToolExecutor {
       onUpdate: options.onUpdate,
       signal: options.signal,
       conversation: options.conversation,
+      workingDir: options.workingDir,
       stopGraceMs: this.stopGraceMs,
     };
     // Only a tool loaded from a file or a server starts processes, MCP calls or a tool host to trace;
