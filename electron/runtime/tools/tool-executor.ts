@@ -41,6 +41,7 @@ import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type Decid
 import type { CallDecision } from './rules/decide-call.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
 import { checkEditedArgs } from './edited-args.ts';
+import { reviewSavedResult, type SavedResult } from './saved-result.ts';
 
 /** The gate's answer for an `auto` policy, without a call into it. */
 const AUTO_ALLOWED: GateOutcome = Object.freeze({ allowed: true, by: 'policy' });
@@ -78,8 +79,9 @@ export interface ExecuteOptions {
   conversation?: ToolContext['conversation'];
   /** Ask the user first whatever the policy, memory or an allow rule say (a call cut off by a restart), with this note; a deny still wins. */
   askAgain?: string;
-  /** See ToolContext.workingDir. */
-  workingDir?: string;
+  workingDir?: string; // see ToolContext.workingDir
+  /** The call ran before a restart and its result waited for approval: ask about it again, never run it (saved-result.ts). */
+  savedResult?: SavedResult;
 }
 
 type Args = Record<string, unknown>;
@@ -314,6 +316,10 @@ export class ToolExecutor {
     const permission = this.permissionOf(entry);
     // Permissions as data: rules see the resolved, validated arguments; deny wins over everything.
     const decision = this.decide(entry, callId, args, permission.executionPolicy, decided);
+    if (options.savedResult && decision.kind !== 'deny') {
+      if (decided) decided.outcome = outcomeOf(decision, { allowed: true, by: 'remembered' }); // approved before the restart
+      return reviewSavedResult(this.gate, entry, subjectOf(entry, callId, args, varRefs, decision), options.savedResult, options.askAgain, this.callSignal(options));
+    }
     const asking = performance.now();
     const gate =
       decision.kind === 'deny'

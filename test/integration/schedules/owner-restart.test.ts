@@ -3,7 +3,7 @@
 // (the Inbox item records it), or run again a call whose result was waiting for approval (the
 // result is shown for approval again; a tool here counts its executions in a file). Two questions
 // of one run survive a restart and are answered one at a time.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, type Runtime } from '../../../electron/runtime/create-runtime.ts';
@@ -11,8 +11,9 @@ import type { Scheduler, SchedulerEvent } from '../../../electron/runtime/schedu
 import { SecretStore, sessionBackend } from '../../../electron/runtime/store/secret-store.ts';
 import type { ScheduleConfig } from '../../../shared/schedules.ts';
 import { makeHome } from '../../e2e/support/e2e-home.ts';
-import { e2eScript } from '../../e2e/support/fake-model.ts';
+import { e2eScript, FINAL_PREFIX } from '../../e2e/support/fake-model.ts';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../../support/fake-openai-server.ts';
+import { addCountingTool } from '../../support/schedule-tools.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
 
@@ -32,19 +33,6 @@ afterEach(async () => {
 afterAll(async () => {
   await fake?.close();
 });
-
-/** A tool that appends a line to `count.txt` in the folder it runs in and says how many lines there are. */
-function addCountingTool(home: string): void {
-  const dir = join(home, 'tools', 'count');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'tool.json'), JSON.stringify({ name: 'count', description: 'Counts its runs in count.txt.', parameters: { type: 'object', properties: {} } }));
-  writeFileSync(
-    join(dir, 'script.js'),
-    `const fs = require('node:fs');
-fs.appendFileSync('count.txt', 'ran\\n');
-process.stdout.write('count ' + fs.readFileSync('count.txt', 'utf8').split('\\n').filter(Boolean).length + ' in ' + process.cwd());`,
-  );
-}
 
 /** A home with the e2e tools and the counting one; tools run in `work` (outside /tmp: the sandbox has its own /tmp). */
 function home(schedules: ScheduleConfig[]): { home: string; work: string } {
@@ -127,5 +115,32 @@ describe('an owner restart while a run waits', () => {
     expect(after.waitingOn.map((i) => i.id)).toEqual([two!.id]);
     expect((await next.scheduler.answer(two!.id, { decision: 'approve' })).status).toBe('done');
     expect(notices(next.events)).toEqual([]);
+  });
+
+  it('a result waiting for approval is shown again, never run again', async () => {
+    const { home: h, work } = home([{ name: 'review', prompt: 'call script_count {}', every: '1d' }]);
+    const first = await owner(h);
+    const paused = await first.scheduler.runNow('review');
+    expect(paused.status).toBe('waiting');
+    const [item] = first.scheduler.inbox();
+    expect(item).toMatchObject({ kind: 'result-approval', toolName: 'script_count' });
+    expect(readFileSync(join(work, 'count.txt'), 'utf8')).toBe('ran\n');
+    await stop(first.runtime);
+
+    const next = await owner(h);
+    await until(() => pauses(next.events).length > 0, 'the result shown again');
+    expect(next.scheduler.inbox()).toMatchObject([{ id: item!.id, kind: 'result-approval' }]);
+    // The card shows the saved result: the same text the first owner asked about.
+    const sessions = await next.runtime.sessions();
+    const pending = sessions.open(paused.sessionId).pendingApprovals();
+    expect(pending).toMatchObject([{ type: 'result', toolName: 'script_count', result: { status: 'SUCCESS', text: expect.stringContaining(`count 1 in ${work}`) }, note: expect.stringContaining('not run again') }]);
+    const done = await next.scheduler.answer(item!.id, { decision: 'approve' });
+    expect(done.status).toBe('done');
+    expect(readFileSync(join(work, 'count.txt'), 'utf8')).toBe('ran\n'); // ran once, in all
+    const tool = sessions.open(paused.sessionId).messages().filter((m) => m.role === 'tool');
+    expect(tool).toHaveLength(1);
+    expect(tool[0]!.content).toContain('count 1');
+    const last = sessions.open(paused.sessionId).messages().at(-1)!;
+    expect(last.content).toContain(`${FINAL_PREFIX} count 1`);
   });
 });
