@@ -349,8 +349,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       home,
       settings,
       secrets,
-      // A schedule's chat runs with nobody watching: its permission level only tightens.
-      toolSession: (sessionOptions) => open({ ...sessionOptions, unattended: () => scheduleChats.has(sessionOptions.sessionId) }),
+      // A schedule's chat runs with nobody watching: its permission level only tightens, and its
+      // tools run in the run's folder (the schedule's --cwd) when it has one.
+      toolSession: (sessionOptions) => open({ ...sessionOptions, unattended: () => scheduleChats.has(sessionOptions.sessionId), workingDir: () => scheduleChats.get(sessionOptions.sessionId) }),
       ...(options.provider ? { provider: (current: Settings) => options.provider!(current, secrets) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
@@ -358,8 +359,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     return manager;
   });
 
-  /** The schedules' chats (filled by the scheduler): unattended whoever opens them. */
-  const scheduleChats = new Set<string>();
+  /** The schedules' chats (filled by the scheduler): unattended whoever opens them; → their run's folder. */
+  const scheduleChats = new Map<string, string | undefined>();
   const scheduler = once(async () => {
     const { Scheduler } = await import('./schedules/scheduler.ts');
     // Sessions first: closed after the scheduler, which detaches from its runs before their chats close.

@@ -34,6 +34,7 @@ import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type Decid
 import type { CallDecision } from './rules/decide-call.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
 import { checkEditedArgs } from './edited-args.ts';
+import { reviewSavedResult, type SavedResult } from './saved-result.ts';
 
 /** The gate's answer for an `auto` policy, without a call into it. */
 const AUTO_ALLOWED: GateOutcome = Object.freeze({ allowed: true, by: 'policy' });
@@ -71,6 +72,9 @@ export interface ExecuteOptions {
   conversation?: ToolContext['conversation'];
   /** Ask the user first whatever the policy, memory or an allow rule say (a call cut off by a restart), with this note; a deny still wins. */
   askAgain?: string;
+  workingDir?: string; // see ToolContext.workingDir
+  /** The call ran before a restart and its result waited for approval: ask about it again, never run it (saved-result.ts). */
+  savedResult?: SavedResult;
 }
 
 type Args = Record<string, unknown>;
@@ -310,6 +314,10 @@ export class ToolExecutor {
     const permission = this.permissionOf(entry);
     // Permissions as data: rules see the resolved, validated arguments; deny wins over everything.
     const decision = this.decide(entry, callId, args, permission.executionPolicy, decided);
+    if (options.savedResult && decision.kind !== 'deny') {
+      if (decided) decided.outcome = outcomeOf(decision, { allowed: true, by: 'remembered' }); // approved before the restart
+      return reviewSavedResult(this.gate, entry, subjectOf(entry, callId, args, varRefs, decision), options.savedResult, options.askAgain, this.callSignal(options));
+    }
     const asking = performance.now();
     const gate =
       decision.kind === 'deny'
@@ -351,6 +359,7 @@ export class ToolExecutor {
       onUpdate: options.onUpdate,
       signal: options.signal,
       conversation: options.conversation,
+      workingDir: options.workingDir,
       stopGraceMs: this.stopGraceMs,
     };
     // Only a tool loaded from a file or a server starts processes, MCP calls or a tool host to trace;

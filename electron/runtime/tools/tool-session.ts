@@ -99,6 +99,12 @@ export interface ToolSessionOptions {
   permissionLevel?: PermissionLevel;
   /** Contract: true while nobody watches (a scheduled run's chat); read at every call. Levels then only tighten (decide-call.ts). */
   unattended?: () => boolean;
+  /**
+   * Contract: the folder this conversation's calls run in when it has its own (a scheduled run's
+   * --cwd), else undefined (the working-folder setting); read at every call. Relative paths in
+   * the rules' checks mean this folder then.
+   */
+  workingDir?: () => string | undefined;
 }
 
 export type ToolSessionFactory = (options: ToolSessionOptions) => ToolSession;
@@ -120,6 +126,7 @@ export class ToolSession {
   #toolSet: string | undefined;
   #level: PermissionLevel | undefined;
   readonly #exactToolSet: boolean;
+  readonly #workingDir: (() => string | undefined) | undefined;
   #closed = false;
 
   constructor(deps: ToolSessionDeps, options: ToolSessionOptions) {
@@ -130,6 +137,7 @@ export class ToolSession {
     this.#toolSet = options.toolSet;
     this.#level = options.permissionLevel;
     this.#exactToolSet = options.exactToolSet ?? false;
+    this.#workingDir = options.workingDir;
     const { limits } = deps.settings();
     const executor = new ToolExecutor({
       sessionId: options.sessionId,
@@ -138,7 +146,7 @@ export class ToolSession {
       toolTimeoutMs: limits.toolTimeoutMs,
       ...(options.approve ? { approve: options.approve } : {}),
       ...(deps.permissions ? { permissions: deps.permissions } : {}),
-      ...(deps.ruleBook ? { guard: bookCallGuard(deps.ruleBook, { toolSet: () => this.#toolSet, ...(options.unattended ? { unattended: options.unattended } : {}) }) } : {}),
+      ...(deps.ruleBook ? { guard: bookCallGuard(deps.ruleBook, { toolSet: () => this.#toolSet, ...(options.unattended ? { unattended: options.unattended } : {}), ...(options.workingDir ? { workingDir: options.workingDir } : {}) }) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     this.#executor = executor;
@@ -231,7 +239,8 @@ export class ToolSession {
   /** One call as this conversation may make it; never throws (see the header). */
   async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolExecuteResult> {
     const refusal = this.refusal(name);
-    if (refusal === undefined) return this.#executor.execute(name, args, options);
+    const workingDir = this.#workingDir?.();
+    if (refusal === undefined) return this.#executor.execute(name, args, workingDir === undefined ? options : { ...options, workingDir });
     return { toolName: name, status: 'ERROR', error: refusal, finalText: refusal, ...(options.callId ? { callId: options.callId } : {}), durationMs: 0 };
   }
 
