@@ -222,3 +222,11 @@ export type ChatEvent =
   | { type: 'variables.changed'; sessionId: string }
   /** Something the user should see that is not a message: a provider retry, a repaired session file. */
   | { type: 'session.notice'; sessionId: string; level: 'info' | 'warning'; message: string };
+
+/** A file sent with a message (browser File → base64). */
+export interface AttachmentUpload {
+  name: string;
+  mediaType: string;
+  /** The file's bytes, base64. */
+  data: string;
+}

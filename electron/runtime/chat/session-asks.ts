@@ -18,6 +18,8 @@ export interface SessionAsksPorts {
 export interface SessionAsks {
   approvals: PendingAsks<ApprovalRequest, ApprovalDecision>;
   mcp: PendingAsks<McpInteractionRequest, McpInteractionAnswer>;
+  /** The session closes: every question still open ends as dropped, with `reason`. */
+  rejectAll(reason: Error): void;
 }
 
 export function sessionAsks({ sessionId, canAsk, emit, record }: SessionAsksPorts): SessionAsks {
@@ -50,5 +52,12 @@ export function sessionAsks({ sessionId, canAsk, emit, record }: SessionAsksPort
     dropped: () => ({ action: 'cancel' }),
     unattended: () => ({ action: 'decline' }),
   });
-  return { approvals, mcp };
+  return {
+    approvals,
+    mcp,
+    rejectAll: (reason) => {
+      approvals.rejectAll(reason);
+      mcp.rejectAll(reason);
+    },
+  };
 }

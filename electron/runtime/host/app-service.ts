@@ -135,7 +135,7 @@ export function createAppService(deps: AppServiceDeps): AppService {
 
     updateModelContext(sessionId, callId, text) {
       const ref = appCall(sessionId, callId).result.app!;
-      return deps.session(sessionId).appContext.set(callId, `app ${ref.uri}${ref.server ? ` of MCP server ${ref.server}` : ''}`, text);
+      return deps.session(sessionId).updateModelContext(callId, `app ${ref.uri}${ref.server ? ` of MCP server ${ref.server}` : ''}`, text);
     },
 
     close() {

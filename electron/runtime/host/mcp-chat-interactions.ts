@@ -20,7 +20,7 @@ export function chatMcpInteractions(sessions: () => Promise<SessionManager>, opt
       if (!session) return { action: 'decline' };
       const card = elicitationCard(ask, { id: newAskId(), sessionId: session.id });
       if (card.kind === 'url' && !/^https?:\/\//i.test(card.url)) return { action: 'decline' };
-      const answer = await session.asks.mcp.ask(card, signal);
+      const answer = await session.askMcp(card, signal);
       if (card.kind === 'url' && answer.action === 'accept') {
         // The user agreed to open it; the secret goes to the site, never through the app.
         if (!options.openUrl || !(await options.openUrl(card.url))) return { action: 'cancel' };
@@ -33,7 +33,7 @@ export function chatMcpInteractions(sessions: () => Promise<SessionManager>, opt
       if (!session) throw new Error('sampling needs a chat where the user can allow it; none is open for this call');
       const card = samplingCard(ask, { id: newAskId(), sessionId: session.id });
       if (card.kind !== 'sampling') throw new Error('internal: not a sampling card');
-      const answer = await session.asks.mcp.ask(card, signal);
+      const answer = await session.askMcp(card, signal);
       if (answer.action !== 'accept') throw new Error('the user did not allow this sampling request');
       const resolution = await session.provider();
       if (!resolution.ok) throw new Error(`no model to answer with: ${resolution.reason}`);

@@ -63,7 +63,7 @@ export function createSessionService(manager: SessionManager): SessionService {
     open: async (id) => {
       const s = session(id);
       if (s.interruption()?.during === 'approval' && !s.running) await resumeWaiting(s);
-      const asks = s.asks.mcp.pending();
+      const asks = s.pendingMcpInteractions();
       const interrupted = s.interruption();
       return {
         session: s.info,
@@ -97,7 +97,7 @@ export function createSessionService(manager: SessionManager): SessionService {
       const attachments = [];
       for (const [index, upload] of (options.attachments ?? []).entries()) {
         try {
-          attachments.push(await target.attachments.store(upload, `${messageId ?? Date.now().toString(36)}-${index + 1}`));
+          attachments.push(await target.storeAttachment(upload, `${messageId ?? Date.now().toString(36)}-${index + 1}`));
         } catch (error) {
           throw apiError('AttachmentError', (error as Error).message);
         }
@@ -125,7 +125,7 @@ export function createSessionService(manager: SessionManager): SessionService {
       session(id).abort();
     },
     answerApproval: async (id, requestId, decision) => session(id).answerApproval(requestId, decision),
-    answerMcpInteraction: async (id, requestId, answer) => session(id).asks.mcp.answer(requestId, answer),
+    answerMcpInteraction: async (id, requestId, answer) => session(id).answerMcpInteraction(requestId, answer),
     cancelToolCall: async (id, callId) => session(id).cancelToolCall(callId),
     runTool: async (id, name, args) => session(id).runTool(name, args),
     rerunToolCall: async (id, callId, args) => session(id).rerunToolCall(callId, args),

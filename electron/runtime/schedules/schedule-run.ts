@@ -108,7 +108,7 @@ export class RunDriver {
       this.#early.set(itemId, answer); // asked again soon (resume): answered then
       return true;
     }
-    return live.mcp ? this.#session.asks.mcp.answer(live.requestId, mcpAnswer(answer)) : this.#session.answerApproval(live.requestId, approvalDecision(answer));
+    return live.mcp ? this.#session.answerMcpInteraction(live.requestId, mcpAnswer(answer)) : this.#session.answerApproval(live.requestId, approvalDecision(answer));
   }
 
   /** Stops listening (the process stops): the record stays as it is, the chat keeps the question. */
@@ -150,7 +150,7 @@ export class RunDriver {
       this.run.refused += 1;
       this.#save();
       const reason = nobodyThereReason(this.#config.name);
-      if (mcp) this.#session.asks.mcp.answer(requestId, { action: 'decline' });
+      if (mcp) this.#session.answerMcpInteraction(requestId, { action: 'decline' });
       else this.#session.answerApproval(requestId, { decision: 'reject', reason });
       return;
     }

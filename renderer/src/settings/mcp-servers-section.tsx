@@ -1,3 +1,5 @@
+// Settings → MCP servers: the list of the user's servers with their live state and switches, and
+// the ways to add one (a form, an import from other apps' configs, a .mcpb bundle, the registry).
 import { For, Show, createEffect, createSignal, onCleanup, onMount } from 'solid-js';
 import type { McpImportPreview, McpServerView } from '../../../shared/mcp.ts';
 import type { McpBundleView } from '../../../shared/mcp-install.ts';
@@ -9,7 +11,8 @@ import { mcpOfferNote, mcpToolCountText } from '../../../shared/mcp-tool-count.t
 import { startingText, startTimelineText } from '../../../shared/mcp-start-timeline.ts';
 import { useApp } from '../store/app-context.tsx';
 import { McpServerFolders } from './mcp-server-folders.tsx';
-import { splitCommandLine } from './split-command-line.ts';
+import { AddServerForm } from './mcp-add-server-form.tsx';
+import { ImportPreview } from './mcp-import-preview.tsx';
 import { Switch } from './switch.tsx';
 import { confirmDialog } from '../ui/dialog.tsx';
 
@@ -244,172 +247,5 @@ function ServerRow(props: {
         </pre>
       </Show>
     </li>
-  );
-}
-
-function AddServerForm(props: { onAdded: (rows: McpServerView[]) => void; onCancel: () => void }) {
-  const app = useApp();
-  const [kind, setKind] = createSignal<'command' | 'url'>('command');
-  const [name, setName] = createSignal('');
-  const [target, setTarget] = createSignal('');
-  const [problem, setProblem] = createSignal<string | null>(null);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setProblem(null);
-    if (!name().trim()) return setProblem('Give the server a name (its tools are called NAME__tool).');
-    if (!target().trim()) return setProblem(kind() === 'url' ? 'Give the server’s URL.' : 'Give the command that starts the server.');
-    let request: { name: string; command?: string; args?: string[]; url?: string };
-    if (kind() === 'url') request = { name: name().trim(), url: target().trim() };
-    else {
-      const words = splitCommandLine(target());
-      if (!words || words.length === 0) return setProblem('The command has an unclosed quote.');
-      request = { name: name().trim(), command: words[0]!, args: words.slice(1) };
-    }
-    try {
-      props.onAdded(await app.api.addMcpServer(request));
-    } catch (error) {
-      setProblem((error as Error).message);
-    }
-  };
-
-  return (
-    <form class="card stack mcp-add" onSubmit={(e) => void submit(e)} data-testid="mcp-add-form">
-      <div class="row" role="radiogroup" aria-label="Kind of server">
-        <label>
-          <input type="radio" name="mcp-kind" checked={kind() === 'command'} onChange={() => setKind('command')} /> Local (command)
-        </label>
-        <label>
-          <input type="radio" name="mcp-kind" checked={kind() === 'url'} onChange={() => setKind('url')} /> Remote (URL)
-        </label>
-      </div>
-      <label>
-        Name
-        <input type="text" value={name()} onInput={(e) => setName(e.currentTarget.value)} data-testid="mcp-add-name" placeholder="files" />
-      </label>
-      <label>
-        {kind() === 'url' ? 'URL' : 'Command and arguments'}
-        <input
-          type={kind() === 'url' ? 'url' : 'text'}
-          value={target()}
-          onInput={(e) => setTarget(e.currentTarget.value)}
-          data-testid="mcp-add-target"
-          placeholder={kind() === 'url' ? 'https://example.com/mcp' : 'npx -y @modelcontextprotocol/server-filesystem ~/Documents'}
-        />
-      </label>
-      <Show when={problem()}>
-        <p class="error small" role="alert" data-testid="mcp-add-problem">
-          {problem()}
-        </p>
-      </Show>
-      <div class="row">
-        <button type="submit" class="primary" data-testid="mcp-add-submit">
-          Add
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
-}
-
-function ImportPreview(props: { preview: McpImportPreview; onImport: (request: { names: string[]; answers?: Record<string, string>; allowSecrets?: string[] }) => void; onCancel: () => void }) {
-  const [chosen, setChosen] = createSignal<string[]>(props.preview.add.map((s) => s.name));
-  const [allowed, setAllowed] = createSignal<string[]>([]);
-  const [answers, setAnswers] = createSignal<Record<string, string>>({});
-  const toggle = (name: string, on: boolean) => setChosen(on ? [...chosen(), name] : chosen().filter((n) => n !== name));
-  const allow = (name: string, on: boolean) => setAllowed(on ? [...allowed(), name] : allowed().filter((n) => n !== name));
-  const submit = () => {
-    const names = chosen();
-    const extra = props.preview.add.filter((s) => names.includes(s.name));
-    const given = Object.fromEntries(Object.entries(answers()).filter(([secret, value]) => value !== '' && extra.some((s) => s.questions.some((q) => q.secret === secret))));
-    const allowSecrets = allowed().filter((name) => extra.some((s) => s.foreign.includes(name)));
-    props.onImport({ names, ...(Object.keys(given).length ? { answers: given } : {}), ...(allowSecrets.length ? { allowSecrets } : {}) });
-  };
-  return (
-    <div class="card stack mcp-import" data-testid="mcp-import-preview">
-      <strong>Import MCP servers</strong>
-      <Show when={props.preview.add.length > 0} fallback={<p class="muted small">Nothing new to import.</p>}>
-        <p class="muted small">These will be added, switched off. Secrets found in their settings move to the keychain.</p>
-        <ul class="group-list">
-          <For each={props.preview.add}>
-            {(server) => (
-              <li class="row" data-testid="mcp-import-candidate">
-                <input type="checkbox" checked={chosen().includes(server.name)} onChange={(e) => toggle(server.name, e.currentTarget.checked)} aria-label={`Import ${server.name}`} />
-                <span class="grow">
-                  <strong>{server.name}</strong> <span class="muted small">from {server.from}</span>
-                  <br />
-                  <code class="small">{server.target}</code>
-                  <Show when={server.secrets.length > 0}>
-                    <span class="muted small"> · to the keychain: {server.secrets.join(', ')}</span>
-                  </Show>
-                  <Show when={(server.references ?? []).length > 0}>
-                    <br />
-                    <span class="muted small" data-testid="mcp-import-references">
-                      receives keychain secrets: {server.references.join(', ')}
-                    </span>
-                  </Show>
-                  <Show when={(server.fromEnvironment ?? []).length > 0}>
-                    <br />
-                    <span class="muted small" data-testid="mcp-import-env">
-                      reads from the environment when it starts: {(server.fromEnvironment ?? []).map((n) => `$${n}`).join(', ')}
-                    </span>
-                  </Show>
-                  <For each={server.warnings ?? []}>
-                    {(warning) => (
-                      <p class="small warning" data-testid="mcp-import-warning">
-                        {warning}
-                      </p>
-                    )}
-                  </For>
-                  <For each={server.foreign ?? []}>
-                    {(secret) => (
-                      <label class="row small" data-testid="mcp-import-allow">
-                        <input type="checkbox" checked={allowed().includes(secret)} onChange={(e) => allow(secret, e.currentTarget.checked)} />
-                        Give {secret} to {server.name} (not one of its own secrets)
-                      </label>
-                    )}
-                  </For>
-                  <For each={server.questions ?? []}>
-                    {(q) => (
-                      <label class="row small" data-testid="mcp-import-input">
-                        {q.description} ({q.id})
-                        <input
-                          type={q.password ? 'password' : 'text'}
-                          value={answers()[q.secret] ?? ''}
-                          onInput={(e) => setAnswers({ ...answers(), [q.secret]: e.currentTarget.value })}
-                          aria-label={`${server.name}: ${q.description}`}
-                        />
-                      </label>
-                    )}
-                  </For>
-                </span>
-              </li>
-            )}
-          </For>
-        </ul>
-      </Show>
-      <For each={props.preview.skipped}>
-        {(s) => (
-          <p class="muted small" data-testid="mcp-import-skipped">
-            Skipped {s.name} ({s.from}): {s.reason}
-          </p>
-        )}
-      </For>
-      <For each={props.preview.problems}>{(p) => <p class="error small">{p}</p>}</For>
-      <details class="muted small">
-        <summary>Where we looked</summary>
-        <For each={props.preview.searched}>{(f) => <div>{f}</div>}</For>
-      </details>
-      <div class="row">
-        <button type="button" class="primary" disabled={chosen().length === 0} onClick={submit} data-testid="mcp-import-confirm">
-          Import {chosen().length}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
-    </div>
   );
 }

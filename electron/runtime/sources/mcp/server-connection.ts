@@ -2,20 +2,16 @@
 // timeout and cancellation, restarted with backoff after a crash, stopped with its process group.
 // Every failure ends as a state with a readable reason and, for a call, an ERROR result.
 // Its parts: remote-transport.ts / stdio-server-transport.ts (how it connects), server-requests.ts
-// (what the server may ask), listed-tools.ts (its tool list checked), call-errors.ts (a call's bounds).
-import type { CallToolResult, Client, StreamableHTTPClientTransport, Tool as McpTool, Transport } from '@modelcontextprotocol/client';
+// (what the server may ask), listed-tools.ts (its tool list checked), server-calls.ts (its calls).
+import type { Client, StreamableHTTPClientTransport, Tool as McpTool, Transport } from '@modelcontextprotocol/client';
 import { DEFAULT_LIMITS } from '../../../../shared/settings.ts';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { ToolContext, ToolRunResult } from '../../tools/types.ts';
-import { traceMcpCall } from '../../tools/call-trace.ts';
 import { toolUiMeta, visibleToModel } from './tool-ui-meta.ts';
-import { McpCallRecorder } from './call-recorder.ts';
-import { callErrorText, maxTotalMs, toolTimeoutMs } from './call-errors.ts';
+import { ServerCalls } from './server-calls.ts';
 import { checkListedTools } from './listed-tools.ts';
 import { loadMcpSdk, mcpSdk } from './mcp-sdk.ts';
 import { launcherHint } from './launchers.ts';
-import { mapCallResult } from './map-result.ts';
-import { progressText } from './progress-text.ts';
 import type { McpOAuthFlow } from './oauth-flow.ts';
 import { isLegacyAuthServer, remoteServerTransport } from './remote-transport.ts';
 import { switchedOffMessage, type McpServer } from './server-config.ts';
@@ -61,7 +57,6 @@ export class McpConnection {
   #crash: string | undefined;
   /** Where this start's output (then, once ready, its later output) begins in the log. */
   #logMark = 0;
-  #samplingLeft: number;
   #oauth: McpOAuthFlow | undefined;
   /** The folders a stdio server may write to, as started. */
   #writable: string[] = [];
@@ -69,19 +64,18 @@ export class McpConnection {
   #legacyIssuer = false;
   /** The last write the sandbox refused, offered as "Allow writing to FOLDER". */
   #writeRefusal: WriteRefusal | undefined;
-  /** Tool calls in flight, oldest first: a server's request during a call is shown in that call's chat. */
-  readonly #calls: Array<{ sessionId: string; callId: string; signal: AbortSignal }> = [];
-  /** Each call's request, answer and log lines, for its Inspect panel. */
-  readonly #recorder = new McpCallRecorder();
+  /** Its tool calls: sent, bounded, recorded, and what the server asks during them. */
+  readonly #calls: ServerCalls;
 
   constructor(server: McpServer, deps: McpClientDeps, changed: () => void) {
     this.#server = server;
     this.#deps = deps;
     this.#changed = changed;
-    this.#samplingLeft = deps.maxSamplingPerCall ?? 5;
+    const calls = { server: () => this.#server, client: () => this.ensureStarted(), processId: () => this.processId(), crash: () => this.#crash };
+    this.#calls = new ServerCalls({ ...calls, finish: (result) => this.#askToAllowWrite(result) }, deps.maxSamplingPerCall ?? 5);
     this.log = new ServerLog(deps.logDir ? { file: serverLogFile(deps.logDir, server.name) } : {});
     if (!server.enabled) this.#status = 'disabled';
-    this.log.onLine((line, source) => this.#recorder.line(line, source));
+    this.log.onLine((line, source) => this.#calls.recorder.line(line, source));
   }
 
   get name(): string {
@@ -195,44 +189,8 @@ export class McpConnection {
     }
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolRunResult> {
-    const record = this.#recorder.begin({ server: this.name, transport: this.#server.kind });
-    traceMcpCall(record.trace);
-    try {
-      const client = await this.ensureStarted();
-      record.trace.startMs = performance.now() - record.began;
-      const pid = this.processId();
-      if (pid !== undefined) record.trace.pid = pid;
-      if ('error' in client) return { status: 'ERROR', error: client.error };
-      if (ctx.signal.aborted) return { status: 'ERROR', error: 'cancelled before the call was sent' };
-      return this.#askToAllowWrite(await this.#recorder.run(record, () => this.#send(client, tool, args, ctx)));
-    } finally {
-      this.#recorder.end(record);
-    }
-  }
-
-  async #send(client: Client, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolRunResult> {
-    this.#samplingLeft = this.#deps.maxSamplingPerCall ?? 5;
-    const timeout = toolTimeoutMs(this.#server, tool);
-    const inFlight = { sessionId: ctx.sessionId, callId: ctx.callId, signal: ctx.signal };
-    this.#calls.push(inFlight);
-    try {
-      const result = (await client.callTool(
-        { name: tool, arguments: args },
-        {
-          signal: ctx.signal,
-          timeout,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: maxTotalMs(timeout),
-          onprogress: (p) => ctx.onUpdate({ text: progressText(p), details: p }),
-        },
-      )) as CallToolResult;
-      return mapCallResult(result);
-    } catch (error) {
-      return { status: 'ERROR', error: callErrorText(this.#server, tool, error, ctx.signal, this.#crash) };
-    } finally {
-      this.#calls.splice(this.#calls.indexOf(inFlight), 1);
-    }
+  callTool(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolRunResult> {
+    return this.#calls.call(tool, args, ctx);
   }
 
   /** A write the sandbox refused becomes "Allow writing to FOLDER" in the error and the server's state. */
@@ -246,19 +204,9 @@ export class McpConnection {
     return { ...result, error: `${result.error}\n${allowWriteText(this.name, refusal)}` };
   }
 
-  /**
-   * The call a server request belongs to (the protocol does not say: the latest one running) and
-   * a signal that also ends when that call is cancelled or its turn aborted.
-   */
-  #askContext(signal: AbortSignal): { call?: { sessionId: string; callId: string }; signal: AbortSignal } {
-    const latest = this.#calls.at(-1);
-    if (!latest) return { signal };
-    return { call: { sessionId: latest.sessionId, callId: latest.callId }, signal: AbortSignal.any([signal, latest.signal]) };
-  }
-
   /** The executor's deadline for a call of `tool`: a backstop above its idle timeout. */
   callDeadlineMs(tool: string): number {
-    return maxTotalMs(toolTimeoutMs(this.#server, tool)) + 5000;
+    return this.#calls.deadlineMs(tool);
   }
 
   #set(status: Status, detail?: string): void {
@@ -278,7 +226,7 @@ export class McpConnection {
     if ('error' in built) return this.#fail(built.error);
     const transport = built.transport;
     this.#transport = transport;
-    this.#recorder.watch(transport);
+    this.#calls.recorder.watch(transport);
     const client = new Client(CLIENT_INFO, {
       capabilities: clientCapabilities(this.#server, this.#deps.interactions),
       versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5000 } },
@@ -296,12 +244,8 @@ export class McpConnection {
       server: this.#server,
       interactions: this.#deps.interactions,
       log: this.log,
-      askContext: (signal) => this.#askContext(signal),
-      takeSampling: () => {
-        if (this.#samplingLeft <= 0) return false;
-        this.#samplingLeft--;
-        return true;
-      },
+      askContext: (signal) => this.#calls.askContext(signal),
+      takeSampling: () => this.#calls.takeSampling(),
       maxSamplingPerCall: this.#deps.maxSamplingPerCall ?? 5,
     });
     let timer: NodeJS.Timeout | undefined;
