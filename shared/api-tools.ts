@@ -47,6 +47,8 @@ export interface ToolsApiMethods {
   reloadTools: { request: Empty; response: ToolsState };
   /** Opens your tools folder in the system's file manager (made first when missing); `opened: false` when no opener could start. */
   openToolsFolder: { request: Empty; response: { path: string; opened: boolean } };
+  /** Opens a user docs page (`page`: its path under docs/, e.g. "mcp/servers.md") with the system; `opened: false` when no opener could start. */
+  openDocs: { request: { page: string }; response: { path: string; opened: boolean } };
   /** Persists the group's enable state (settings.groupDefaults) and applies it to every session. */
   setGroupEnabled: { request: { group: string; enabled: boolean }; response: ToolsState };
   /** Persists the tool's enable state (settings.toolDefaults) and applies it to every session. */
@@ -74,6 +76,7 @@ export const TOOLS_API_METHODS = [
   'listTools',
   'reloadTools',
   'openToolsFolder',
+  'openDocs',
   'setGroupEnabled',
   'setToolEnabled',
   'getToolValves',

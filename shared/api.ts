@@ -12,6 +12,7 @@ import { APPS_API_METHODS, type AppsApiMethods } from './mcp-apps.ts';
 import { PERMISSION_API_METHODS, type PermissionApiMethods } from './api-permissions.ts';
 import { MCP_INSTALL_API_METHODS, type McpInstallApiMethods } from './mcp-install.ts';
 import { SCHEDULE_API_METHODS, type ScheduleApiEvent, type ScheduleApiMethods } from './api-schedules.ts';
+import { SKILL_API_METHODS, type SkillApiMethods } from './api-skills.ts';
 import { TOOLS_API_METHODS, type ToolsApiMethods, type ToolsState } from './api-tools.ts';
 import { MCP_SERVERS_API_METHODS, type McpServersApiMethods } from './api-mcp-servers.ts';
 
@@ -122,7 +123,7 @@ export interface AppInfo {
 type Empty = Record<string, never>;
 
 /** Every method: its request and its response. Responses are JSON values (null, never undefined). */
-export interface ApiMethods extends ToolsApiMethods, McpServersApiMethods, AppsApiMethods, PermissionApiMethods, McpInstallApiMethods, ScheduleApiMethods {
+export interface ApiMethods extends ToolsApiMethods, McpServersApiMethods, AppsApiMethods, PermissionApiMethods, McpInstallApiMethods, ScheduleApiMethods, SkillApiMethods {
   // sessions
   listSessions: { request: Empty; response: SessionInfo[] };
   /** Stored at once; the app creates a session when its first message is sent (an empty one is not listed). */
@@ -255,6 +256,7 @@ export const API_METHODS = [
   ...PERMISSION_API_METHODS,
   ...MCP_INSTALL_API_METHODS,
   ...SCHEDULE_API_METHODS,
+  ...SKILL_API_METHODS,
 ] as const satisfies readonly ApiMethodName[];
 
 // Compile-time check that API_METHODS lists every method exactly (a missing one fails here).

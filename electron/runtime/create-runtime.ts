@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Settings } from '../../shared/settings.ts';
-import { lazyChatInteractions, onlyServers, webOnly } from './mcp-wiring.ts';
+import { lazyChatInteractions, mcpPartWanted, onlyServers, startForMode, webOnly } from './mcp-wiring.ts';
 import type { Host } from './host/create-host.ts';
 import { appPaths } from './paths.ts';
 import type { KeyEndpoint } from './runner/key-endpoint.ts';
@@ -21,7 +21,7 @@ import type { RuleBook } from './tools/rules/rule-book.ts';
 import { SecretStore } from './store/secret-store.ts';
 import { settingsRuleBook } from './store/settings-rule-book.ts';
 import { openSettingsStore } from './store/settings-store.ts';
-import type { ToolSession, ToolSessionFactory } from './tools/tool-session.ts';
+import type { ToolSession, ToolSessionDeps, ToolSessionFactory } from './tools/tool-session.ts';
 export type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
 import type { ServeInteractionRouter } from './host/mcp-server/serve-interactions.ts';
 import type { HelperPools } from './sources/source-context.ts';
@@ -73,7 +73,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 
   /** Every MCP manager is built here: the tools' one and those `mcp()` makes. */
-  const openMcp = async (resolveSecrets: SecretResolver, mcpOptions: RuntimeMcpOptions): Promise<McpManager> => {
+  const openMcp = async (resolveSecrets: SecretResolver, mcpOptions: RuntimeMcpOptions, autoStart = true): Promise<McpManager> => {
     const [{ createMcpGroupSource, keychainCredentialStore }, { protectedPathsFor }] = await Promise.all([import('./sources/mcp/index.ts'), import('./sources/source-context.ts')]);
     const { only, interactions, openUrl } = mcpOptions;
     return createMcpGroupSource(only ? onlyServers(settings, only) : settings, {
@@ -83,6 +83,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       protect: () => protectedPathsFor(settings.get(), home, toolRoots()),
       runnerOptions: { resolveSecrets },
       credentials: keychainCredentialStore(secrets),
+      autoStart,
       ...(interactions ? { interactions } : {}),
       ...(openUrl ? { openBrowser: webOnly(openUrl) } : {}),
     });
@@ -117,7 +118,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const asked = toolOptions.mcpInteractions ?? lazyChatInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
     const interactions: McpInteractions = {
       elicit: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.elicit(ask, signal) : asked.elicit!(ask, signal)),
-      sample: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.sample() : asked.sample!(ask, signal)),
+      sample: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.sample() : asked.sample ? asked.sample(ask, signal) : Promise.reject(new Error('no one here can answer a sampling request'))),
     };
     const registry = new ToolRegistry({
       roots: toolRoots(),
@@ -133,17 +134,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     // each). Combined after the first load, which the sources do not announce.
     const groupSources: ToolGroupSource[] = [registry, skills];
     let mcp: McpManager | undefined;
-    // A one-shot listing with no server configured has no MCP part to load (the SDK is big);
+    // A one-shot run with no server to start has no MCP part to load (the SDK is big);
     // a long-running runtime keeps it ready for servers added while it runs.
-    const mcpWanted = toolOptions.mcp === 'start-all' ? Object.keys(settings.get().mcpServers).length > 0 : toolOptions.mcp !== false;
-    if (mcpWanted) {
+    if (mcpPartWanted(toolOptions.mcp, settings.get())) {
       const { mcpToolGroupSource } = await import('./sources/mcp/tool-group-source.ts');
       // Without the CLI's terminal, a server's questions become cards in the chat of the call.
-      mcp = await openMcp(resolveSecrets, { interactions, ...(toolOptions.openUrl ? { openUrl: toolOptions.openUrl } : {}) });
-      if (toolOptions.mcp === 'start-all') {
-        await mcp.startAll();
-        await mcp.settle();
-      }
+      // Only a long-running runtime starts every switched-on server by itself.
+      const lazy = (toolOptions.mcp ?? 'lazy') === 'lazy';
+      mcp = await openMcp(resolveSecrets, { interactions, ...(toolOptions.openUrl ? { openUrl: toolOptions.openUrl } : {}) }, lazy);
+      await startForMode(mcp, toolOptions.mcp, settings.get());
       groupSources.push(mcpToolGroupSource(mcp));
       // Servers that declare the skills extension add their skills (listed, labelled with the server).
       const { readyMcpClients, syncMcpSkills } = await import('./sources/skills/mcp-skills.ts');
@@ -197,7 +196,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     for (const session of openSessions) session.close();
     openSessions.clear();
   });
-  const openToolSession = async (source?: ToolGroupSource): Promise<ToolSessionFactory> => {
+  const openToolSession = async (source?: ToolGroupSource, activeToolSets?: ToolSessionDeps['activeToolSets']): Promise<ToolSessionFactory> => {
     const [{ toolSessionFactory }, { settingsPermissionStore }] = await Promise.all([import('./tools/tool-session.ts'), import('./store/permission-store.ts')]);
     const open = toolSessionFactory({
       ...(source ? { tools: source } : {}),
@@ -207,6 +206,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ruleBook: rules(),
       log,
       closed: (session) => openSessions.delete(session),
+      ...(activeToolSets ? { activeToolSets } : {}),
     });
     return (sessionOptions) => {
       const session = open(sessionOptions);
@@ -216,7 +216,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 
   /** The one ToolSession factory of this runtime, over its tools when it has any. */
-  const toolSessions = once(async () => openToolSession(toolOptions ? (await tools()).source : undefined));
+  const toolSessions = once(async () => {
+    const loaded = toolOptions ? await tools() : undefined;
+    // A skill's accepted `allowed-tools` narrow a conversation while the skill is active there.
+    return openToolSession(loaded?.source, loaded?.skills.activeToolSets());
+  });
 
   const sessions = once(async () => {
     const { SessionManager } = await import('./chat/session-manager.ts');
@@ -225,8 +229,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       home,
       settings,
       secrets,
-      // A schedule's chat runs with nobody watching: its permission level only tightens.
-      toolSession: (sessionOptions) => open({ ...sessionOptions, unattended: () => scheduleChats.has(sessionOptions.sessionId) }),
+      // A schedule's chat runs with nobody watching: its permission level only tightens, and its
+      // tools run in the run's folder (the schedule's --cwd) when it has one.
+      toolSession: (sessionOptions) => open({ ...sessionOptions, unattended: () => scheduleChats.has(sessionOptions.sessionId), workingDir: () => scheduleChats.get(sessionOptions.sessionId) }),
       ...(options.provider ? { provider: (current: Settings) => options.provider!(current, secrets) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
@@ -234,8 +239,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     return manager;
   });
 
-  /** The schedules' chats (filled by the scheduler): unattended whoever opens them. */
-  const scheduleChats = new Set<string>();
+  /** The schedules' chats (filled by the scheduler): unattended whoever opens them; → their run's folder. */
+  const scheduleChats = new Map<string, string | undefined>();
   const scheduler = once(async () => {
     const { Scheduler } = await import('./schedules/scheduler.ts');
     // Sessions first: closed after the scheduler, which detaches from its runs before their chats close.
@@ -280,7 +285,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       const { servedSkills } = await import('./host/mcp-server/serve-skills.ts');
       const served = await servedSkills(await skillSource(), () => settings.get(), serverOptions.log ?? log);
       closers.push(() => served.close());
-      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter, skills: served.catalog }, serverOptions);
+      // A host's first tools/list waits for the MCP servers' starts in flight (host/mcp-server/mcp-server.ts).
+      const starts = toolOptions ? (await tools()).mcp : undefined;
+      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter, skills: served.catalog, ...(starts ? { starts } : {}) }, serverOptions);
       closers.push(() => server.close());
       return server;
     },

@@ -6,6 +6,7 @@ import type { Settings } from '../../shared/settings.ts';
 import type { SessionManager } from './chat/session-manager.ts';
 import type { Host, HostOptions } from './host/create-host.ts';
 import type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
+import type { McpStartMode } from './mcp-wiring.ts';
 import type { ProviderResolution } from './llm/resolve-provider.ts';
 import type { AppPaths } from './paths.ts';
 import type { Scheduler, SchedulerClock } from './schedules/scheduler.ts';
@@ -32,12 +33,8 @@ export interface RuntimeToolOptions {
   watch?: boolean;
   /** Serve declared secrets to script tools that fetch them (Agenvoy's key endpoint); default false. */
   keyEndpoint?: boolean;
-  /**
-   * MCP servers (settings.mcpServers): `lazy` (default) starts a server when its group is switched
-   * on or a tool is called; `start-all` starts every configured server now and waits for its tools
-   * (the CLI's one-shot listing); `false` leaves them out.
-   */
-  mcp?: 'lazy' | 'start-all' | false;
+  /** MCP servers (settings.mcpServers): which start, and when (mcp-wiring.ts McpStartMode). Default `lazy`. */
+  mcp?: McpStartMode;
   /** What a server may ask the user (elicitation forms) where no chat card can show it (the CLI's terminal). */
   mcpInteractions?: McpInteractions;
   /** Opens a URL in the user's browser (MCP OAuth sign-in); without it, stored tokens still work. */

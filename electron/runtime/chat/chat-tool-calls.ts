@@ -10,6 +10,7 @@ import { DEFAULT_LIMITS, type Settings } from '../../../shared/settings.ts';
 import type { ToolDefinition, ToolExecuteResult } from '../../../shared/tools.ts';
 import type { LlmToolCall } from '../llm/types.ts';
 import { appOnly } from '../apps/app-visibility.ts';
+import type { SavedResult } from '../tools/saved-result.ts';
 import type { ToolSession } from '../tools/tool-session.ts';
 import type { ToolContext } from '../tools/types.ts';
 import { boundToolResult, type BoundOptions } from './bound-tool-result.ts';
@@ -61,8 +62,8 @@ export class ChatToolCalls {
    * Runs one call with events; the tool message it returns is not yet appended. Never rejects.
    * `askAgain`: the user is asked first whatever the policy says, with this note (a call a restart cut off).
    */
-  async run(call: LlmToolCall, signal: AbortSignal, options: { rerunOf?: string; fromApp?: string; askAgain?: string } = {}): Promise<ToolResultMessage> {
-    const { rerunOf, fromApp, askAgain } = options;
+  async run(call: LlmToolCall, signal: AbortSignal, options: { rerunOf?: string; fromApp?: string; askAgain?: string; savedResult?: SavedResult } = {}): Promise<ToolResultMessage> {
+    const { rerunOf, fromApp, askAgain, savedResult } = options;
     const { tools, sessionId } = this.#ports;
     // Variables are named after the call id: keep them unique within the session.
     let callId = call.id;
@@ -82,6 +83,7 @@ export class ChatToolCalls {
         onUpdate: (update) => this.#ports.emit({ type: 'tool.progress', sessionId, callId: call.id, update }),
         ...(this.#ports.conversation ? { conversation: this.#ports.conversation } : {}),
         ...(askAgain !== undefined ? { askAgain } : {}),
+        ...(savedResult ? { savedResult } : {}),
       })
       .finally(() => {
         if (this.#running.get(call.id) === controller) this.#running.delete(call.id);

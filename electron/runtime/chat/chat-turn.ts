@@ -110,14 +110,22 @@ export async function runModelTurn(host: TurnHost, signal: AbortSignal, resolved
 
 /**
  * Continue of an interrupted turn: every call it left without a result is asked again (a call
- * that was running may have done part of its work, so none reruns silently), then the model goes on.
+ * that was running may have done part of its work, so none reruns silently; one whose result
+ * waited for approval shows that result again and never reruns), then the model goes on.
  */
 export async function runContinuedTurn(host: TurnHost, interruption: TurnInterruption, signal: AbortSignal): Promise<TurnResult> {
   const waiting = new Set(interruption.calls.filter((call) => call.waiting).map((call) => call.callId));
+  const ran = new Map(interruption.calls.flatMap((call) => (call.result ? [[call.callId, call.result] as const] : [])));
   const left = callsWithoutResult(host.path());
   const slash = left.length === 0 ? cutSlashCommand(host.path()) : null;
   if (slash && (host.tools.hasTool(slash.name) || slash.name === FIND_TOOLS)) return runSlashCall(host, slash, signal, askAgainNote(interruption.calls[0]?.waiting ?? false));
-  const results = await Promise.all(left.map((call) => host.calls.run(asLlmCall(call), signal, { askAgain: askAgainNote(waiting.has(call.id)) })));
+  // A call whose result waited for approval is not run again: its saved result is asked about.
+  const results = await Promise.all(
+    left.map((call) => {
+      const savedResult = ran.get(call.id);
+      return host.calls.run(asLlmCall(call), signal, { askAgain: askAgainNote(waiting.has(call.id), savedResult !== undefined), ...(savedResult ? { savedResult } : {}) });
+    }),
+  );
   for (const message of results) host.append(message);
   if (signal.aborted) return { stopReason: 'aborted' };
   return runModelTurn(host, signal);

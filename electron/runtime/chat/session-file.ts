@@ -6,6 +6,7 @@ import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, openSy
 import { fileError } from '../base/file-error.ts';
 import { join } from 'node:path';
 import type { ChatMessage, ChatSettings, SessionFlags, SessionInfo } from '../../../shared/chat.ts';
+import type { ToolExecuteStatus } from '../../../shared/tools.ts';
 import type { Variable } from '../../../shared/variables.ts';
 import { MessageTree } from './message-tree.ts';
 import { outlineSession } from './session-outline.ts';
@@ -38,6 +39,8 @@ export interface SessionState {
   openTurn?: { turnId: string; at: number };
   /** Approvals asked and never answered, by request id: the call id each one asked about. */
   unansweredAsks: Map<string, string>;
+  /** Of those, result approvals: by call id, the result the card showed (the call already ran). */
+  unansweredResults: Map<string, { status: ToolExecuteStatus; text: string }>;
   flags: SessionFlags;
 }
 
@@ -66,7 +69,7 @@ export function readSessionFile(file: string, id: string): SessionState {
   const size = statSync(file).size;
   if (size > MAX_SESSION_LOG_BYTES) throw new Error(tooLarge(file, size));
   const text = readFileSync(file, 'utf8');
-  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], tree: new MessageTree(), chat: {}, variables: [], approvalMemory: undefined, warnings: [], unansweredAsks: new Map(), flags: {} };
+  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], tree: new MessageTree(), chat: {}, variables: [], approvalMemory: undefined, warnings: [], unansweredAsks: new Map(), unansweredResults: new Map(), flags: {} };
   const variables = new Map<string, Variable>();
   const lines = text.split('\n');
   const torn = !text.endsWith('\n') && lines.at(-1) !== '';
@@ -135,15 +138,20 @@ function apply(state: SessionState, variables: Map<string, Variable>, record: Se
       break;
     case 'approval':
       // null: dropped by an abort or a close, so the question was never answered.
-      if (record.decision !== null) state.unansweredAsks.delete(record.request.id);
+      if (record.decision !== null) {
+        state.unansweredAsks.delete(record.request.id);
+        if (record.request.type === 'result') state.unansweredResults.delete(record.request.callId);
+      }
       break;
     case 'approval-asked':
       state.unansweredAsks.set(record.request.id, record.request.callId);
+      if (record.request.type === 'result' && record.request.result) state.unansweredResults.set(record.request.callId, record.request.result);
       break;
     case 'turn':
       if (record.state === 'started') {
         state.openTurn = { turnId: record.turnId, at: record.at };
         state.unansweredAsks.clear();
+        state.unansweredResults.clear();
       } else if (state.openTurn?.turnId === record.turnId) state.openTurn = undefined;
       break;
     case 'tool-selection':

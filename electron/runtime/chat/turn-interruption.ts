@@ -29,10 +29,14 @@ export function cutSlashCommand(path: readonly ChatMessage[]): (SlashCommand & {
 }
 
 /** The interruption a replayed file shows, or undefined when its last turn ended (or it has no turn records: older files). */
-export function interruptionOf(state: Pick<SessionState, 'openTurn' | 'unansweredAsks'>, path: readonly ChatMessage[]): TurnInterruption | undefined {
+export function interruptionOf(state: Pick<SessionState, 'openTurn' | 'unansweredAsks'> & Partial<Pick<SessionState, 'unansweredResults'>>, path: readonly ChatMessage[]): TurnInterruption | undefined {
   if (!state.openTurn) return undefined;
   const waitingCalls = new Set(state.unansweredAsks.values());
-  const calls = callsWithoutResult(path).map((call) => ({ callId: call.id, toolName: call.name, waiting: waitingCalls.has(call.id) }));
+  const calls = callsWithoutResult(path).map((call) => {
+    // A result that waited for approval: the call ran, and its result was kept to be shown again.
+    const result = waitingCalls.has(call.id) ? state.unansweredResults?.get(call.id) : undefined;
+    return { callId: call.id, toolName: call.name, waiting: waitingCalls.has(call.id), ...(result ? { result } : {}) };
+  });
   // A hand-run call's id was never written (only its result would have been): '' and the turn's one ask.
   const slash = calls.length === 0 ? cutSlashCommand(path) : null;
   if (slash) calls.push({ callId: '', toolName: slash.name, waiting: state.unansweredAsks.size > 0 });
@@ -41,8 +45,9 @@ export function interruptionOf(state: Pick<SessionState, 'openTurn' | 'unanswere
   return { turnId: state.openTurn.turnId, during, calls, ...(retryFrom ? { retryFrom } : {}) };
 }
 
-/** The card's note when Continue asks for a call again. */
-export function askAgainNote(waiting: boolean): string {
+/** The card's note when Continue asks for a call again (`ran`: its result waited, shown again). */
+export function askAgainNote(waiting: boolean, ran = false): string {
+  if (ran) return 'Asked again: Tooldesk stopped while this result waited for your answer. The call is not run again.';
   return waiting
     ? 'Asked again: Tooldesk stopped while this call waited for your answer.'
     : 'Tooldesk stopped while this call was running, so it may have done part of its work. Run it again?';

@@ -28,6 +28,9 @@ import { createValvesService } from './valves-service.ts';
 import { WELL_KNOWN_ROOTS } from '../sources/discovery/tool-roots.ts';
 import { createAppService } from './app-service.ts';
 import type { ScheduleService } from '../schedules/schedule-service.ts';
+import type { SkillSource } from '../sources/skills/skill-source.ts';
+import { createSkillsService } from './skills/skills-service.ts';
+import { skillAdmin } from '../sources/skills/skill-admin.ts';
 
 export interface HostOptions {
   /** Reported by appInfo (the renderer talks over WebSocket). */
@@ -43,6 +46,8 @@ export interface HostTools extends ToolCatalogPort {
   mcp?: McpManager;
   roots(): ToolRoot[];
   reloadPaths(paths: string[]): Promise<unknown>;
+  /** The skills (Settings → Skills; absent: not available in this process). */
+  skills?: SkillSource;
 }
 
 /** The runtime's parts the host is built over. */
@@ -107,6 +112,8 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
     exists: (name) => secrets.exists(name),
     get: (name) => secrets.get(name),
   };
+  const skillsService = (source: SkillSource) =>
+    createSkillsService({ source, settings: store, groups: () => parts.tools.source.groups(), create: (name) => skillAdmin(source).create(name) });
   const mcp = createMcpService({ settings: store, secrets: hostSecrets, ...(parts.tools.mcp ? { manager: parts.tools.mcp } : {}) });
   const services: HostServices = {
     sessions: createSessionService(parts.sessions),
@@ -128,6 +135,7 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
     appInfo,
     auditDir: auditDir(parts.home),
     ...(parts.schedules ? { schedules: parts.schedules } : {}),
+    ...(parts.tools.skills ? { skills: skillsService(parts.tools.skills) } : {}),
   };
   // Approvals when no UI is attached (DESIGN: "no UI attached means rejected, never silently
   // allowed"). Decision: the hub subscribes to every session for the host's whole life, so in

@@ -7,7 +7,9 @@ import { resolveProviderRequest, type ProviderRequest } from './provider-service
 import type { HostServices } from './services.ts';
 import { mkdir } from 'node:fs/promises';
 import { openWithSystem } from '../base/open-with-system.ts';
+import { openDocs } from './docs/open-docs.ts';
 import { scheduleHandlers } from './schedule-handlers.ts';
+import { skillHandlers } from './skills/skill-handlers.ts';
 import { listAllModels } from '../llm/list-all-models.ts';
 import { applySecretChanges } from './settings-service.ts';
 import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
@@ -132,6 +134,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
       await mkdir(path, { recursive: true });
       return { path, opened: await openWithSystem(path) };
     },
+    openDocs: ({ page }) => openDocs(page),
     setGroupEnabled: async ({ group, enabled }) => {
       // A server just added has no group until the tools list catches up: its name is enough.
       const known = tools.state().groups.some((g) => g.name === group) || (services.mcp?.list().some((s) => s.name === group && !s.problem) ?? false);
@@ -237,6 +240,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     ...appHandlers(services),
     ...mcpInstallHandlers(services),
     ...scheduleHandlers(services.schedules),
+    ...skillHandlers(services.skills),
   };
 }
 

@@ -9,10 +9,10 @@ import { streamAssistantStep } from '../chat/stream-assistant-step.ts';
 type Base = { id: string; sessionId: string };
 
 export function elicitationCard(ask: ElicitationAsk, base: Base): McpInteractionRequest {
-  const common = { ...base, server: ask.server, ...(ask.call ? { callId: ask.call.callId } : {}) };
+  const common = { ...base, server: ask.server, ...(ask.call ? { callId: ask.call.callId } : {}), ...(ask.tool ? { tool: ask.tool } : {}) };
   const params = ask.params as ElicitRequestParams & { url?: string; requestedSchema?: unknown };
   if (params.mode === 'url') return { ...common, kind: 'url', message: params.message, url: String(params.url ?? '') };
-  return { ...common, kind: 'form', message: params.message, fields: formFields(params.requestedSchema) };
+  return { ...common, kind: 'form', message: params.message, fields: formFields(params.requestedSchema), ...(ask.confirm ? { confirm: true } : {}) };
 }
 
 /** The requested schema's flat fields; anything the spec does not allow is shown as text. */

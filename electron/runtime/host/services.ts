@@ -3,6 +3,7 @@
 // over the real parts; tests pass fakes.
 import type { AppService } from './app-service.ts';
 import type { ScheduleService } from '../schedules/schedule-service.ts';
+import type { SkillsService } from './skills/skills-service.ts';
 import type { NewToolFormat } from '../../../shared/new-tool-formats.ts';
 import type { AppInfo, CreatedTool, DetectedProvider, ProviderTestResult, SessionSearchHit, SessionSnapshot, ToolFiles, ToolsState, VariableSlice } from '../../../shared/api.ts';
 import type { ChatEvent, ChatSettings, SessionFlags, SessionInfo } from '../../../shared/chat.ts';
@@ -150,4 +151,6 @@ export interface HostServices {
   auditDir?: string;
   /** Settings → Schedules and the Inbox; absent: the methods say schedules are not available here. */
   schedules?: ScheduleService;
+  /** Settings → Skills; absent: the methods say skills are not available here. */
+  skills?: SkillsService;
 }

@@ -5,6 +5,7 @@ import type { PermissionLevel } from '../../../shared/permissions.ts';
 import type { CallGuard } from './rules/call-guard.ts';
 import type { ApprovalCallback, PermissionStore, ToolContext } from './types.ts';
 import type { VariableSystem } from './variable-system.ts';
+import type { SavedResult } from './saved-result.ts';
 
 export interface ToolExecutorOptions {
   sessionId: string;
@@ -37,4 +38,7 @@ export interface ExecuteOptions {
   conversation?: ToolContext['conversation'];
   /** Ask the user first whatever the policy, memory or an allow rule say (a call cut off by a restart), with this note; a deny still wins. */
   askAgain?: string;
+  workingDir?: string; // see ToolContext.workingDir
+  /** The call ran before a restart and its result waited for approval: ask about it again, never run it (saved-result.ts). */
+  savedResult?: SavedResult;
 }

@@ -17,14 +17,7 @@ import { closeNamesHint } from './close-names.ts';
 import { parseToolArgs } from './parse-tool-args.ts';
 import { errorText, RunningTools, runTool, type RunToolOptions } from './run-tool.ts';
 import { prepareArgs, type PreparedArgs } from './prepare-args.ts';
-import {
-  DEFAULT_GROUP,
-  toToolInfo,
-  ToolCatalog,
-  type GroupRegisterResult,
-  type RegisteredTool,
-  type RegisterResult,
-} from './tool-catalog.ts';
+import { DEFAULT_GROUP, toToolInfo, ToolCatalog, type GroupRegisterResult, type RegisteredTool, type RegisterResult, type ToolSetScope } from './tool-catalog.ts';
 import { addSkillRules, restoreMissingRules, ruleVariableName, toolRulesText } from './tool-rules.ts';
 import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
 import type { ApprovalCallback, SessionEvent, Tool, ToolGroup } from './types.ts';
@@ -38,6 +31,7 @@ import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type Decid
 import type { CallDecision } from './rules/decide-call.ts';
 import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
 import { checkEditedArgs } from './edited-args.ts';
+import { reviewSavedResult } from './saved-result.ts';
 import type { ExecuteOptions, ToolExecutorOptions } from './tool-executor-options.ts';
 export type { ExecuteOptions, ToolExecutorOptions } from './tool-executor-options.ts';
 
@@ -153,6 +147,11 @@ export class ToolExecutor {
 
   isToolEnabled(name: string): boolean {
     return this.catalog.isToolEnabled(name);
+  }
+
+  /** The tool set the switches are narrowed to, named in refusals; undefined when none. */
+  setToolSetScope(scope: ToolSetScope | undefined): void {
+    this.catalog.setToolSetScope(scope);
   }
 
   setToolEnabled(name: string, enabled: boolean): void {
@@ -278,6 +277,10 @@ export class ToolExecutor {
     const permission = this.permissionOf(entry);
     // Permissions as data: rules see the resolved, validated arguments; deny wins over everything.
     const decision = this.decide(entry, callId, args, permission.executionPolicy, decided);
+    if (options.savedResult && decision.kind !== 'deny') {
+      if (decided) decided.outcome = outcomeOf(decision, { allowed: true, by: 'remembered' }); // approved before the restart
+      return reviewSavedResult(this.gate, entry, approvalSubject(entry, callId, args, varRefs, decision), options.savedResult, options.askAgain, this.callSignal(options));
+    }
     const asking = performance.now();
     const gate =
       decision.kind === 'deny'
@@ -319,6 +322,7 @@ export class ToolExecutor {
       onUpdate: options.onUpdate,
       signal: options.signal,
       conversation: options.conversation,
+      workingDir: options.workingDir,
       stopGraceMs: this.stopGraceMs,
     };
     // Only a tool loaded from a file or a server starts processes, MCP calls or a tool host to trace;

@@ -29,6 +29,11 @@ export interface ToolContext {
    * and attachments). Contract: cheap, never throws; called once per call at most.
    */
   conversation?: () => ToolConversation;
+  /**
+   * The folder this call runs in when its conversation has its own (a schedule's --cwd); absent:
+   * the working-folder setting the tool was loaded with. Process tools start there.
+   */
+  workingDir?: string;
 }
 
 export interface ToolConversation {

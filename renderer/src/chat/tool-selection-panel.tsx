@@ -3,6 +3,7 @@ import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { ToolGroupInfo } from '../../../shared/tools.ts';
 import { effectiveSelection, matchesSearch, togglePin, toggleTools } from './tool-selection.ts';
 import { useLayer } from '../ui/layers.ts';
+import { SkillsMenuList } from '../skills/skills-menu-list.tsx';
 
 /**
  * The chat's tools: groups and single tools, search, select all/none, and pins (pinned tools are
@@ -135,6 +136,7 @@ export function ToolSelectionPanel(props: {
             );
           }}
         </For>
+        <SkillsMenuList query={query()} onOpenSettings={(section) => { props.onClose(); props.onOpenSettings?.(section); }} />
       </div>
     </div>
   );

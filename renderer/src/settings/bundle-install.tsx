@@ -1,7 +1,7 @@
 // Settings → MCP servers → "Install bundle…": a `.mcpb` picked (or dropped on the window) is sent
 // to the runtime, which unpacks and checks it; its manifest is shown with a form for its
 // `user_config`, then Install (switched on) or Cancel (the staged bundle is removed).
-import { For, Show, createSignal } from 'solid-js';
+import { For, Show, createResource, createSignal } from 'solid-js';
 import type { McpServerView } from '../../../shared/mcp.ts';
 import type { McpBundleField, McpBundleView } from '../../../shared/mcp-install.ts';
 import { toBase64 } from '../chat/read-attachment.ts';
@@ -62,6 +62,11 @@ export function BundleInstall(props: { bundle: McpBundleView; onInstalled: (rows
   const [problem, setProblem] = createSignal<string | null>(null);
   const [busy, setBusy] = createSignal(false);
   const set = (key: string, value: string) => setValues({ ...values(), [key]: value });
+  // Sensitive values go to the keychain only: without one, say so before the form is filled.
+  const [info] = createResource(() => app.api.appInfo().catch(() => null));
+  const noKeychain = () => !!info() && info()!.secrets.backend !== 'keyring';
+  const secretFields = () => b().userConfig.filter((f) => f.sensitive);
+  const blocked = () => noKeychain() && secretFields().some((f) => f.required);
 
   const install = async (event: Event) => {
     event.preventDefault();
@@ -124,6 +129,13 @@ export function BundleInstall(props: { bundle: McpBundleView; onInstalled: (rows
           </p>
         }
       >
+        <Show when={noKeychain() && secretFields().length > 0}>
+          <p class="warn-text small" role="alert" data-testid="mcp-bundle-no-keychain">
+            <span class="badge warn">no keychain</span> {secretFields().map((f) => f.title).join(', ')} {secretFields().length === 1 ? 'is' : 'are'} kept in the keychain only, and this machine has
+            none (see Settings → Runtime).{' '}
+            {blocked() ? 'This bundle cannot be installed here until a keychain is available.' : 'Leave them empty to install it without them.'}
+          </p>
+        </Show>
         <Show when={b().updates}>
           <p class="muted small">It replaces the installed “{b().updates}”.</p>
         </Show>
@@ -131,7 +143,7 @@ export function BundleInstall(props: { bundle: McpBundleView; onInstalled: (rows
           Server name
           <input type="text" value={name()} onInput={(e) => setName(e.currentTarget.value)} data-testid="mcp-bundle-name" />
         </label>
-        <For each={b().userConfig}>{(field) => <ConfigField field={field} value={values()[field.key] ?? ''} onInput={(v) => set(field.key, v)} />}</For>
+        <For each={b().userConfig}>{(field) => <ConfigField field={field} value={values()[field.key] ?? ''} disabled={noKeychain() && !!field.sensitive} onInput={(v) => set(field.key, v)} />}</For>
       </Show>
       <Show when={problem()}>
         <p class="error-text small" role="alert" data-testid="mcp-bundle-problem">
@@ -139,7 +151,7 @@ export function BundleInstall(props: { bundle: McpBundleView; onInstalled: (rows
         </p>
       </Show>
       <div class="row">
-        <button type="submit" class="primary" disabled={!!b().platformProblem || busy()} data-testid="mcp-bundle-install">
+        <button type="submit" class="primary" disabled={!!b().platformProblem || blocked() || busy()} data-testid="mcp-bundle-install">
           {b().updates ? 'Update' : 'Install'}
         </button>
         <button type="button" onClick={props.onCancel} data-testid="mcp-bundle-cancel">
@@ -151,7 +163,7 @@ export function BundleInstall(props: { bundle: McpBundleView; onInstalled: (rows
 }
 
 /** One `user_config` field, by type; a sensitive one says where its value goes. */
-function ConfigField(props: { field: McpBundleField; value: string; onInput: (value: string) => void }) {
+function ConfigField(props: { field: McpBundleField; value: string; disabled?: boolean; onInput: (value: string) => void }) {
   const f = () => props.field;
   const id = () => `mcp-bundle-field-${f().key}`;
   const note = () => [f().required ? 'required' : '', f().sensitive ? 'kept in the keychain only' : '', f().type === 'directory' || f().type === 'file' ? `a ${f().type} path on this machine` : ''].filter(Boolean).join(' · ');
@@ -180,6 +192,7 @@ function ConfigField(props: { field: McpBundleField; value: string; onInput: (va
           type={f().sensitive ? 'password' : f().type === 'number' ? 'number' : 'text'}
           value={props.value}
           aria-required={f().required}
+          disabled={props.disabled}
           aria-describedby={f().description ? `${id()}-about` : undefined}
           autocomplete="off"
           onInput={(e) => props.onInput(e.currentTarget.value)}

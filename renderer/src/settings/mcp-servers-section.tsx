@@ -191,9 +191,12 @@ function ServerRow(props: {
     <li class="group-item card mcp-server" data-testid="mcp-server" data-server={s().name} data-status={s().status}>
       <div class="row">
         <Switch checked={s().enabled} disabled={!!s().problem} label={`Enable MCP server ${s().name}`} onChange={props.onEnabled} testId={`mcp-toggle-${s().name}`} />
-        <strong class="grow">
-          {s().name}
-          <span class="muted small">
+        {/* One line: a long name ends in "…" (whole in its tooltip) instead of breaking mid-word. */}
+        <strong class="grow mcp-title">
+          <span class="mcp-name" title={s().name} data-testid="mcp-name">
+            {s().name}
+          </span>
+          <span class="muted small mcp-meta">
             {' '}
             · {s().transport}
             {s().trusted ? ' · trusted' : ''}

@@ -5,6 +5,7 @@ import { For, Show, createSignal } from 'solid-js';
 import { RULE_ACTIONS, type RuleAction, type RuleVerdict } from '../../../shared/permissions.ts';
 import { useApp } from '../store/app-context.tsx';
 import { useDraftRows } from './draft-rows.ts';
+import { DraftSaveRow } from './draft-save-row.tsx';
 import { rowsToRules, toRuleRow } from './rule-rows.ts';
 import { useSettings } from './use-settings.ts';
 
@@ -72,19 +73,11 @@ export function RulesSection() {
           </div>
         )}
       </For>
-      <div class="row">
+      <DraftSaveRow label="Save rules" disabled={!dirty()} onSave={() => void saveRules()} problem={problem()}>
         <button type="button" onClick={() => change([...rows(), { action: 'ask', tool: '', where: '', reason: '' }])}>
           + Add rule
         </button>
-        <button type="button" class="primary" disabled={!dirty()} onClick={() => void saveRules()}>
-          Save rules
-        </button>
-        <Show when={problem()}>
-          <span class="small error-text" role="alert">
-            {problem()}
-          </span>
-        </Show>
-      </div>
+      </DraftSaveRow>
       <fieldset class="stack" data-testid="rule-test">
         <legend class="small">Test a call</legend>
         <div class="row wrap">

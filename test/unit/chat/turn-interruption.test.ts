@@ -226,5 +226,10 @@ describe('a turn cut off by a restart', () => {
       calls: [{ callId: 'c2', toolName: 'echo', waiting: true }],
       retryFrom: 'u1',
     });
+    // Its result waited for approval: the call ran, and the result it showed is kept to show again.
+    const shown = { status: 'SUCCESS' as const, text: 'the result' };
+    expect(interruptionOf({ openTurn: { turnId: 't', at: 1 }, unansweredAsks: new Map([['r', 'c2']]), unansweredResults: new Map([['c2', shown]]) }, [user, asking, result])?.calls).toEqual([
+      { callId: 'c2', toolName: 'echo', waiting: true, result: shown },
+    ]);
   });
 });

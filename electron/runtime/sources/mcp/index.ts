@@ -39,6 +39,8 @@ export interface McpSourceOptions {
   protect?: () => ProtectedPaths;
   /** Overrides for tests (bounds, restart delays, a fake spawn). */
   deps?: Partial<McpClientDeps>;
+  /** Start a switched-on server at once (default) or on first use (see McpManager). */
+  autoStart?: boolean;
 }
 
 /** Inside (or holding) TOOLDESK_HOME or a tool root. */
@@ -106,7 +108,7 @@ export async function createMcpGroupSource(
   store: { get(): Settings; onDidChange(listener: (next: Settings) => void): () => void },
   options: McpSourceOptions,
 ): Promise<McpManager> {
-  const manager = new McpManager(mcpDeps(store.get(), options));
+  const manager = new McpManager(mcpDeps(store.get(), options), { autoStart: options.autoStart ?? true });
   const apply = (s: Settings) => manager.configure(s.mcpServers, s.groupDefaults);
   const keyOf = (s: Settings) => JSON.stringify([s.mcpServers, s.groupDefaults]);
   await apply(store.get());

@@ -145,10 +145,10 @@ export class McpConnection {
     }
   }
 
-  /** The group was switched on (start now) or off (stop). */
-  setWanted(wanted: boolean): void {
+  /** The group was switched on (start now, unless `start` is false: then on first use) or off (stop). */
+  setWanted(wanted: boolean, start = true): void {
     this.#wanted = wanted && this.#server.enabled;
-    if (this.#wanted && (this.#status === 'stopped' || this.#status === 'failed') && !this.#restartTimer) void this.ensureStarted();
+    if (start && this.#wanted && (this.#status === 'stopped' || this.#status === 'failed') && !this.#restartTimer) void this.ensureStarted();
     if (!this.#wanted && (this.#status === 'ready' || this.#status === 'starting')) void this.stop();
   }
 

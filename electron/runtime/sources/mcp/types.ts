@@ -48,6 +48,10 @@ export interface ElicitationAsk {
   params: ElicitRequestParams;
   /** The tool call it arrived during (the latest one of this server still running), to show it in that chat. */
   call?: { sessionId: string; callId: string };
+  /** The tool that asks, when a tool rather than an MCP server does (Open WebUI's `__event_call__`). */
+  tool?: string;
+  /** A yes/no confirmation: shown with Confirm/Cancel, not as a form to send. */
+  confirm?: boolean;
 }
 
 /** A sampling request with the server it came from. */
