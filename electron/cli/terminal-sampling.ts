@@ -17,7 +17,7 @@ export function terminalSampling(
 ): NonNullable<McpInteractions['sample']> {
   return async (ask, signal): Promise<CreateMessageResult> => {
     // Loaded with the first request: it brings the chat's model streaming.
-    const { sampleWith, samplingCard } = await import('../runtime/host/mcp-chat-asks.ts');
+    const { sampleWith, samplingCard } = await import('../runtime/host/mcp-asks/mcp-chat-asks.ts');
     const card = samplingCard(ask, { id: 'terminal', sessionId: 'cli' });
     if (card.kind !== 'sampling') throw new Error('internal: not a sampling request');
     out.write(`\nMCP server "${ask.server}" asks the model to answer (sampling, at most ${card.maxTokens} tokens):\n`);

@@ -223,7 +223,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
 
   const sessions = once(async () => {
-    const { SessionManager } = await import('./chat/session-manager.ts');
+    const { SessionManager } = await import('./chat/persistence/session-manager.ts');
     const open = await toolSessions();
     const manager = new SessionManager({
       home,

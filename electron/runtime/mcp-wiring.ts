@@ -2,7 +2,7 @@
 // questions go to the chat's cards (loaded with the first question), a settings view holding only
 // some servers, and the sign-in pages a server may open (web pages only).
 import type { Settings } from '../../shared/settings.ts';
-import type { SessionManager } from './chat/session-manager.ts';
+import type { SessionManager } from './chat/persistence/session-manager.ts';
 import type { McpManager } from './sources/mcp/mcp-manager.ts';
 import { owningServers } from './sources/mcp/ready/owning-servers.ts';
 import type { McpInteractions } from './sources/mcp/types.ts';
@@ -45,7 +45,7 @@ export async function startForMode(manager: McpManager, mode: McpStartMode | und
  */
 export function lazyChatInteractions(sessions: () => Promise<SessionManager>, options: { openUrl?: (url: string) => Promise<boolean> }): McpInteractions {
   let loaded: Promise<McpInteractions> | undefined;
-  const load = () => (loaded ??= import('./host/mcp-chat-interactions.ts').then((m) => m.chatMcpInteractions(sessions, options)));
+  const load = () => (loaded ??= import('./host/mcp-asks/mcp-chat-interactions.ts').then((m) => m.chatMcpInteractions(sessions, options)));
   return {
     elicit: async (ask, signal) => (await load()).elicit!(ask, signal),
     sample: async (ask, signal) => (await load()).sample!(ask, signal),

@@ -3,7 +3,7 @@
 // `tooldesk serve` and every CLI command hold one, and ask only for the parts they use.
 import type { SandboxStatus } from '../../shared/sandbox.ts';
 import type { Settings } from '../../shared/settings.ts';
-import type { SessionManager } from './chat/session-manager.ts';
+import type { SessionManager } from './chat/persistence/session-manager.ts';
 import type { Host, HostOptions } from './host/create-host.ts';
 import type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
 import type { McpStartMode } from './mcp-wiring.ts';

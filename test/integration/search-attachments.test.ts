@@ -3,9 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionManager } from '../../electron/runtime/chat/session-manager.ts';
-import { ATTACHMENT_SEARCH_BYTES } from '../../electron/runtime/chat/search-sessions.ts';
-import { SessionAttachments } from '../../electron/runtime/chat/session-attachments.ts';
+import type { SessionManager } from '../../electron/runtime/chat/persistence/session-manager.ts';
+import { ATTACHMENT_SEARCH_BYTES } from '../../electron/runtime/chat/persistence/search-sessions.ts';
+import { SessionAttachments } from '../../electron/runtime/chat/persistence/session-attachments.ts';
 import { makeManager, tmpHome } from '../support/chat-harness.ts';
 
 const managers: SessionManager[] = [];

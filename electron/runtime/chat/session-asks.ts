@@ -5,7 +5,7 @@ import type { ChatEvent } from '../../../shared/chat.ts';
 import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
 import type { ApprovalDecision, ApprovalRequest } from '../../../shared/tools.ts';
 import { PendingAsks, reasonText } from '../base/pending-asks.ts';
-import type { SessionRecord } from './session-records.ts';
+import type { SessionRecord } from './persistence/session-records.ts';
 
 export interface SessionAsksPorts {
   sessionId: string;

@@ -3,7 +3,7 @@
 // session would not. The file's meta counts the shown path's messages.
 import type { ChatEvent, ChatMessage } from '../../../shared/chat.ts';
 import type { MessageTree } from './message-tree.ts';
-import type { SessionFile } from './session-file.ts';
+import type { SessionFile } from './persistence/session-file.ts';
 
 export interface SessionHistoryPorts {
   sessionId: string;

@@ -3,20 +3,20 @@
 import { testRules } from '../tools/rules/test-rules.ts';
 import { readAudit } from '../audit/audit-log.ts';
 import { apiError, type ApiHandlers, type ProviderInfo } from '../../../shared/api.ts';
-import { resolveProviderRequest, type ProviderRequest } from './provider-service.ts';
-import type { HostServices } from './services.ts';
+import { resolveProviderRequest, type ProviderRequest } from './services/provider-service.ts';
+import type { HostServices } from './services/services.ts';
 import { mkdir } from 'node:fs/promises';
 import { openWithSystem } from '../base/open-with-system.ts';
 import { openDocs } from './docs/open-docs.ts';
-import { scheduleHandlers } from './schedule-handlers.ts';
+import { scheduleHandlers } from './services/schedule-handlers.ts';
 import { skillHandlers } from './skills/skill-handlers.ts';
 import { listAllModels } from '../llm/list-all-models.ts';
-import { applySecretChanges } from './settings-service.ts';
+import { applySecretChanges } from './services/settings-service.ts';
 import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
-import { isTrustedProjectFolder, withProjectTrust } from './project-trust.ts';
+import { isTrustedProjectFolder, withProjectTrust } from './services/project-trust.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 
-export type { HostServices, ProviderService, SecretService, SessionService, SettingsService, ToolService, VariableAccess } from './services.ts';
+export type { HostServices, ProviderService, SecretService, SessionService, SettingsService, ToolService, VariableAccess } from './services/services.ts';
 export { createEventHub } from './event-hub.ts';
 
 const notFound = (what: string) => apiError('NotFoundError', what);

@@ -12,7 +12,7 @@ import { statSync } from 'node:fs';
 import type { InboxAnswer, InboxItem, ScheduleConfig, ScheduleInfo, ScheduleRun } from '../../../shared/schedules.ts';
 import { Emitter, type Disposer } from '../base/emitter.ts';
 import type { ChatSession } from '../chat/chat-session.ts';
-import type { SessionManager } from '../chat/session-manager.ts';
+import type { SessionManager } from '../chat/persistence/session-manager.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import { checkedSchedules, dueSchedules, isBusy, listSchedules } from './due-schedules.ts';
 import { RunStore } from './run-store.ts';

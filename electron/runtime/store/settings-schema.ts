@@ -158,7 +158,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
       properties: { maxSteps: { type: 'integer', minimum: 1 }, maxToolCalls: count, maxRunSeconds: { type: 'integer', minimum: 1 }, providerRetries: count, providerRetrySeconds: { type: 'number', minimum: 0 } },
       additionalProperties: false,
     },
-    // Each entry is checked by sources/mcp/server-config.ts: a broken server is a diagnostic on
+    // Each entry is checked by sources/mcp/config/server-config.ts: a broken server is a diagnostic on
     // its own, never a reason to reset the whole settings file.
     mcpServers: { type: 'object', additionalProperties: { type: 'object' } },
     mcpRegistry: { type: 'object', properties: { url: { type: ['string', 'null'], pattern: '^https?://' } }, additionalProperties: false },

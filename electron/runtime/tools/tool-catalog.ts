@@ -4,7 +4,7 @@
 import type { Diagnostic, ToolDefinition, ToolInfo, ToolPermission } from '../../../shared/tools.ts';
 import { modelNameFor } from './model-name.ts';
 import type { Tool, ToolGroup } from './types.ts';
-import { ALWAYS_OFFERED_VAR_TOOLS, VARS_GROUP } from './vars-tools.ts';
+import { ALWAYS_OFFERED_VAR_TOOLS, VARS_GROUP } from './variables/vars-tools.ts';
 
 export const DEFAULT_GROUP = 'custom';
 

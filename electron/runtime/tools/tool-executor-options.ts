@@ -4,8 +4,8 @@ import type { ToolUpdate } from '../../../shared/tools.ts';
 import type { PermissionLevel } from '../../../shared/permissions.ts';
 import type { CallGuard } from './rules/call-guard.ts';
 import type { ApprovalCallback, PermissionStore, ToolContext } from './types.ts';
-import type { VariableSystem } from './variable-system.ts';
-import type { SavedResult } from './saved-result.ts';
+import type { VariableSystem } from './variables/variable-system.ts';
+import type { SavedResult } from './result/saved-result.ts';
 
 export interface ToolExecutorOptions {
   sessionId: string;

@@ -11,27 +11,27 @@ import type {
   ToolPermission,
 } from '../../../shared/tools.ts';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
-import type { ApprovalMemoryData } from './approval-memory.ts';
-import { ApprovalGate, approvalSubject, resultAsks, type GateOutcome } from './approval-gate.ts';
+import type { ApprovalMemoryData } from './approval/approval-memory.ts';
+import { ApprovalGate, approvalSubject, resultAsks, type GateOutcome } from './approval/approval-gate.ts';
 import { closeNamesHint } from './close-names.ts';
-import { parseToolArgs } from './parse-tool-args.ts';
+import { parseToolArgs } from './args/parse-tool-args.ts';
 import { errorText, RunningTools, runTool, type RunToolOptions } from './run-tool.ts';
-import { prepareArgs, type PreparedArgs } from './prepare-args.ts';
+import { prepareArgs, type PreparedArgs } from './args/prepare-args.ts';
 import { DEFAULT_GROUP, toToolInfo, ToolCatalog, type GroupRegisterResult, type RegisteredTool, type RegisterResult, type ToolSetScope } from './tool-catalog.ts';
 import { addSkillRules, restoreMissingRules, ruleVariableName, toolRulesText } from './tool-rules.ts';
-import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
+import { DEFAULT_TRUNCATE_CHARS } from './result/truncate-content.ts';
 import type { ApprovalCallback, SessionEvent, Tool, ToolGroup } from './types.ts';
-import { varRefUses } from './var-ref-uses.ts';
+import { varRefUses } from './variables/var-ref-uses.ts';
 import { notifySessionHooks } from './session-hooks.ts';
 import { callInspection, withCallTrace, type CallTrace } from './call-trace.ts';
-import { boundError, deniedByRule, errorResult, failedCall, notAllowed, resultWithheld, shapeSuccess } from './shape-result.ts';
-import { VariableSystem, type VariableChangeListener } from './variable-system.ts';
+import { boundError, deniedByRule, errorResult, failedCall, notAllowed, resultWithheld, shapeSuccess } from './result/shape-result.ts';
+import { VariableSystem, type VariableChangeListener } from './variables/variable-system.ts';
 import type { PermissionLevel } from '../../../shared/permissions.ts';
 import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type DecidedCall } from './rules/call-guard.ts';
 import type { CallDecision } from './rules/decide-call.ts';
-import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
-import { checkEditedArgs } from './edited-args.ts';
-import { reviewSavedResult } from './saved-result.ts';
+import { createVarsToolGroup, VARS_GROUP } from './variables/vars-tools.ts';
+import { checkEditedArgs } from './approval/edited-args.ts';
+import { reviewSavedResult } from './result/saved-result.ts';
 import type { ExecuteOptions, ToolExecutorOptions } from './tool-executor-options.ts';
 export type { ExecuteOptions, ToolExecutorOptions } from './tool-executor-options.ts';
 

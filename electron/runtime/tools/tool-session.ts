@@ -37,7 +37,7 @@ import type { Settings } from '../../../shared/settings.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { Diagnostic, ToolDefinition, ToolExecuteResult, ToolGroupInfo, ToolInfo, ToolPermission } from '../../../shared/tools.ts';
 import { Emitter, type Disposer } from '../base/emitter.ts';
-import type { ApprovalMemoryData } from './approval-memory.ts';
+import type { ApprovalMemoryData } from './approval/approval-memory.ts';
 import { applyEnableState, replaceExecutorGroups, syncExecutorGroups, type GroupsChange } from './executor-groups.ts';
 import { ToolExecutor, type ExecuteOptions } from './tool-executor.ts';
 import { applyToolSelection, normalizeSelection, selectionRefusal } from './tool-selection.ts';
@@ -45,7 +45,7 @@ import { applyToolSet, enableExactly } from './rules/apply-tool-set.ts';
 import { bookCallGuard } from './rules/book-call-guard.ts';
 import { findToolSet, type RuleBook } from './rules/rule-book.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, ToolGroup } from './types.ts';
-import { VariableSystem } from './variable-system.ts';
+import { VariableSystem } from './variables/variable-system.ts';
 
 /** Where a conversation's tool groups come from (the runtime's combined source, a test's list). */
 export interface ToolSource {

@@ -155,7 +155,7 @@ export interface ToolGroup {
   /**
    * A built-in group the catalog neither lists nor offers, and no switch, selection or tool set
    * touches: its tools run when called by name, unless a listed tool has that name. FindTools is
-   * one (the chat's tool budget offers it itself, chat/find-tools-group.ts).
+   * one (the chat's tool budget offers it itself, chat/tool-calls/find-tools-group.ts).
    */
   unlisted?: boolean;
 }

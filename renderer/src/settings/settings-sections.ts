@@ -6,7 +6,7 @@
 import type { Component } from 'solid-js';
 import { ProvidersSection } from './providers-section.tsx';
 import { GroupsSection } from './groups-section.tsx';
-import { McpServersSection } from './mcp-servers-section.tsx';
+import { McpServersSection } from './mcp-servers/mcp-servers-section.tsx';
 import { RulesSection } from './rules-section.tsx';
 import { ToolSetsSection } from './tool-sets-section.tsx';
 import { AuditSection } from './audit-section.tsx';

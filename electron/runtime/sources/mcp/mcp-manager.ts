@@ -6,11 +6,11 @@
 // says how to switch the server on.
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { ToolGroup } from '../../tools/types.ts';
-import { McpConnection } from './server-connection.ts';
-import { knownToolsFile, readKnownTools } from './known-tools.ts';
-import { serverRelativeTo } from './server-roots.ts';
-import { serverGroup } from './server-group.ts';
-import { parseMcpServers, type McpServer } from './server-config.ts';
+import { McpConnection } from './connection/server-connection.ts';
+import { knownToolsFile, readKnownTools } from './mapping/known-tools.ts';
+import { serverRelativeTo } from './connection/server-roots.ts';
+import { serverGroup } from './mapping/server-group.ts';
+import { parseMcpServers, type McpServer } from './config/server-config.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
 
 /** What a composition root needs: groups for the registry, diagnostics, change events. */

@@ -2,7 +2,7 @@
 // check for approvals of MCP tools, and one audit line per decided call.
 import { createHash } from 'node:crypto';
 import { isReadOnlyTool } from '../../../../shared/tool-selection.ts';
-import { canonicalJson } from '../canonical-json.ts';
+import { canonicalJson } from '../approval/canonical-json.ts';
 import type { CallGuard, GuardedCall } from './call-guard.ts';
 import { decideCall, type CallDecision } from './decide-call.ts';
 import { evaluateForTool, rulesForTool } from './evaluate-rules.ts';
