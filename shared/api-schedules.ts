@@ -24,4 +24,6 @@ export const SCHEDULE_API_METHODS = ['listSchedules', 'saveSchedule', 'removeSch
 export type ScheduleApiEvent =
   | ({ type: 'schedules.changed' } & SchedulesView)
   /** Something needs the user (a question) or went wrong (a failed run): a desktop notification. */
-  | { type: 'schedules.notice'; title: string; body: string; sessionId: string; itemId?: string };
+  | { type: 'schedules.notice'; title: string; body: string; sessionId: string; itemId?: string }
+  /** The app's own window only (electron/main): a click on a desktop notification; the page opens that chat. */
+  | { type: 'schedules.open'; sessionId: string };

@@ -109,6 +109,7 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   listTools: empty,
   reloadTools: empty,
   openToolsFolder: empty,
+  openDocs: obj({ page: str(200, 1) }),
   setGroupEnabled: obj({ group: name, enabled: bool() }),
   setToolEnabled: obj({ tool: name, enabled: bool() }),
   getToolValves: obj({ group: name }),
@@ -164,6 +165,12 @@ export const REQUEST_SHAPES: Record<ApiMethodName, Shape> = {
   removeSchedule: obj({ name }),
   runSchedule: obj({ name }),
   answerInbox: obj({ id, decision: oneOf(['approve', 'reject']), reason: str(API_LIMITS.maxTextChars), content: record(json(), 64) }, ['reason', 'content']),
+  listSkills: empty,
+  setSkillEnabled: obj({ id, enabled: bool() }),
+  setSkillNetwork: obj({ id, granted: bool() }),
+  setSkillRoots: obj({ roots: list(str(4096, 1), 100) }),
+  setSkillToolSet: obj({ id, accept: bool() }),
+  createSkill: obj({ name }),
   testToolRules: obj({ tool: name, args: record(json()), rules: list(json(), 1000), toolSet: name }, ['rules', 'toolSet']),
 };
 

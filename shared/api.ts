@@ -1,19 +1,20 @@
 // The API contract (DESIGN.md "one source of truth"): every method as request → Promise<response>
 // and one tagged union of events. Handlers, the IPC binding, the preload, the WebSocket server and
 // the renderer client are all derived from this file; no side redeclares a payload.
-import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, TurnInterruption } from './chat.ts';
+import type { AttachmentUpload, BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionInfo, TurnInterruption } from './chat.ts';
 import type { SandboxStatus } from './sandbox.ts';
 import type { ProviderConfig, Settings, WellKnownRoot } from './settings.ts';
-import type { ApprovalDecision, ApprovalRequest, Diagnostic, ToolExecuteResult, ToolGroupInfo } from './tools.ts';
+import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from './tools.ts';
 import type { Variable, VariableInfo, VariableType } from './variables.ts';
 import type { ChatToolSelection } from './tool-selection.ts';
-import type { McpImportPreview, McpInteractionAnswer, McpInteractionRequest, McpListing, McpPromptInfo, McpResourceInfo, McpServerView } from './mcp.ts';
-import type { NewToolFormat } from './new-tool-formats.ts';
-import type { GroupValvesView, ValveKind } from './tool-valves.ts';
+import type { McpInteractionAnswer, McpInteractionRequest, McpServerView } from './mcp.ts';
 import { APPS_API_METHODS, type AppsApiMethods } from './mcp-apps.ts';
 import { PERMISSION_API_METHODS, type PermissionApiMethods } from './api-permissions.ts';
 import { MCP_INSTALL_API_METHODS, type McpInstallApiMethods } from './mcp-install.ts';
 import { SCHEDULE_API_METHODS, type ScheduleApiEvent, type ScheduleApiMethods } from './api-schedules.ts';
+import { SKILL_API_METHODS, type SkillApiMethods } from './api-skills.ts';
+import { TOOLS_API_METHODS, type ToolsApiMethods, type ToolsState } from './api-tools.ts';
+import { MCP_SERVERS_API_METHODS, type McpServersApiMethods } from './api-mcp-servers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Payloads that only the API uses (the rest come from chat.ts, tools.ts, variables.ts, settings.ts)
@@ -62,50 +63,6 @@ export interface ModelList {
 }
 
 export type ExportFormat = 'md' | 'json';
-
-/** A file sent with a message (browser File → base64). */
-export interface AttachmentUpload {
-  name: string;
-  mediaType: string;
-  /** The file's bytes, base64. */
-  data: string;
-}
-
-export interface ToolsState {
-  groups: ToolGroupInfo[];
-  /** Errors first. */
-  diagnostics: Diagnostic[];
-}
-
-/** The formats the UI can edit (tool authoring); new tools come in every NewToolFormat. */
-export type AuthoringFormat = 'script' | 'three-layer';
-
-/** A user tool's files, as the editor shows them. */
-export interface ToolFiles {
-  format: AuthoringFormat;
-  /** The tool's folder name (the registered name may differ: script tools become `script_<name>`). */
-  name: string;
-  /** Absolute folder path. */
-  dir: string;
-  /** Relative file name → text content (e.g. definition.json, execution.py, return.json, meta.json). */
-  files: Record<string, string>;
-  /** Problems found in the files after writing them (the tool may not load). */
-  diagnostics?: Diagnostic[];
-}
-
-/** What createTool made. */
-export interface CreatedTool {
-  format: NewToolFormat;
-  name: string;
-  /** Every file written, absolute. */
-  paths: string[];
-  /** The names its tools are listed under now (empty when it did not load: see `diagnostics`). */
-  tools: string[];
-  /** Problems the tools list has about the new tool (e.g. a missing interpreter). */
-  diagnostics: Diagnostic[];
-  /** Script-folder and three-layer tools: their files, for the editor (other formats are edited in the user's editor). */
-  files?: ToolFiles;
-}
 
 export interface VariableSlice {
   variable: VariableInfo;
@@ -166,7 +123,7 @@ export interface AppInfo {
 type Empty = Record<string, never>;
 
 /** Every method: its request and its response. Responses are JSON values (null, never undefined). */
-export interface ApiMethods extends AppsApiMethods, PermissionApiMethods, McpInstallApiMethods, ScheduleApiMethods {
+export interface ApiMethods extends ToolsApiMethods, McpServersApiMethods, AppsApiMethods, PermissionApiMethods, McpInstallApiMethods, ScheduleApiMethods, SkillApiMethods {
   // sessions
   listSessions: { request: Empty; response: SessionInfo[] };
   /** Stored at once; the app creates a session when its first message is sent (an empty one is not listed). */
@@ -224,32 +181,6 @@ export interface ApiMethods extends AppsApiMethods, PermissionApiMethods, McpIns
   readToolImage: { request: { sessionId: string; stored: string }; response: { mimeType: string; data: string } };
   /** Stores the chat's choice of tools with the session (null: back to the global switches). */
   setToolSelection: { request: { sessionId: string; selection: ChatToolSelection | null }; response: ChatToolSelection | null };
-  // tools
-  listTools: { request: Empty; response: ToolsState };
-  reloadTools: { request: Empty; response: ToolsState };
-  /** Opens your tools folder in the system's file manager (made first when missing); `opened: false` when no opener could start. */
-  openToolsFolder: { request: Empty; response: { path: string; opened: boolean } };
-  /** Persists the group's enable state (settings.groupDefaults) and applies it to every session. */
-  setGroupEnabled: { request: { group: string; enabled: boolean }; response: ToolsState };
-  /** Persists the tool's enable state (settings.toolDefaults) and applies it to every session. */
-  setToolEnabled: { request: { tool: string; enabled: boolean }; response: ToolsState };
-  /** An Open WebUI group's Valves/UserValves; set: KEY → text as typed ('' = the default), checked by type, secrets to the keychain. */
-  getToolValves: { request: { group: string }; response: GroupValvesView };
-  setToolValves: { request: { group: string; kind: ValveKind; values: Record<string, string> }; response: GroupValvesView };
-  /** Creates a tool from its format's template in the first tools folder and loads it (its group on unless you switched it off); `files` overrides template files (script and three-layer tools). */
-  createTool: { request: { format: NewToolFormat; name: string; files?: Record<string, string> }; response: CreatedTool };
-  /** `name` is the registered tool name or the folder name. */
-  readTool: { request: { name: string }; response: ToolFiles };
-  updateTool: { request: { name: string; files: Record<string, string> }; response: ToolFiles };
-  deleteTool: { request: { name: string }; response: null };
-  /**
-   * Approves (or withdraws approval of) a project tool folder, remembered by path in
-   * settings.trustedProjectFolders. Approving needs the folder to be listed as untrusted now
-   * (a diagnostic with code UNTRUSTED_FOLDER_CODE). Resolves once the tools are reloaded.
-   */
-  trustToolFolder: { request: { path: string; trusted: boolean }; response: ToolsState };
-  /** Runs a tool by hand through the session's executor (same approvals, variables, $VAR_REF). */
-  runTool: { request: { sessionId: string; name: string; args: Record<string, unknown> }; response: ToolExecuteResult };
   // variables
   listVariables: { request: { sessionId: string; type?: VariableType; search?: string }; response: VariableInfo[] };
   readVariable: { request: { sessionId: string; name: string; start?: number; length?: number }; response: VariableSlice };
@@ -272,27 +203,6 @@ export interface ApiMethods extends AppsApiMethods, PermissionApiMethods, McpIns
   setSecret: { request: { name: string; value: string }; response: null };
   deleteSecret: { request: { name: string }; response: null };
   hasSecret: { request: { name: string }; response: boolean };
-  // MCP servers (their group switch is setGroupEnabled)
-  listMcpServers: { request: Empty; response: McpServerView[] };
-  /** Adds a server: `command` (+ `args`) for a local one over stdio, or `url` for a remote one. Switched off until the user turns it on. */
-  addMcpServer: { request: { name: string; command?: string; args?: string[]; url?: string }; response: McpServerView[] };
-  removeMcpServer: { request: { name: string }; response: McpServerView[] };
-  /** Stops and starts the server again (when its group is on). */
-  restartMcpServer: { request: { name: string }; response: McpServerView[] };
-  /** "Allow writing to FOLDER for this server": FOLDER joins its writable folders (it restarts). */
-  allowMcpWrite: { request: { name: string; folder: string }; response: McpServerView[] };
-  /** The switch of a server's row: the folders named in its arguments writable (default) or read-only. */
-  setMcpArgFoldersWritable: { request: { name: string; writable: boolean }; response: McpServerView[] };
-  /** What an import from Claude Desktop, Cursor, LM Studio and VS Code configs would add; changes nothing. */
-  previewMcpImport: { request: Empty; response: McpImportPreview };
-  /** Imports the named servers of the preview; their literal secrets go to the keychain first. */
-  importMcpServers: { request: { names: string[]; answers?: Record<string, string>; allowSecrets?: string[] }; response: McpServerView[] };
-  /** Prompts of the switched-on servers, for the `/` menu (`/server:prompt` with its arguments). */
-  listMcpPrompts: { request: Empty; response: McpListing<McpPromptInfo> };
-  /** Resources of the switched-on servers ("Attach resource"). */
-  listMcpResources: { request: Empty; response: McpListing<McpResourceInfo> };
-  /** Reads a resource (resources/read) as an attachment for the next message; up to 2 MB. */
-  readMcpResource: { request: { server: string; uri: string }; response: AttachmentUpload };
   // app
   appInfo: { request: Empty; response: AppInfo };
 }
@@ -327,17 +237,7 @@ export const API_METHODS = [
   'checkToolArgs',
   'readToolImage',
   'setToolSelection',
-  'listTools',
-  'reloadTools',
-  'openToolsFolder',
-  'setGroupEnabled',
-  'setToolEnabled', 'getToolValves', 'setToolValves',
-  'createTool',
-  'readTool',
-  'updateTool',
-  'deleteTool',
-  'trustToolFolder',
-  'runTool',
+  ...TOOLS_API_METHODS,
   'listVariables',
   'readVariable',
   'deleteVariable',
@@ -350,22 +250,13 @@ export const API_METHODS = [
   'setSecret',
   'deleteSecret',
   'hasSecret',
-  'listMcpServers',
-  'addMcpServer',
-  'removeMcpServer',
-  'restartMcpServer',
-  'allowMcpWrite',
-  'setMcpArgFoldersWritable',
-  'previewMcpImport',
-  'importMcpServers',
-  'listMcpPrompts',
-  'listMcpResources',
-  'readMcpResource',
+  ...MCP_SERVERS_API_METHODS,
   'appInfo',
   ...APPS_API_METHODS,
   ...PERMISSION_API_METHODS,
   ...MCP_INSTALL_API_METHODS,
   ...SCHEDULE_API_METHODS,
+  ...SKILL_API_METHODS,
 ] as const satisfies readonly ApiMethodName[];
 
 // Compile-time check that API_METHODS lists every method exactly (a missing one fails here).
@@ -431,8 +322,9 @@ export const API_LIMITS = {
 } as const;
 
 // Re-exported so the renderer can import every API payload from one module.
-export type { ApprovalDecision, ApprovalRequest, ChatEvent, ChatMessage, ErrorValue, SandboxStatus, SessionInfo, Variable, VariableInfo };
+export type { ApprovalDecision, ApprovalRequest, AttachmentUpload, ChatEvent, ChatMessage, ErrorValue, SandboxStatus, SessionInfo, Variable, VariableInfo };
 export type { McpImportPreview, McpServerView } from './mcp.ts';
+export type { AuthoringFormat, CreatedTool, ToolFiles, ToolsState } from './api-tools.ts';
 
 // Electron IPC: one channel per method, one for events. The bridge's methods resolve with ApiResult
 // values (Electron keeps only an Error's message across IPC; the renderer client rebuilds them).

@@ -174,8 +174,12 @@ export interface TurnInterruption {
   turnId: string;
   /** What it was doing: the model was answering, a call waited for approval, a call was running. */
   during: 'answer' | 'approval' | 'tool';
-  /** The calls it left without a result; `waiting`: its approval was never answered (else it was running). */
-  calls: { callId: string; toolName: string; waiting: boolean }[];
+  /**
+   * The calls it left without a result; `waiting`: its approval was never answered (else it was
+   * running). `result`: the call ran and this result waited for approval — Continue shows it again
+   * and never runs the call again.
+   */
+  calls: { callId: string; toolName: string; waiting: boolean; result?: { status: ToolExecuteResult['status']; text: string } }[];
   /** The user message the turn answered (Retry answers it again). */
   retryFrom?: string;
 }
@@ -218,3 +222,11 @@ export type ChatEvent =
   | { type: 'variables.changed'; sessionId: string }
   /** Something the user should see that is not a message: a provider retry, a repaired session file. */
   | { type: 'session.notice'; sessionId: string; level: 'info' | 'warning'; message: string };
+
+/** A file sent with a message (browser File → base64). */
+export interface AttachmentUpload {
+  name: string;
+  mediaType: string;
+  /** The file's bytes, base64. */
+  data: string;
+}

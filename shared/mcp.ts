@@ -105,10 +105,13 @@ interface McpAskBase {
   /** The tool call it came during, when known. */
   callId?: string;
   server: string;
+  /** The tool that asks when it is not the server's own request (an Open WebUI tool's `__event_call__`); `server` is then its group. */
+  tool?: string;
 }
 
 export type McpInteractionRequest =
-  | (McpAskBase & { kind: 'form'; message: string; fields: McpFormField[] })
+  /** `confirm`: a yes/no question (no fields), answered Confirm (accept) or Cancel (decline). */
+  | (McpAskBase & { kind: 'form'; message: string; fields: McpFormField[]; confirm?: boolean })
   /** Open `url` in the browser once the user agrees (sign-ins, payments: secrets never pass through the app). */
   | (McpAskBase & { kind: 'url'; message: string; url: string })
   /** The server wants the chat's model to answer `messages`; the user sees them first. */

@@ -1,34 +1,9 @@
 // Permissions as data: rules on a call's resolved arguments, a permission level per chat, named
 // tool sets and the audit record of every decision. Settings keep `toolRules` and `toolSets`.
 
-export const RULE_ACTIONS = ['allow', 'ask', 'deny'] as const;
-export type RuleAction = (typeof RULE_ACTIONS)[number];
-
-/**
- * One test on the resolved arguments. `path` is a dotted path (`a.b.0`, `*` for any key or item)
- * or a JSON pointer (`/a/b`); absent, every string anywhere in the arguments is tested. Exactly one
- * of `glob`, `regex`, `prefix`, `equals`. Path-like values (and values tested by a path-like
- * pattern) are matched after `~`, `..` and symlinks are resolved.
- */
-export interface RuleMatcher {
-  path?: string;
-  glob?: string;
-  regex?: string;
-  prefix?: string;
-  equals?: unknown;
-}
-
-export interface ToolRule {
-  action: RuleAction;
-  /** Glob on the tool's name (`*`, `?`; MCP tools are `server__tool`). */
-  tool: string;
-  /** Every matcher must match (and). */
-  where?: RuleMatcher[];
-  /** Told to the model (deny) and shown in the chat. */
-  reason?: string;
-  /** `chat`: only in the chats (tool sets) that carry it; default `global`. */
-  scope?: 'global' | 'chat';
-}
+// The rule itself (schema, type, problems) is declared once, in tool-rule.ts.
+import type { RuleAction, ToolRule } from './tool-rule.ts';
+export { RULE_ACTIONS, type RuleAction, type RuleMatcher, type ToolRule } from './tool-rule.ts';
 
 export const PERMISSION_LEVELS = ['ask', 'default', 'read-only-auto', 'trusted'] as const;
 /**

@@ -23,7 +23,7 @@ export interface ScheduleConfig {
   permissions?: PermissionLevel;
   /** Default `pause`. */
   onAsk?: OnAsk;
-  /** The working folder of its tools (default: the working-folder setting). */
+  /** The folder its tools run in, absolute (default: the working-folder setting). */
   cwd?: string;
   providerId?: string;
   model?: string;
@@ -72,6 +72,8 @@ export interface InboxItem {
   args?: Record<string, unknown>;
   message?: string;
   askedAt: number;
+  /** When the user was notified of it: once per question, never again after a restart. */
+  notifiedAt?: number;
 }
 
 export interface ScheduleRun {
@@ -98,8 +100,13 @@ export interface ScheduleRun {
   refused: number;
   /** Provider failures retried. */
   retries?: number;
+  /** The folder its tools ran in (the schedule's cwd when it started); absent: the working-folder setting. */
+  cwd?: string;
   /** The pid of the process running it (status `running`/`waiting`). */
   pid?: number;
+  /** That process's start time and boot id, so a reused pid is not taken for it (Linux). */
+  pidStart?: string;
+  bootId?: string;
 }
 
 /** A schedule as Settings and `schedule list` show it. */

@@ -161,6 +161,8 @@ export interface Diagnostic {
   /** What the user should do about it. */
   hint?: string;
   code?: string;
+  /** The docs page that says how to fix it (a path under docs/, see docs-pages.ts). */
+  docs?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 // MCP elicitation on the terminal (`tooldesk tools run`): a form's fields are asked one by one
 // (Enter keeps the default), then the answers are sent only if the user says so. A URL request
-// opens the browser only after a yes. With --yes nobody is asked: forms get their defaults and
+// opens the browser only after a yes; a tool's confirmation is one Confirm? [y/N]. With --yes nobody
+// is asked: forms get their defaults, confirmations are confirmed and
 // URL requests are declined.
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import { formDefaults, type FormValue, type McpInteractions } from '../runtime/host/mcp-client.ts';
@@ -17,9 +18,10 @@ interface Field {
 }
 
 export function terminalElicitation(approver: TerminalApprover, out: NodeJS.WritableStream, yes: boolean): NonNullable<McpInteractions['elicit']> {
-  return async ({ server, params }): Promise<ElicitResult> => {
+  return async ({ server, params, tool, confirm }): Promise<ElicitResult> => {
+    const asker = tool ? `Tool "${tool}" (${server})` : `MCP server "${server}"`;
     if (params.mode === 'url') {
-      out.write(`\nMCP server "${server}" asks you to open ${params.url}\n  ${params.message}\n`);
+      out.write(`\n${asker} asks you to open ${params.url}\n  ${params.message}\n`);
       if (yes) return { action: 'decline' };
       const answer = (await approver.question('  Open it in your browser? [y/N] '))?.trim().toLowerCase();
       if (answer === null || answer === undefined) return { action: 'cancel' };
@@ -27,8 +29,20 @@ export function terminalElicitation(approver: TerminalApprover, out: NodeJS.Writ
       await openInBrowser(params.url);
       return { action: 'accept' };
     }
+    if (confirm) {
+      // A yes/no question: no form to fill and nothing to "send". --yes confirms, as it
+      // answers a form with its defaults.
+      out.write(`\n${asker} asks you to confirm: ${params.message}\n`);
+      if (yes) {
+        out.write('  confirmed (--yes)\n');
+        return { action: 'accept' };
+      }
+      const answer = (await approver.question('  Confirm? [y/N] '))?.trim().toLowerCase();
+      if (answer === null || answer === undefined) return { action: 'cancel' };
+      return answer === 'y' || answer === 'yes' ? { action: 'accept' } : { action: 'decline' };
+    }
     const defaults = formDefaults(params.requestedSchema);
-    out.write(`\nMCP server "${server}" asks: ${params.message}\n`);
+    out.write(`\n${asker} asks: ${params.message}\n`);
     if (yes) {
       out.write(`  answered with the form's defaults (--yes): ${JSON.stringify(defaults)}\n`);
       return { action: 'accept', content: defaults };
@@ -43,7 +57,7 @@ export function terminalElicitation(approver: TerminalApprover, out: NodeJS.Writ
       const value = line.trim() === '' ? defaults[name] : parseField(line.trim(), field);
       if (value !== undefined) content[name] = value;
     }
-    const send = (await approver.question(`  Send ${JSON.stringify(content)} to "${server}"? [y/N] `))?.trim().toLowerCase();
+    const send = (await approver.question(`  Send ${JSON.stringify(content)} to ${tool ? `"${tool}"` : `"${server}"`}? [y/N] `))?.trim().toLowerCase();
     if (send === null || send === undefined) return { action: 'cancel' };
     return send === 'y' || send === 'yes' ? { action: 'accept', content } : { action: 'decline' };
   };

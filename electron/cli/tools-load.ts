@@ -2,7 +2,7 @@
 // in a ToolSession opened by the runtime (so policies and switches are the effective ones).
 import type { Diagnostic } from '../../shared/tools.ts';
 import type { ToolGroup } from '../runtime/tools/types.ts';
-import type { Runtime } from '../runtime/create-runtime.ts';
+import type { Runtime, RuntimeToolOptions } from '../runtime/create-runtime.ts';
 import type { McpInteractions } from '../runtime/host/mcp-client.ts';
 import { openInBrowser } from './serve/open-browser.ts';
 import type { SettingsStore } from '../runtime/store/settings-store.ts';
@@ -32,15 +32,18 @@ export interface LoadCliToolsOptions {
   approve?: ApprovalCallback;
   /** Serve secrets to script tools that fetch them (Agenvoy's key endpoint): `tools run` only. */
   keyEndpoint?: boolean;
-  /** MCP servers' elicitation requests (asked on the terminal by `tools run`). */
+  /** MCP servers' elicitation and sampling requests (asked on the terminal by `tools run`). */
   interactions?: McpInteractions;
+  /** Which MCP servers start (default `start-all`: every switched-on one, for listings and checks). */
+  mcp?: RuntimeToolOptions['mcp'];
 }
 
 /** Loads every tool under `--root DIR`s (else the settings' roots and the well-known folders that exist) once. */
 export async function loadCliTools(args: ParsedArgs, io: CliIO, load: LoadCliToolsOptions = {}): Promise<LoadedTools> {
-  // Every configured MCP server is started, so its tools can be listed, checked and run.
+  // Every switched-on MCP server is started, so its tools can be listed and checked (`tools run`
+  // starts only the one its tool needs).
   const runtime = await openCliRuntime(io, {
-    tools: { args, keyEndpoint: load.keyEndpoint ?? false, mcp: 'start-all', openUrl: openInBrowser, ...(load.interactions ? { mcpInteractions: load.interactions } : {}) },
+    tools: { args, keyEndpoint: load.keyEndpoint ?? false, mcp: load.mcp ?? 'start-all', openUrl: openInBrowser, ...(load.interactions ? { mcpInteractions: load.interactions } : {}) },
   });
   try {
     const tools = await runtime.tools();

@@ -3,11 +3,12 @@
 // The window comes first: the runtime (and electron-store) are imported after it is created.
 import { join } from 'node:path';
 import { app, BrowserWindow, ipcMain, Notification, session, shell, type IpcMainInvokeEvent } from 'electron';
-import { IPC_EVENT_CHANNEL } from '../../shared/api.ts';
+import { IPC_EVENT_CHANNEL, type ApiEvent } from '../../shared/api.ts';
 import type { Runtime } from '../runtime/create-runtime.ts';
 import type { Host } from '../runtime/host/create-host.ts';
 import { toolDeskHome } from '../runtime/paths.ts';
 import { bindApi, deferredHandlers } from './bind-api.ts';
+import { scheduleNotifier } from './schedule-notifications.ts';
 import { electronContentSecurityPolicy, isAppUrl, isExternalLink, type AppLocation } from './trusted-url.ts';
 
 app.setName('Tooldesk');
@@ -126,14 +127,19 @@ app.whenReady().then(async () => {
   bindApi({ ipcMain, handlers: deferredHandlers(starting), isTrustedSender });
   starting.then(
     (ready) => {
+      // A scheduled run needs the user (or failed): a desktop notification; a click opens the run's chat.
+      const notify = scheduleNotifier({
+        Notification,
+        openChat: (sessionId) => {
+          if (!mainWindow || mainWindow.isDestroyed()) mainWindow = createWindow();
+          mainWindow.show();
+          mainWindow.webContents.send(IPC_EVENT_CHANNEL, { type: 'schedules.open', sessionId } satisfies ApiEvent);
+        },
+        log: (message) => console.error(message),
+      });
       ready.onEvent((event) => {
         if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(IPC_EVENT_CHANNEL, event);
-        // A scheduled run needs the user (or failed): a desktop notification; clicking it shows the window.
-        if (event.type === 'schedules.notice' && Notification.isSupported()) {
-          const note = new Notification({ title: event.title, body: event.body });
-          note.on('click', () => mainWindow?.show());
-          note.show();
-        }
+        notify(event);
       });
     },
     // Every request answers with this error; the window stays up to show it.

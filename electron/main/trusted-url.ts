@@ -1,6 +1,6 @@
 // Which URLs are "our page": the built renderer file, or the dev server in `electron-vite dev`.
 import { pathToFileURL } from 'node:url';
-import { rendererCsp } from '../runtime/host/renderer-csp.ts';
+import { rendererCsp } from '../runtime/host/transport/renderer-csp.ts';
 
 export interface AppLocation {
   /** Absolute path of out/renderer/index.html. */

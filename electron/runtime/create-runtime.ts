@@ -2,157 +2,33 @@
 // here and nowhere else. The Electron app, `tooldesk serve` and every CLI command call
 // createRuntime and ask for the parts they use (parts are built on first use, once), so
 // `tools list` starts no watcher and no key endpoint, and `sessions list` loads no tools.
-// A new kind of tool source is one more entry in `groupSources` below. Each part's modules are
-// imported when the part is first built: `sessions list` loads no tool, MCP or ajv code, and
-// `tools list` no chat code.
+// What a runtime offers is declared in runtime.ts. A new kind of tool source is one more entry in
+// `groupSources` below. Each part's modules are imported when the part is first built: `sessions
+// list` loads no tool, MCP or ajv code, and `tools list` no chat code.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { SandboxStatus } from '../../shared/sandbox.ts';
 import type { Settings } from '../../shared/settings.ts';
-import type { SessionManager } from './chat/session-manager.ts';
-import { lazyChatInteractions, onlyServers, webOnly } from './mcp-wiring.ts';
-import type { Host, HostOptions } from './host/create-host.ts';
-import type { ProviderResolution } from './llm/resolve-provider.ts';
-import { appPaths, type AppPaths } from './paths.ts';
+import { lazyChatInteractions, mcpPartWanted, onlyServers, startForMode, webOnly } from './mcp-wiring.ts';
+import type { Host } from './host/create-host.ts';
+import { appPaths } from './paths.ts';
 import type { KeyEndpoint } from './runner/key-endpoint.ts';
 import type { SecretResolver } from './runner/types.ts';
 import { sandboxStatus } from './runner/sandbox-status.ts';
 import { rootsKey, toolRootsFromSettings, type ToolRoot } from './sources/discovery/tool-roots.ts';
 import type { McpInteractions, McpManager } from './sources/mcp/index.ts';
-import type { PythonPreloadReport } from './sources/process/python-preloads.ts';
-import type { Tool } from './tools/types.ts';
 import type { RuleBook } from './tools/rules/rule-book.ts';
-import { SecretStore, type SecretStoreOptions } from './store/secret-store.ts';
-import type { SettingsBackendFactory } from './store/settings-backend.ts';
+import { SecretStore } from './store/secret-store.ts';
 import { settingsRuleBook } from './store/settings-rule-book.ts';
-import { openSettingsStore, type SettingsStore } from './store/settings-store.ts';
-import type { ToolSession, ToolSessionFactory, ToolSessionOptions } from './tools/tool-session.ts';
-import type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
+import { openSettingsStore } from './store/settings-store.ts';
+import type { ToolSession, ToolSessionDeps, ToolSessionFactory } from './tools/tool-session.ts';
 export type { McpServer, McpServerOptions } from './host/mcp-server/mcp-server.ts';
 import type { ServeInteractionRouter } from './host/mcp-server/serve-interactions.ts';
 import type { HelperPools } from './sources/source-context.ts';
 import type { ToolGroupSource } from './tools/tools-change.ts';
 import type { SkillSource } from './sources/skills/index.ts';
-import type { SkillAdmin } from './sources/skills/skill-admin.ts';
-import type { Scheduler, SchedulerClock } from './schedules/scheduler.ts';
-
-export interface RuntimeToolOptions {
-  /** Load these folders (user roots) instead of the settings' roots (the CLI's --root). */
-  roots?: string[];
-  /** The project folder for relative roots and project roots (default: settings.workingDir, else the user's home). */
-  cwd?: string;
-  /** Watch the tool folders and reload on change (default false). */
-  watch?: boolean;
-  /** Serve declared secrets to script tools that fetch them (Agenvoy's key endpoint); default false. */
-  keyEndpoint?: boolean;
-  /**
-   * MCP servers (settings.mcpServers): `lazy` (default) starts a server when its group is switched
-   * on or a tool is called; `start-all` starts every configured server now and waits for its tools
-   * (the CLI's one-shot listing); `false` leaves them out.
-   */
-  mcp?: 'lazy' | 'start-all' | false;
-  /** What a server may ask the user (elicitation forms) where no chat card can show it (the CLI's terminal). */
-  mcpInteractions?: McpInteractions;
-  /** Opens a URL in the user's browser (MCP OAuth sign-in); without it, stored tokens still work. */
-  openUrl?: (url: string) => Promise<boolean>;
-}
-
-/** What `runtime.mcp()` builds: which servers, and how they may reach the user. */
-export interface RuntimeMcpOptions {
-  /** Only the servers of these names (`mcp logs NAME --start` starts that one alone). */
-  only?: string[];
-  /** What a server may ask the user; without it the server is told the client cannot ask. */
-  interactions?: McpInteractions;
-  /** Opens a URL in the user's browser (OAuth sign-in); without it, stored tokens still work. */
-  openUrl?: (url: string) => Promise<boolean>;
-}
-
-export interface RuntimeOptions {
-  /** TOOLDESK_HOME. */
-  home: string;
-  /** electron-store in the app; conf (default) elsewhere. */
-  settingsBackend?: SettingsBackendFactory;
-  /** Pick up settings written by another process (the CLI while the app runs). */
-  watchSettings?: boolean;
-  /** A ready secret store (tests: `new SecretStore({keyring: sessionBackend()})`), else one made with `secretOptions`. */
-  secrets?: SecretStore;
-  secretOptions?: SecretStoreOptions;
-  /** Keep secrets in memory for this run when no keychain exists (the app and browser mode). */
-  sessionSecretsFallback?: boolean;
-  /** How tools are found; false: this runtime has no tools (sessions without tools). */
-  tools?: RuntimeToolOptions | false;
-  /** Replaces settings-based provider resolution for chat (the CLI's --base-url; tests' fake server). */
-  provider?: (settings: Settings, secrets: SecretStore) => Promise<ProviderResolution>;
-  log?: (message: string) => void;
-  /** The schedules' clock (tests); default Date.now. */
-  clock?: SchedulerClock;
-}
-
-/** The loaded tools: every source as one, and what is needed to edit and run them. */
-export interface RuntimeTools {
-  source: ToolGroupSource;
-  /** The roots being loaded, in order (user roots first). */
-  roots(): ToolRoot[];
-  /** Re-reads the folders holding `paths` (tool authoring wrote them). */
-  reloadPaths(paths: string[]): Promise<unknown>;
-  /** The MCP servers (absent with `mcp: false`): their states for Settings, restart. */
-  mcp?: McpManager;
-  /** The skills (Agent Skills folders and MCP servers' skills); their group is among `source`'s. */
-  skills: SkillSource;
-}
-
-export interface Runtime {
-  readonly home: string;
-  readonly paths: AppPaths;
-  readonly settings: SettingsStore;
-  readonly secrets: SecretStore;
-  /** Problems found while starting (corrupt settings replaced, no keyring, …), for the caller to show. */
-  readonly warnings: string[];
-  /** The tool roots the settings (or the --root override) name; loads nothing. */
-  toolRoots(): ToolRoot[];
-  sandboxStatus(): SandboxStatus;
-  /** What each Python tool folder's warm fork-server imports before forking, and what it leaves out (`tools check`). */
-  pythonPreloads(tools: readonly Tool[]): Promise<{ reports: PythonPreloadReport[]; note?: string }>;
-  /** Loads the tools on first call. */
-  tools(): Promise<RuntimeTools>;
-  /** The skills, read once (watched when the tools are); the same source the tools use. */
-  skills(): Promise<SkillSource>;
-  /** Check, install, remove skills and their dependencies. */
-  skillAdmin(): Promise<SkillAdmin>;
-  /**
-   * The MCP servers, for the commands about the servers themselves (`mcp list --status`, `mcp logs
-   * --start`). Without `only`, in a runtime whose tools have MCP, the tools' own manager (never two
-   * processes of one server); otherwise a manager of its own, made at each call and closed with the
-   * runtime. Switched-off servers are never started by either.
-   */
-  mcp(options?: RuntimeMcpOptions): Promise<McpManager>;
-  /**
-   * Loads the tools on first call and opens a conversation's ToolSession over them, the settings'
-   * switches and permissions, kept in step with both until its close(). Every opener goes through
-   * here (`tools run`, the benchmarks) or through the same factory (chats, the Tools panel, each
-   * `mcp serve` connection). The runtime closes the ones still open when it closes.
-   */
-  toolSession(options: ToolSessionOptions): Promise<ToolSession>;
-  /**
-   * `tooldesk mcp serve` over this runtime's tools: one ToolSession per connection, the one audit
-   * log, a tool's questions routed to the client of its call. The CLI only parses and prints.
-   */
-  mcpServer(options: McpServerOptions): Promise<McpServer>;
-  /** The session manager (with the tools, unless the runtime has none). */
-  sessions(): Promise<SessionManager>;
-  /** Tool rules and sets of the settings, compiled, and the audit log (one per runtime). */
-  rules(): RuleBook;
-  /** The warm-Python and module-host pools this runtime owns (undefined until its tools load); tests look inside. */
-  helpers(): HelperPools | undefined;
-  /** The API handlers and event stream over everything above (the app and `serve`). */
-  host(options: HostOptions): Promise<Host>;
-  /** The schedules (one instance, closed with the runtime); `start()` it to run them on time. */
-  scheduler(): Promise<Scheduler>;
-  /** Stops everything that was started, newest first. Idempotent. */
-  close(): Promise<void>;
-}
-
+import type { Runtime, RuntimeMcpOptions, RuntimeOptions, RuntimeTools } from './runtime.ts';
+export type { Runtime, RuntimeMcpOptions, RuntimeOptions, RuntimeToolOptions, RuntimeTools } from './runtime.ts';
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { home } = options;
@@ -206,7 +82,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 
   /** Every MCP manager is built here: the tools' one and those `mcp()` makes. */
-  const openMcp = async (resolveSecrets: SecretResolver, mcpOptions: RuntimeMcpOptions): Promise<McpManager> => {
+  const openMcp = async (resolveSecrets: SecretResolver, mcpOptions: RuntimeMcpOptions, autoStart = true): Promise<McpManager> => {
     const [{ createMcpGroupSource, keychainCredentialStore }, { protectedPathsFor }] = await Promise.all([import('./sources/mcp/index.ts'), import('./sources/source-context.ts')]);
     const { only, interactions, openUrl } = mcpOptions;
     return createMcpGroupSource(only ? onlyServers(settings, only) : settings, {
@@ -216,6 +92,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       protect: () => protectedPathsFor(settings.get(), home, toolRoots()),
       runnerOptions: { resolveSecrets },
       credentials: keychainCredentialStore(secrets),
+      autoStart,
       ...(interactions ? { interactions } : {}),
       ...(openUrl ? { openBrowser: webOnly(openUrl) } : {}),
     });
@@ -249,7 +126,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const asked = toolOptions.mcpInteractions ?? lazyChatInteractions(() => sessions(), toolOptions.openUrl ? { openUrl: webOnly(toolOptions.openUrl) } : {});
     const interactions: McpInteractions = {
       elicit: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.elicit(ask, signal) : asked.elicit!(ask, signal)),
-      sample: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.sample() : asked.sample!(ask, signal)),
+      sample: (ask, signal) => (serveRouter?.routes(ask.call?.sessionId) ? serveRouter.sample() : asked.sample ? asked.sample(ask, signal) : Promise.reject(new Error('no one here can answer a sampling request'))),
     };
     const registry = new ToolRegistry({
       roots: toolRoots(),
@@ -265,17 +142,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     // each). Combined after the first load, which the sources do not announce.
     const groupSources: ToolGroupSource[] = [registry, skills];
     let mcp: McpManager | undefined;
-    // A one-shot listing with no server configured has no MCP part to load (the SDK is big);
+    // A one-shot run with no server to start has no MCP part to load (the SDK is big);
     // a long-running runtime keeps it ready for servers added while it runs.
-    const mcpWanted = toolOptions.mcp === 'start-all' ? Object.keys(settings.get().mcpServers).length > 0 : toolOptions.mcp !== false;
-    if (mcpWanted) {
+    if (mcpPartWanted(toolOptions.mcp, settings.get())) {
       const { mcpToolGroupSource } = await import('./sources/mcp/tool-group-source.ts');
       // Without the CLI's terminal, a server's questions become cards in the chat of the call.
-      mcp = await openMcp(resolveSecrets, { interactions, ...(toolOptions.openUrl ? { openUrl: toolOptions.openUrl } : {}) });
-      if (toolOptions.mcp === 'start-all') {
-        await mcp.startAll();
-        await mcp.settle();
-      }
+      // Only a long-running runtime starts every switched-on server by itself.
+      const lazy = (toolOptions.mcp ?? 'lazy') === 'lazy';
+      mcp = await openMcp(resolveSecrets, { interactions, ...(toolOptions.openUrl ? { openUrl: toolOptions.openUrl } : {}) }, lazy);
+      await startForMode(mcp, toolOptions.mcp, settings.get());
       groupSources.push(mcpToolGroupSource(mcp));
       // Servers that declare the skills extension add their skills (listed, labelled with the server).
       const { readyMcpClients, syncMcpSkills } = await import('./sources/skills/mcp-skills.ts');
@@ -329,7 +204,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     for (const session of openSessions) session.close();
     openSessions.clear();
   });
-  const openToolSession = async (source?: ToolGroupSource): Promise<ToolSessionFactory> => {
+  const openToolSession = async (source?: ToolGroupSource, activeToolSets?: ToolSessionDeps['activeToolSets']): Promise<ToolSessionFactory> => {
     const [{ toolSessionFactory }, { settingsPermissionStore }] = await Promise.all([import('./tools/tool-session.ts'), import('./store/permission-store.ts')]);
     const open = toolSessionFactory({
       ...(source ? { tools: source } : {}),
@@ -339,6 +214,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ruleBook: rules(),
       log,
       closed: (session) => openSessions.delete(session),
+      ...(activeToolSets ? { activeToolSets } : {}),
     });
     return (sessionOptions) => {
       const session = open(sessionOptions);
@@ -348,17 +224,22 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 
   /** The one ToolSession factory of this runtime, over its tools when it has any. */
-  const toolSessions = once(async () => openToolSession(toolOptions ? (await tools()).source : undefined));
+  const toolSessions = once(async () => {
+    const loaded = toolOptions ? await tools() : undefined;
+    // A skill's accepted `allowed-tools` narrow a conversation while the skill is active there.
+    return openToolSession(loaded?.source, loaded?.skills.activeToolSets());
+  });
 
   const sessions = once(async () => {
-    const { SessionManager } = await import('./chat/session-manager.ts');
+    const { SessionManager } = await import('./chat/persistence/session-manager.ts');
     const open = await toolSessions();
     const manager = new SessionManager({
       home,
       settings,
       secrets,
-      // A schedule's chat runs with nobody watching: its permission level only tightens.
-      toolSession: (sessionOptions) => open({ ...sessionOptions, unattended: () => scheduleChats.has(sessionOptions.sessionId) }),
+      // A schedule's chat runs with nobody watching: its permission level only tightens, and its
+      // tools run in the run's folder (the schedule's --cwd) when it has one.
+      toolSession: (sessionOptions) => open({ ...sessionOptions, unattended: () => scheduleChats.has(sessionOptions.sessionId), workingDir: () => scheduleChats.get(sessionOptions.sessionId) }),
       ...(options.provider ? { provider: (current: Settings) => options.provider!(current, secrets) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
@@ -366,8 +247,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     return manager;
   });
 
-  /** The schedules' chats (filled by the scheduler): unattended whoever opens them. */
-  const scheduleChats = new Set<string>();
+  /** The schedules' chats (filled by the scheduler): unattended whoever opens them; → their run's folder. */
+  const scheduleChats = new Map<string, string | undefined>();
   const scheduler = once(async () => {
     const { Scheduler } = await import('./schedules/scheduler.ts');
     // Sessions first: closed after the scheduler, which detaches from its runs before their chats close.
@@ -412,7 +293,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       const { servedSkills } = await import('./host/mcp-server/serve-skills.ts');
       const served = await servedSkills(await skillSource(), () => settings.get(), serverOptions.log ?? log);
       closers.push(() => served.close());
-      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter, skills: served.catalog }, serverOptions);
+      // A host's first tools/list waits for the MCP servers' starts in flight (host/mcp-server/mcp-server.ts).
+      const starts = toolOptions ? (await tools()).mcp : undefined;
+      const server = createMcpServer({ settings, secrets, toolSession: await toolSessions(), audit: rules().audit, router: serveRouter, skills: served.catalog, ...(starts ? { starts } : {}) }, serverOptions);
       closers.push(() => server.close());
       return server;
     },

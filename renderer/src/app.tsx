@@ -12,7 +12,7 @@ import { StartupWarnings } from './ui/startup-warnings.tsx';
 import { focusFirstWaitingCard, isJumpToApprovalKey } from './approvals/focus-if-idle.ts';
 import { watchTyping } from './approvals/typing-watch.ts';
 import { closeTopLayer, openLayer } from './ui/layers.ts';
-import { listenForBundleDrops } from './settings/bundle-drop.ts';
+import { listenForBundleDrops } from './settings/mcp-servers/bundle-drop.ts';
 import { returnFocusAfterClose } from './ui/return-focus.ts';
 import { Inbox } from './schedules/inbox.tsx';
 import { ScheduleNotifier } from './schedules/schedule-notifier.tsx';

@@ -10,7 +10,7 @@ import { RuleBook } from '../../electron/runtime/tools/rules/rule-book.ts';
 import { ToolExecutor, type ToolExecutorOptions } from '../../electron/runtime/tools/tool-executor.ts';
 import { ToolSession } from '../../electron/runtime/tools/tool-session.ts';
 import type { ToolGroup } from '../../electron/runtime/tools/types.ts';
-import { VariableSystem } from '../../electron/runtime/tools/variable-system.ts';
+import { VariableSystem } from '../../electron/runtime/tools/variables/variable-system.ts';
 import { gc, percentile, report } from './report.ts';
 
 const CALLS = 10_000;

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { serveStatic } from '../../electron/runtime/host/static-files.ts';
+import { serveStatic } from '../../electron/runtime/host/transport/static-files.ts';
 import { rendererOutDir } from '../../electron/cli/serve/renderer-build.ts';
 import { ensureRendererBuilt } from '../e2e/support/renderer-build.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS, defaultSettings } from '../../shared/settings.ts';
-import { definitionChars, ToolBudget } from '../../electron/runtime/chat/tool-budget.ts';
+import { definitionChars, ToolBudget } from '../../electron/runtime/chat/tool-calls/tool-budget.ts';
 import { loadPythonModules } from '../../electron/runtime/sources/python/index.ts';
 import { createSourceContext } from '../../electron/runtime/sources/source-context.ts';
 import type { SourceEntry } from '../../electron/runtime/sources/types.ts';

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import type { FakeOpenAIServer } from '../support/fake-openai-server.ts';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
+import { seriousViolations } from './support/axe.ts';
 import { FINAL_PREFIX, toolMessages } from './support/fake-model.ts';
 import { lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
 
@@ -67,6 +68,7 @@ describe('chat with inline approvals', () => {
     // Nothing went to the model while the card waits.
     expect(fake.chatRequests().length).toBe(before + 1);
     await screenshot(page, 'e2e-result-approval');
+    expect(await seriousViolations(page)).toEqual([]);
     await card.getByRole('button', { name: 'Approve' }).click();
     await finalAnswer(page, 'launch code');
     expect(toolMessages(fake.chatRequests().at(-1)).join('\n')).toContain('the launch code is 0000');

@@ -7,6 +7,7 @@ import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { e2eScript, FINAL_PREFIX } from './support/fake-model.ts';
 import { lastCall, newChat, send, waitForStatus } from './support/chat-page.ts';
 import { screenshot } from './support/screenshots.ts';
+import { seriousViolations } from './support/axe.ts';
 
 let app: E2EApp;
 let page: Page;
@@ -54,6 +55,7 @@ describe('a turn interrupted by a restart', () => {
     await expect(interrupted().textContent()).resolves.toMatch(/^Interrupted.*Tooldesk stopped while the model was answering/);
     await interrupted().getByRole('button', { name: 'Retry' }).waitFor();
     await screenshot(page, 'e2e-interrupted-turn');
+    expect(await seriousViolations(page)).toEqual([]);
     await interrupted().getByRole('button', { name: 'Continue' }).click();
     await page.getByTestId('assistant-message').filter({ hasText: 'Here is the whole answer.' }).waitFor();
     await interrupted().waitFor({ state: 'detached' });
@@ -82,6 +84,7 @@ describe('a turn interrupted by a restart', () => {
     await expect(interrupted().textContent()).resolves.toContain('script_slow was running, so it may have done part of its work');
     await waitForStatus(lastCall(page), 'interrupted');
     await screenshot(page, 'e2e-interrupted-tool');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await tabBackTo('Continue');
     await page.keyboard.press('Enter');

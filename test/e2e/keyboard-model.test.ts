@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ECHO_ASKS, startFileApp } from './support/e2e-app.ts';
 import { answerDialog, focusedTestId, lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
 import { screenshot } from './support/screenshots.ts';
+import { seriousViolations } from './support/axe.ts';
 
 const app = await startFileApp({ settings: ECHO_ASKS });
 const { page } = app;
@@ -111,6 +112,7 @@ describe('drafts survive closing, and in-app dialogs ask instead of the browser'
       expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="app-dialog"]'))).toBe(true);
     }
     await screenshot(page, 'e2e-in-app-dialog');
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(await panel.isVisible()).toBe(true);

@@ -118,9 +118,6 @@ describe('Settings → MCP servers: install in one step', () => {
     await expect(key.locator('input').getAttribute('type')).resolves.toBe('password');
     await expect(view.locator('[data-key="units"] input').inputValue()).resolves.toBe('metric');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'light' });
 
     // A required field left empty is named; nothing is installed.
     await view.getByTestId('mcp-bundle-install').click();
@@ -241,9 +238,6 @@ describe('Settings → MCP servers: install in one step', () => {
     const item = gh.locator('[data-testid="mcp-secret-missing-item"][data-secret="mcp.gh.TOKEN"]');
     await expect(item.textContent()).resolves.toContain('tooldesk secrets set mcp.gh.TOKEN');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.emulateMedia({ colorScheme: 'light' });
     await item.getByLabel('Value of mcp.gh.TOKEN').fill('ghp_from_the_row');
     await item.getByRole('button', { name: 'Save to keychain' }).click();
     await gh.getByTestId('mcp-secret-missing').waitFor({ state: 'detached', timeout: 10_000 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { EVERYTHING, fixture } from '../support/mcp-servers.ts';
 import { startFileApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
+import { seriousViolations } from './support/axe.ts';
 import { FINAL_PREFIX, offeredTools, toolMessages } from './support/fake-model.ts';
 import { lastCall, newChat, openPanel, send, waitForStatus } from './support/chat-page.ts';
 
@@ -31,6 +32,7 @@ describe('MCP servers', () => {
     const state = (await row.getByTestId('mcp-state').textContent())!;
     expect(Number(/(\d+)/.exec(state)![1])).toBeGreaterThan(5);
     await screenshot(page, 'e2e-mcp-settings');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await send(page, 'call ev__get-sum {"a": 20, "b": 22}');
     const card = page.getByTestId('execution-approval');
@@ -42,6 +44,7 @@ describe('MCP servers', () => {
     await page.getByTestId('assistant-message').filter({ hasText: FINAL_PREFIX }).filter({ hasText: '42' }).last().waitFor({ timeout: 20_000 });
     expect(toolMessages(fake.chatRequests().at(-1)).join('\n')).toContain('42');
     await screenshot(page, 'e2e-mcp-tool-call');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('Inspect on an MCP call shows the tools/call request as sent, the answer and the server log lines of the call', async () => {

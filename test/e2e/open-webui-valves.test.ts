@@ -10,6 +10,7 @@ import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { appFrame, lastCall, openPanel, send, waitForStatus } from './support/chat-page.ts';
 import { repoRoot } from '../support/run-cli.ts';
 import { screenshot } from './support/screenshots.ts';
+import { seriousViolations } from './support/axe.ts';
 import { realPython } from '../support/real-python.ts';
 
 let app: E2EApp;
@@ -65,6 +66,7 @@ describe('Open WebUI valves in Settings', () => {
     const card = page.getByTestId('mcp-ask');
     await card.waitFor({ timeout: 30_000 });
     await expect(card.textContent()).resolves.toContain('Who are you?');
+    await expect(card.getByRole('heading').textContent()).resolves.toBe('ask_name (owui_asks) asks for information');
     await card.locator('[data-field="value"]').fill('Grace');
     await card.getByRole('button', { name: 'Send' }).click();
     await waitForStatus(lastCall(page), 'done');
@@ -74,7 +76,11 @@ describe('Open WebUI valves in Settings', () => {
     await send(page, '/confirm_delete {"path": "notes.txt"}');
     const confirm = page.getByTestId('mcp-ask').last();
     await confirm.getByText('Delete notes.txt?').waitFor({ timeout: 30_000 });
-    await confirm.getByRole('button', { name: 'Decline' }).click();
+    // Issue 36 §7: a confirmation names the tool that asks and is answered Confirm/Cancel.
+    await expect(confirm.getByRole('heading').textContent()).resolves.toBe('confirm_delete (owui_asks) asks you to confirm');
+    expect(await confirm.getByRole('button').allTextContents()).toEqual(['Confirm', 'Cancel']);
+    expect(await seriousViolations(page)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
     await waitForStatus(lastCall(page), 'done');
     await lastCall(page).getByTestId('tool-result').locator('summary').click();
     await expect(lastCall(page).getByTestId('tool-result').textContent()).resolves.toContain('kept notes.txt (False)');

@@ -10,6 +10,7 @@ import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { E2E_TOOLS } from './support/e2e-home.ts';
 import { openPanel } from './support/chat-page.ts';
 import { screenshot } from './support/screenshots.ts';
+import { seriousViolations } from './support/axe.ts';
 
 let app: E2EApp;
 let page: Page;
@@ -41,6 +42,7 @@ describe('project trust in the Tools panel', () => {
     // The tools of the user's own folder are there, so the list did load.
     await page.locator('[data-testid="tool-item"][data-tool="script_echo"]').waitFor();
     await screenshot(page, 'e2e-untrusted-project-folder');
+    expect(await seriousViolations(page)).toEqual([]);
     await row.getByTestId('trust-folder').click();
     await page.locator('[data-testid="tool-item"][data-tool="script_project_echo"]').waitFor();
     await expect(page.getByTestId('untrusted-folder').count()).resolves.toBe(0);

@@ -8,6 +8,7 @@ import { runCli } from '../support/run-cli.ts';
 import { startE2EApp, type E2EApp } from './support/e2e-app.ts';
 import { FINAL_PREFIX } from './support/fake-model.ts';
 import { openApp } from './support/chat-page.ts';
+import { seriousViolations } from './support/axe.ts';
 
 let app: E2EApp;
 let page: Page;
@@ -59,6 +60,7 @@ describe('the Inbox (browser mode)', () => {
     await page.getByTestId('inbox-toggle').click();
     const item = page.getByTestId('inbox-item');
     await expect(item.textContent()).resolves.toContain('Run script_echo(text="from the schedule")');
+    expect(await seriousViolations(page)).toEqual([]);
     await item.getByTestId('inbox-approve').click();
     await badge.waitFor({ state: 'detached' });
 
@@ -71,6 +73,7 @@ describe('the Inbox (browser mode)', () => {
     expect(await page.getByTestId('session-item').filter({ hasText: 'Schedule: e2e-morning' }).count()).toBe(0);
     await chat.locator('button').click();
     await page.getByTestId('assistant-message').filter({ hasText: `${FINAL_PREFIX} echo: from the schedule` }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     // The run's message is labelled with its time, as a schedule's (not an MCP prompt's).
     await expect(page.getByTestId('prompt-source').first().textContent()).resolves.toMatch(/^Scheduled run · e2e-morning · /);
   });

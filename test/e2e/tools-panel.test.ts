@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { NEW_TOOL_FORMATS } from '../../shared/new-tool-formats.ts';
 import { startFileApp } from './support/e2e-app.ts';
 import { screenshot } from './support/screenshots.ts';
+import { seriousViolations } from './support/axe.ts';
 import { FINAL_PREFIX } from './support/fake-model.ts';
 import { lastCall, openPanel, send, waitForStatus } from './support/chat-page.ts';
 
@@ -42,6 +43,7 @@ describe('the Tools panel', () => {
     await expect(result.textContent()).resolves.toContain('echo: from the form');
     await waitForStatus(lastCall(page), 'done');
     await screenshot(page, 'e2e-tools-panel-run');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('a run from the form is cancelled from its block in the chat, alone', async () => {
@@ -108,7 +110,7 @@ describe('the Tools panel', () => {
     await page.getByTestId('new-tool').click();
     const form = page.getByTestId('new-tool-form');
     const offered = await form.getByLabel('Format').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
-    expect(offered).toEqual([...NEW_TOOL_FORMATS]);
+    expect(offered).toEqual([...NEW_TOOL_FORMATS, 'skill']);
     await form.getByLabel('Format').selectOption('python');
     await form.getByLabel('Tool name').fill('Not-Snake');
     await expect(form.getByTestId('new-tool-name-rule').textContent()).resolves.toContain('"Not-Snake" is not a valid python tool name: use snake_case');

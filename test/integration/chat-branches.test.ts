@@ -4,10 +4,10 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../shared/chat.ts';
-import { SessionManager } from '../../electron/runtime/chat/session-manager.ts';
-import { readSessionFile } from '../../electron/runtime/chat/session-file.ts';
-import { exportSession } from '../../electron/runtime/chat/export-session.ts';
-import { parseRecord } from '../../electron/runtime/chat/session-records.ts';
+import { SessionManager } from '../../electron/runtime/chat/persistence/session-manager.ts';
+import { readSessionFile } from '../../electron/runtime/chat/persistence/session-file.ts';
+import { exportSession } from '../../electron/runtime/chat/persistence/export-session.ts';
+import { parseRecord } from '../../electron/runtime/chat/persistence/session-records.ts';
 import { openSettingsStore } from '../../electron/runtime/store/settings-store.ts';
 import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../support/fake-openai-server.ts';
 import { demoGroup, fakeProviderSettings, recordEvents, staticTools, tmpHome } from '../support/chat-harness.ts';
@@ -168,8 +168,8 @@ describe('attachments', () => {
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
     const long = 'x'.repeat(25_000) + '\nTHE END';
     const stored = [
-      await session.attachments.store({ name: 'dot.png', mediaType: 'image/png', data: png.toString('base64') }, 'm1-1'),
-      await session.attachments.store({ name: 'notes.txt', mediaType: 'text/plain', data: Buffer.from(long).toString('base64') }, 'm1-2'),
+      await session.storeAttachment({ name: 'dot.png', mediaType: 'image/png', data: png.toString('base64') }, 'm1-1'),
+      await session.storeAttachment({ name: 'notes.txt', mediaType: 'text/plain', data: Buffer.from(long).toString('base64') }, 'm1-2'),
     ];
     await done(session.send('what is this?', { attachments: stored }));
     const user = server.chatRequests().at(-1)!.body.messages.find((m: { role: string }) => m.role === 'user');
@@ -192,15 +192,15 @@ describe('attachments', () => {
   it('refuses a binary file and an unknown type with a message naming the file', async () => {
     const { manager } = await setup();
     const session = manager.create();
-    await expect(session.attachments.store({ name: 'a.bin', mediaType: 'application/octet-stream', data: 'AAAA' }, 'm')).rejects.toThrow(/a\.bin: attach images, text files or PDFs/);
-    await expect(session.attachments.store({ name: 'a.txt', mediaType: 'text/plain', data: Buffer.from('a\u0000b').toString('base64') }, 'm')).rejects.toThrow(/a\.txt: this looks like a binary file/);
-    await expect(session.attachments.store({ name: 'bad.pdf', mediaType: 'application/pdf', data: Buffer.from('not a pdf').toString('base64') }, 'm')).rejects.toThrow(/bad\.pdf: the PDF could not be read/);
+    await expect(session.storeAttachment({ name: 'a.bin', mediaType: 'application/octet-stream', data: 'AAAA' }, 'm')).rejects.toThrow(/a\.bin: attach images, text files or PDFs/);
+    await expect(session.storeAttachment({ name: 'a.txt', mediaType: 'text/plain', data: Buffer.from('a\u0000b').toString('base64') }, 'm')).rejects.toThrow(/a\.txt: this looks like a binary file/);
+    await expect(session.storeAttachment({ name: 'bad.pdf', mediaType: 'application/pdf', data: Buffer.from('not a pdf').toString('base64') }, 'm')).rejects.toThrow(/bad\.pdf: the PDF could not be read/);
   });
 
   it('a PDF becomes its text', async () => {
     const { manager } = await setup();
     const session = manager.create();
-    const stored = await session.attachments.store({ name: 'hello.pdf', mediaType: 'application/pdf', data: readFileSync(new URL('../fixtures/sessions/hello.pdf', import.meta.url)).toString('base64') }, 'm');
+    const stored = await session.storeAttachment({ name: 'hello.pdf', mediaType: 'application/pdf', data: readFileSync(new URL('../fixtures/sessions/hello.pdf', import.meta.url)).toString('base64') }, 'm');
     expect(stored.text).toContain('Hello PDF world');
     expect(stored.attachment).toMatchObject({ kind: 'pdf', name: 'hello.pdf' });
   });

@@ -3,7 +3,7 @@
 import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolResultMessage } from '../../shared/chat.ts';
-import { SessionManager } from '../../electron/runtime/chat/session-manager.ts';
+import { SessionManager } from '../../electron/runtime/chat/persistence/session-manager.ts';
 import { openSettingsStore } from '../../electron/runtime/store/settings-store.ts';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer, type FakeTurn } from '../support/fake-openai-server.ts';
 import { demoGroup, fakeProviderSettings, makeManager, recordEvents, staticTools, tmpHome, type DemoLog } from '../support/chat-harness.ts';

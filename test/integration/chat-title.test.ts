@@ -1,10 +1,10 @@
 // A new chat's title from its first exchange: the model's when it answers, else the first words;
 // a title the user set is never replaced. Real SessionManager against the fake server.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SessionManager } from '../../electron/runtime/chat/session-manager.ts';
-import { cleanModelTitle, TITLE_INSTRUCTION } from '../../electron/runtime/chat/title-from-model.ts';
+import { SessionManager } from '../../electron/runtime/chat/persistence/session-manager.ts';
+import { cleanModelTitle, TITLE_INSTRUCTION } from '../../electron/runtime/chat/titles/title-from-model.ts';
 import { openSettingsStore } from '../../electron/runtime/store/settings-store.ts';
-import { readSessionInfo } from '../../electron/runtime/chat/session-file.ts';
+import { readSessionInfo } from '../../electron/runtime/chat/persistence/session-file.ts';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer } from '../support/fake-openai-server.ts';
 import { demoGroup, fakeProviderSettings, staticTools, tmpHome } from '../support/chat-harness.ts';
 

@@ -5,7 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime, webOnly } from '../../electron/runtime/create-runtime.ts';
-import { newTool } from '../../electron/runtime/host/scaffold-tool.ts';
+import { newTool } from '../../electron/runtime/host/services/scaffold-tool.ts';
 import { SecretStore, sessionBackend } from '../../electron/runtime/store/secret-store.ts';
 import type { ToolHost } from '../../electron/runtime/sources/module/tool-host.ts';
 import { isAlive } from '../support/live-processes.ts';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
 import { SETTINGS_DESCRIPTIONS } from '../../electron/runtime/store/settings-descriptions.ts';
 import { validateSettings } from '../../electron/runtime/store/validate-settings.ts';
-import { parseMcpServers } from '../../electron/runtime/sources/mcp/server-config.ts';
+import { parseMcpServers } from '../../electron/runtime/sources/mcp/config/server-config.ts';
 import { anchorsOf, docPages, fences, links, tableCells } from '../support/docs/markdown-pages.ts';
 import { settingsKeyPaths } from '../support/docs/settings-page.ts';
 import { GENERATED_PAGES } from '../support/docs/write-docs.ts';

@@ -14,7 +14,7 @@ import { RuleBook } from '../../electron/runtime/tools/rules/rule-book.ts';
 import { ToolExecutor } from '../../electron/runtime/tools/tool-executor.ts';
 import type { Tool } from '../../electron/runtime/tools/types.ts';
 import { fakeProviderSettings, makeManager, recordEvents, staticTools } from '../support/chat-harness.ts';
-import { SessionManager } from '../../electron/runtime/chat/session-manager.ts';
+import { SessionManager } from '../../electron/runtime/chat/persistence/session-manager.ts';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer } from '../support/fake-openai-server.ts';
 import { tempHomes } from '../support/temp-homes.ts';
 

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpInstallService } from '../../electron/runtime/host/mcp-install-service.ts';
+import { createMcpInstallService } from '../../electron/runtime/host/services/mcp-install-service.ts';
 import { openSettingsStore } from '../../electron/runtime/store/settings-store.ts';
 import { startFixtureRegistry, type FixtureRegistry } from '../support/fixture-registry.ts';
 import { repoRoot } from '../support/run-cli.ts';

@@ -113,10 +113,12 @@ describe('Open WebUI Tools files', () => {
   it('__event_call__ input and confirmation are asked on the terminal of tools run', async () => {
     const h = home(python, 'open-webui-demo');
     const named = await runCli(h.home, ['tools', 'run', 'ask_name', '--root', h.root, '--args', '{}'], 'y\nAda\ny\n');
-    expect(named.stderr).toContain('Who are you?');
+    expect(named.stderr).toContain('Tool "ask_name" (owui_asks) asks: Your name');
     expect(named.stdout).toBe("hello 'Ada'\n");
     const declined = await runCli(h.home, ['tools', 'run', 'confirm_delete', '--root', h.root, '--args', '{"path": "a.txt"}'], 'y\nn\n');
-    expect(declined.stderr).toContain('Delete a.txt?');
+    expect(declined.stderr).toContain('Tool "confirm_delete" (owui_asks) asks you to confirm: Delete?');
+    expect(declined.stderr).toContain('Confirm? [y/N]');
+    expect(declined.stderr).not.toContain('Send {}');
     expect(declined.stdout).toBe('kept a.txt (False)\n');
     // End of input while asked: cancelled, so the confirmation is not given.
     const cancelled = await runCli(h.home, ['tools', 'run', 'confirm_delete', '--root', h.root, '--args', '{"path": "b.txt"}'], 'y\n');

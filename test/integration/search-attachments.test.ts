@@ -3,8 +3,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionManager } from '../../electron/runtime/chat/session-manager.ts';
-import { ATTACHMENT_SEARCH_BYTES } from '../../electron/runtime/chat/search-sessions.ts';
+import type { SessionManager } from '../../electron/runtime/chat/persistence/session-manager.ts';
+import { ATTACHMENT_SEARCH_BYTES } from '../../electron/runtime/chat/persistence/search-sessions.ts';
+import { SessionAttachments } from '../../electron/runtime/chat/persistence/session-attachments.ts';
 import { makeManager, tmpHome } from '../support/chat-harness.ts';
 
 const managers: SessionManager[] = [];
@@ -20,7 +21,7 @@ describe('search in attached files', () => {
     const { manager } = makeManager(home);
     managers.push(manager);
     const session = manager.create();
-    const notes = await session.attachments.store({ name: 'minutes.md', mediaType: 'text/markdown', data: b64('# Meeting\nWe chose the zanzibar option for the launch.\n') }, 'm1-1');
+    const notes = await session.storeAttachment({ name: 'minutes.md', mediaType: 'text/markdown', data: b64('# Meeting\nWe chose the zanzibar option for the launch.\n') }, 'm1-1');
     await (session.send('/echo {"text": "see the file"}', { attachments: [notes] }) as { done: Promise<unknown> }).done;
     const other = manager.create();
     await (other.send('/echo {"text": "nothing here"}') as { done: Promise<unknown> }).done;
@@ -41,14 +42,16 @@ describe('search in attached files', () => {
     const { manager } = makeManager(tmpHome());
     managers.push(manager);
     const session = manager.create();
-    const big = await session.attachments.store({ name: 'log.txt', mediaType: 'text/plain', data: b64(`${'a'.repeat(ATTACHMENT_SEARCH_BYTES)}\nneedle-late\n`) }, 'm1-1');
-    const png = await session.attachments.store({ name: 'pic.png', mediaType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' }, 'm1-2');
+    // The session's files, read as search reads them (beside the session file).
+    const files = new SessionAttachments(manager.dir, session.id);
+    const big = await session.storeAttachment({ name: 'log.txt', mediaType: 'text/plain', data: b64(`${'a'.repeat(ATTACHMENT_SEARCH_BYTES)}\nneedle-late\n`) }, 'm1-1');
+    const png = await session.storeAttachment({ name: 'pic.png', mediaType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' }, 'm1-2');
     // Text written into the image's copy is not searched: only .txt copies of text and PDFs are.
-    writeFileSync(join(session.attachments.dir, png.attachment.stored!), 'needle-in-image');
+    writeFileSync(join(files.dir, png.attachment.stored!), 'needle-in-image');
     await (session.send('/echo {"text": "files"}', { attachments: [big, png] }) as { done: Promise<unknown> }).done;
     expect(manager.search('needle-late')).toEqual([]);
     expect(manager.search('needle-in-image')).toEqual([]);
-    expect(session.attachments.readText(big.attachment.stored!, 10)).toBe('aaaaaaaaaa');
-    expect(session.attachments.readText('../escape.txt', 10)).toBeNull();
+    expect(files.readText(big.attachment.stored!, 10)).toBe('aaaaaaaaaa');
+    expect(files.readText('../escape.txt', 10)).toBeNull();
   });
 });

@@ -2,8 +2,8 @@
 // summary, read back after a restart, listed by the CLI; files written before the flags still load.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSessionInfo, sessionPaths } from '../../electron/runtime/chat/session-file.ts';
-import type { SessionManager } from '../../electron/runtime/chat/session-manager.ts';
+import { readSessionInfo, sessionPaths } from '../../electron/runtime/chat/persistence/session-file.ts';
+import type { SessionManager } from '../../electron/runtime/chat/persistence/session-manager.ts';
 import { makeManager, tmpHome } from '../support/chat-harness.ts';
 import { runCli } from '../support/run-cli.ts';
 

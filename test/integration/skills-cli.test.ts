@@ -1,38 +1,38 @@
-// `tooldesk skills list|show|enable|disable` and `tools check` on real skill folders (Anthropic's
-// public `pdf` and `skill-creator` in a fake ~/.agents/skills), and hot reload of the skills group.
+// `tooldesk skills list|show|enable|disable` and `tools check` on real skill folders (our own
+// `pdf` and Anthropic's `skill-creator` in a fake ~/.agents/skills), and hot reload of the skills group.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../../electron/runtime/create-runtime.ts';
 import { runCli } from '../support/run-cli.ts';
-import { copyAnthropicSkill, skillHomes, writeSkill } from '../support/skill-fixtures.ts';
+import { copyFixtureSkill, skillHomes, writeSkill } from '../support/skill-fixtures.ts';
 
-function homesWithAnthropic() {
+function homesWithFixtureSkills() {
   const homes = skillHomes();
   const agents = join(homes.userHome, '.agents/skills');
-  copyAnthropicSkill('pdf', agents);
-  copyAnthropicSkill('skill-creator', agents);
+  copyFixtureSkill('pdf', agents);
+  copyFixtureSkill('skill-creator', agents);
   return { ...homes, agents, env: { HOME: homes.userHome } };
 }
 
 describe('tooldesk skills', () => {
   it('lists the real pdf and skill-creator skills from ~/.agents/skills with their descriptions', async () => {
-    const { home, env } = homesWithAnthropic();
+    const { home, env } = homesWithFixtureSkills();
     const listed = await runCli(home, ['skills', 'list', '--json'], '', env);
     expect(listed.code).toBe(0);
     const { skills } = JSON.parse(listed.stdout) as { skills: Array<{ name: string; origin: string; enabled: boolean; description: string; files: number }> };
     const pdf = skills.find((s) => s.name === 'pdf')!;
     expect(pdf).toMatchObject({ origin: 'agents', enabled: true });
-    expect(pdf.description).toMatch(/^Use this skill whenever the user wants to do anything with PDF files/);
-    expect(pdf.files).toBeGreaterThanOrEqual(10);
+    expect(pdf.description).toMatch(/^Work with PDF files — read their text, find and fill their form fields/);
+    expect(pdf.files).toBe(5);
     expect(skills.find((s) => s.name === 'skill-creator')?.description).toMatch(/Create new skills/);
     const text = await runCli(home, ['skills', 'list'], '', env);
     expect(text.stdout).toMatch(/pdf {2}\[agents\] {2}\d+ file\(s\)/);
   });
 
   it('shows front matter and body; enable/disable persist by id; same names are qualified', async () => {
-    const { home, userHome, env } = homesWithAnthropic();
-    copyAnthropicSkill('pdf', join(userHome, '.claude/skills'));
+    const { home, userHome, env } = homesWithFixtureSkills();
+    copyFixtureSkill('pdf', join(userHome, '.claude/skills'));
     const ambiguous = await runCli(home, ['skills', 'show', 'pdf'], '', env);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toContain('agents:pdf, claude:pdf');

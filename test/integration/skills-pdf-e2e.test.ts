@@ -1,4 +1,5 @@
-// Issue 34's "done": Anthropic's real `pdf` skill (test/fixtures/skills/anthropic) in
+// Issue 34's "done": a real `pdf` skill (test/fixtures/skills/own/pdf: ours, MIT, standing in for
+// Anthropic's, whose licence forbids keeping a copy; same name, same two form scripts) in
 // ~/.agents/skills, its Python dependency added with `skills deps pdf --add pypdf` (pip as
 // configured: this machine's local index), then a scripted model in `tooldesk chat` activates
 // it and runs scripts/check_fillable_fields.py and scripts/extract_form_field_info.py on a
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../support/fake-openai-server.ts';
 import { realPython } from '../support/real-python.ts';
 import { runCli } from '../support/run-cli.ts';
-import { copyAnthropicSkill } from '../support/skill-fixtures.ts';
+import { copyFixtureSkill } from '../support/skill-fixtures.ts';
 import { tempHomes } from '../support/temp-homes.ts';
 
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
@@ -55,8 +56,8 @@ beforeAll(async () => {
   home = join(base, 'tooldesk');
   work = join(base, 'work');
   for (const d of [userHome, home, work]) mkdirSync(d, { recursive: true });
-  copyAnthropicSkill('pdf', join(userHome, '.agents/skills'));
-  copyAnthropicSkill('skill-creator', join(userHome, '.agents/skills'));
+  copyFixtureSkill('pdf', join(userHome, '.agents/skills'));
+  copyFixtureSkill('skill-creator', join(userHome, '.agents/skills'));
   writeFileSync(join(home, 'settings.json'), JSON.stringify({ pythonPath: realPython(), workingDir: work }));
   env = { HOME: userHome, ...(existsSync(pipConfig) ? { PIP_CONFIG_FILE: pipConfig } : {}) };
   server = await startFakeOpenAI({ turns: [] });
@@ -69,7 +70,7 @@ afterAll(async () => {
 
 const toolMessages = (request: RecordedRequest) => (request.body.messages as Array<{ role: string; content: string; tool_call_id?: string }>).filter((m) => m.role === 'tool');
 
-describe("Anthropic's pdf skill, end to end", () => {
+describe('the pdf skill, end to end', () => {
   it('adds pypdf to the skill, then a scripted model runs its two form scripts, approved, network off', async () => {
     const deps = await runCli(home, ['skills', 'deps', 'pdf', '--add', 'pypdf', '--yes'], '', env);
     expect(deps.stderr).toBe('');
@@ -94,7 +95,7 @@ describe("Anthropic's pdf skill, end to end", () => {
 
     const requests = server.chatRequests();
     // The catalog was in the first request; the skill's instructions came back whole from activate_skill.
-    expect(requests[0]!.body.messages[0].content).toContain('- pdf: Use this skill whenever the user wants to do anything with PDF files');
+    expect(requests[0]!.body.messages[0].content).toContain('- pdf: Work with PDF files — read their text, find and fill their form fields');
     expect(requests[0]!.body.messages[0].content).toContain('- skill-creator: Create new skills');
     const results = toolMessages(requests.at(-1)!);
     expect(results[0]!.content).toContain('# PDF Processing Guide');

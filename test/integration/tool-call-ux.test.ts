@@ -3,7 +3,7 @@
 // again, cancelled calls, the inspection record, and $VAR_REF in the user's own message.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolResultMessage, UserMessage } from '../../shared/chat.ts';
-import { SessionManager } from '../../electron/runtime/chat/session-manager.ts';
+import { SessionManager } from '../../electron/runtime/chat/persistence/session-manager.ts';
 import { openSettingsStore } from '../../electron/runtime/store/settings-store.ts';
 import type { Tool, ToolGroup } from '../../electron/runtime/tools/types.ts';
 import { fakeTurn, startFakeOpenAI, type FakeOpenAIServer, type FakeScript, type FakeTurn } from '../support/fake-openai-server.ts';

@@ -4,8 +4,8 @@
 // sign-in follows the authorization server's redirect to our loopback port without a click.
 import { McpManager } from '../../electron/runtime/sources/mcp/mcp-manager.ts';
 import { managedSpawn } from '../../electron/runtime/sources/mcp/index.ts';
-import { formDefaults } from '../../electron/runtime/sources/mcp/form-defaults.ts';
-import { createOAuthFlow, memoryCredentialStore } from '../../electron/runtime/sources/mcp/oauth-flow.ts';
+import { formDefaults } from '../../electron/runtime/sources/mcp/connection/form-defaults.ts';
+import { createOAuthFlow, memoryCredentialStore } from '../../electron/runtime/sources/mcp/connection/oauth-flow.ts';
 import type { ToolContext } from '../../electron/runtime/tools/types.ts';
 
 const url = process.argv[2];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatEvent } from '../../shared/chat.ts';
 import type { ApprovalDecision } from '../../shared/tools.ts';
-import { SessionManager, type SessionManagerOptions } from '../../electron/runtime/chat/session-manager.ts';
+import { SessionManager, type SessionManagerOptions } from '../../electron/runtime/chat/persistence/session-manager.ts';
 import type { ChatSession } from '../../electron/runtime/chat/chat-session.ts';
 import type { ToolSource } from '../../electron/runtime/tools/tool-session.ts';
 import { openSettingsStore, type SettingsStore } from '../../electron/runtime/store/settings-store.ts';

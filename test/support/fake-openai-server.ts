@@ -12,7 +12,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { TITLE_INSTRUCTION } from '../../electron/runtime/chat/title-from-model.ts';
+import { TITLE_INSTRUCTION } from '../../electron/runtime/chat/titles/title-from-model.ts';
 
 export interface FakeToolCall {
   /** Defaults to `call_<turn>_<index>`. */

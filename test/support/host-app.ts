@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import type { ApiEvent } from '../../shared/api.ts';
 import { createRuntime, type RuntimeOptions } from '../../electron/runtime/create-runtime.ts';
 import type { Host, HostOptions } from '../../electron/runtime/host/create-host.ts';
-import { startBrowserServer, type BrowserServer } from '../../electron/runtime/host/server.ts';
+import { startBrowserServer, type BrowserServer } from '../../electron/runtime/host/transport/server.ts';
 import { SecretStore, sessionBackend } from '../../electron/runtime/store/secret-store.ts';
 import { createWsClient, type SocketLike, type WsClient } from '../../renderer/src/api/ws-client.ts';
 

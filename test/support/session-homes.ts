@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SessionRecord } from '../../electron/runtime/chat/session-records.ts';
+import type { SessionRecord } from '../../electron/runtime/chat/persistence/session-records.ts';
 
 export function homeWithSessions(count: number, home = mkdtempSync(join(tmpdir(), 'td-sessions-'))): string {
   const dir = join(home, 'sessions');

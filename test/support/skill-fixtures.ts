@@ -1,11 +1,12 @@
 // Skill folders for tests: written into a fresh fake user home (so ~/.agents/skills is the test's),
-// or copied from test/fixtures/skills/ (Anthropic's public `pdf` and `skill-creator`).
+// or copied from test/fixtures/skills/: our own `pdf` (MIT; Anthropic's is proprietary and cannot
+// be kept in the repo) and Anthropic's `skill-creator` (Apache-2.0).
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const anthropicSkills = fileURLToPath(new URL('../fixtures/skills/anthropic/', import.meta.url));
+const fixtureSkills = { pdf: '../fixtures/skills/own/pdf', 'skill-creator': '../fixtures/skills/anthropic/skill-creator' } as const;
 
 /** A fresh user home and TOOLDESK_HOME. */
 export function skillHomes(): { userHome: string; home: string; work: string } {
@@ -30,9 +31,9 @@ export function writeSkill(root: string, folder: string, fields: Record<string, 
   return dir;
 }
 
-/** Copies one of Anthropic's skills into `root`. */
-export function copyAnthropicSkill(name: 'pdf' | 'skill-creator', root: string): string {
+/** Copies a fixture skill (real skills, real scripts) into `root`. */
+export function copyFixtureSkill(name: keyof typeof fixtureSkills, root: string): string {
   const dir = join(root, name);
-  cpSync(join(anthropicSkills, name), dir, { recursive: true });
+  cpSync(fileURLToPath(new URL(fixtureSkills[name], import.meta.url)), dir, { recursive: true });
   return dir;
 }

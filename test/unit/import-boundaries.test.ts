@@ -119,7 +119,7 @@ describe('runtime layers (DESIGN: one composition root)', () => {
     expect(layerViolations('sources', ['apps', 'chat', 'host'])).toEqual([]);
   });
 
-  it('apps never import chat or the host: the host joins an app to its chat (host/app-service.ts)', () => {
+  it('apps never import chat or the host: the host joins an app to its chat (host/apps/app-service.ts)', () => {
     expect(layerViolations('apps', ['chat', 'host'])).toEqual([]);
   });
 

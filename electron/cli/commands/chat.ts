@@ -1,8 +1,8 @@
 // `tooldesk chat "prompt"`: one turn headless. The answer streams to stdout; tool calls,
 // approvals and notices go to stderr; approvals are asked on the terminal (or --yes).
 import type { ProviderConfig, Settings } from '../../../shared/settings.ts';
-import type { SessionManager } from '../../runtime/chat/session-manager.ts';
-import { parseSlashCommand } from '../../runtime/chat/slash-command.ts';
+import type { SessionManager } from '../../runtime/chat/persistence/session-manager.ts';
+import { parseSlashCommand } from '../../runtime/chat/commands/slash-command.ts';
 import { resolveProvider, type ProviderResolution } from '../../runtime/llm/resolve-provider.ts';
 import { detectLocalProviders } from '../../runtime/llm/detect-local-providers.ts';
 import type { SecretStore } from '../../runtime/store/secret-store.ts';

@@ -2,7 +2,7 @@
 import { UsageError } from '../command.ts';
 
 export { describeRule } from '../../../shared/rule-text.ts';
-export { describeSet as describeToolSet } from '../../runtime/chat/toolset-text.ts';
+export { describeSet as describeToolSet } from '../../runtime/chat/commands/toolset-text.ts';
 
 export function parseJsonObject(text: string | undefined, what: string): Record<string, unknown> {
   if (text === undefined) return {};

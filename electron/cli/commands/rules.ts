@@ -2,7 +2,7 @@
 // allow, checked on a call's resolved arguments before the tool's policy).
 import type { RuleMatcher, ToolRule } from '../../../shared/permissions.ts';
 import { RULE_ACTIONS, type RuleAction } from '../../../shared/permissions.ts';
-import { ruleProblems } from '../../runtime/tools/rules/compile-rules.ts';
+import { ruleProblems } from '../../../shared/tool-rule.ts';
 import { explainCall, explanationLines } from '../../runtime/tools/rules/explain-call.ts';
 import { withCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type Command } from '../command.ts';

@@ -5,8 +5,8 @@ import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { exportSession } from '../../runtime/chat/export-session.ts';
-import { shownMessages, type SessionOutline } from '../../runtime/chat/session-outline.ts';
+import { exportSession } from '../../runtime/chat/persistence/export-session.ts';
+import { shownMessages, type SessionOutline } from '../../runtime/chat/persistence/session-outline.ts';
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
 

@@ -4,7 +4,7 @@ import { readAll } from '../cli-settings.ts';
 import { UsageError, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';
 import { loadCliTools } from '../tools-load.ts';
-import { updateValves, viewValves, type GroupValvesView, type ValveView } from '../../runtime/host/valves-service.ts';
+import { updateValves, viewValves, type GroupValvesView, type ValveView } from '../../runtime/host/services/valves-service.ts';
 
 export const toolsConfigCommand: Command = {
   name: 'config',

@@ -1,6 +1,6 @@
 // `tooldesk tools enable|disable GROUP|TOOL`: persists groupDefaults / toolDefaults, the same
 // enable state the settings toggles show. Sub-commands of `tools` (see tools.ts).
-import { VARS_GROUP } from '../../runtime/tools/vars-tools.ts';
+import { VARS_GROUP } from '../../runtime/tools/variables/vars-tools.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';

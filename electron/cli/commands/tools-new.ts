@@ -4,7 +4,7 @@ import type { Command } from '../command.ts';
 import { UsageError } from '../command.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { parseArgs } from '../parse-args.ts';
-import { AuthoringError, loadedToolFile, newTool } from '../../runtime/host/scaffold-tool.ts';
+import { AuthoringError, loadedToolFile, newTool } from '../../runtime/host/services/scaffold-tool.ts';
 import { NEW_TOOL_FORMATS, newToolNameProblem, type NewToolFormat } from '../../../shared/new-tool-formats.ts';
 
 const ALIASES: Record<string, NewToolFormat> = {

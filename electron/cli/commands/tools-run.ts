@@ -6,6 +6,8 @@ import { flag, option, parseArgs } from '../parse-args.ts';
 import { describeRequest, TerminalApprover } from '../terminal-approver.ts';
 import type { ApprovalCallback } from '../../runtime/tools/types.ts';
 import { terminalElicitation } from '../terminal-elicitation.ts';
+import { terminalSampling } from '../terminal-sampling.ts';
+import type { ProviderResolution } from '../../runtime/llm/resolve-provider.ts';
 import { loadCliTools } from '../tools-load.ts';
 import { switchedOffMessage } from '../../runtime/host/mcp-client.ts';
 import type { Settings } from '../../../shared/settings.ts';
@@ -30,10 +32,12 @@ export const toolsRunCommand: Command = {
     'Usage: tooldesk tools run NAME [--args JSON] [--root DIR]... [--yes] [--json]',
     '',
     'Runs NAME through the same executor as the app: argument validation, $VAR_REF, approvals,',
-    'formatting and truncation. Its group is enabled for this run.',
+    'formatting and truncation. Its group is enabled for this run. Of the MCP servers, only the one',
+    'whose tools are named like NAME (SERVER__tool) is started; a file tool starts none.',
     '  --args JSON  the arguments, a JSON object (default {})',
     '  --yes        approve execution and result without asking (an MCP server\'s form',
-    '               questions get their defaults; its URL requests are declined)',
+    '               questions get their defaults; its URL requests are declined; its',
+    '               sampling requests are answered by the active provider\'s model)',
     '  --json       print the whole result as JSON instead of the text the model would see',
     '',
     'Example: tooldesk tools run get_forecast --args \'{"city": "Paris"}\' --yes',
@@ -66,7 +70,13 @@ export const toolsRunCommand: Command = {
       return { decision: 'once' };
     };
     const elicit = terminalElicitation(approver, io.stderr, flag(args, 'yes'));
-    const loaded = await loadCliTools(args, io, { approve, keyEndpoint: true, interactions: { elicit } });
+    // A server's sampling request is answered by the provider `tooldesk chat` would use.
+    let provider: () => Promise<ProviderResolution> = async () => ({ ok: false, configured: false, reason: 'the tools are not loaded yet' });
+    const sample = terminalSampling(approver, io.stderr, flag(args, 'yes'), () => provider());
+    // Only the MCP server whose tools are named like NAME starts (a file tool starts none).
+    const loaded = await loadCliTools(args, io, { approve, keyEndpoint: true, interactions: { elicit, sample }, mcp: { startOwnerOf: name } });
+    // Loaded with the first request: a run without sampling loads no model code.
+    provider = async () => (await import('../../runtime/llm/resolve-provider.ts')).resolveProvider(loaded.settings.get(), loaded.runtime.secrets);
     const { session } = loaded;
     checkArgs = (tool, toolArgs) => session.checkArgs(tool, toolArgs);
     const group = session.listGroups().find((g) => g.tools.some((t) => t.name === name || t.modelName === name));

@@ -3,7 +3,7 @@
 // folder is listed as "untrusted project folder — review" and none of its tools loads.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { projectFoldersNamed, withFoldersTrusted } from '../../runtime/host/project-trust.ts';
+import { projectFoldersNamed, withFoldersTrusted } from '../../runtime/host/services/project-trust.ts';
 import { openCliRuntime } from '../cli-runtime.ts';
 import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, parseArgs } from '../parse-args.ts';

@@ -2,7 +2,7 @@
 // loopback server, print the URL (token included), stop cleanly on Ctrl+C / SIGTERM.
 import type { CliIO } from '../command.ts';
 import { createRuntime } from '../../runtime/create-runtime.ts';
-import { startBrowserServer } from '../../runtime/host/server.ts';
+import { startBrowserServer } from '../../runtime/host/transport/server.ts';
 import { toolDeskHome } from '../../runtime/paths.ts';
 import { openCliSecrets } from '../cli-settings.ts';
 import { VERSION } from '../version.ts';

@@ -1,7 +1,7 @@
 // An app's `ui://` resource read from its server (`resources/read`), cached per server and URI
 // until the server says its resources changed (`notifications/resources/list_changed`) or
 // restarts. The server is untrusted: the document is bounded and must be HTML.
-import type { McpConnection } from '../sources/mcp/server-connection.ts';
+import type { McpConnection } from '../sources/mcp/connection/server-connection.ts';
 
 export const APP_HTML_MAX_BYTES = 5 * 1024 * 1024;
 const MAX_CACHED = 64;

@@ -1,6 +1,6 @@
-// Who may call an MCP tool, as its `_meta.ui.visibility` says (read by sources/mcp/tool-ui-meta.ts):
+// Who may call an MCP tool, as its `_meta.ui.visibility` says (read by sources/mcp/mapping/tool-ui-meta.ts):
 // the model, apps, or both.
-import type { ToolUiMeta } from '../sources/mcp/tool-ui-meta.ts';
+import type { ToolUiMeta } from '../sources/mcp/mapping/tool-ui-meta.ts';
 
 /** A tool's meta (as the executor holds it) says only apps may call it. */
 export function appOnly(meta: Record<string, unknown> | undefined): boolean {

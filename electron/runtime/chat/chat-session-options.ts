@@ -5,8 +5,8 @@ import type { ChatEvent, ChatSettings } from '../../../shared/chat.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { ToolSessionFactory } from '../tools/tool-session.ts';
-import type { BoundOptions } from './bound-tool-result.ts';
-import type { SessionFile, SessionState } from './session-file.ts';
+import type { BoundOptions } from './tool-calls/bound-tool-result.ts';
+import type { SessionFile, SessionState } from './persistence/session-file.ts';
 
 export interface ChatSessionOptions {
   file: SessionFile;

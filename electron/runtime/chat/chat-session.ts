@@ -1,36 +1,39 @@
-// A chat session: the message tree, its file and its events. Its tools are a ToolSession
-// (tools/tool-session.ts; its variables are the session's); its calls run in chat-tool-calls.ts,
-// its turns in chat-turn.ts (over the agent loop of agent-loop.ts); the branch commands are in
-// session-branches.ts, the title in session-title.ts, `/toolset` in toolset-command.ts; what it
-// asks the user is in session-asks.ts. Everything is persisted to its JSONL file as it happens.
+// A chat session: its history (session-history.ts: the message tree, written, then announced), file
+// and events; callers use its methods, never its parts. Its tools are a ToolSession (its variables
+// are the session's); calls run in chat-tool-calls.ts, turns in chat-turn.ts (over agent-loop.ts);
+// branch commands in session-branches.ts, the title in session-title.ts, `/toolset` in
+// toolset-command.ts, questions to the user in session-asks.ts. All is persisted as it happens.
 import { randomUUID } from 'node:crypto';
 import type { BranchInfo, ChatEvent, ChatMessage, ChatSettings, ErrorValue, SessionFlags, SessionInfo, TurnInterruption } from '../../../shared/chat.ts';
 import type { ApprovalDecision, ApprovalRequest, ToolExecuteResult } from '../../../shared/tools.ts';
+import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
+import type { AttachmentUpload } from '../../../shared/api.ts';
 import type { ProviderResolution } from '../llm/resolve-provider.ts';
 import type { ProviderConfig } from '../../../shared/settings.ts';
-import { chatModel, runContinuedTurn, runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './chat-turn.ts';
+import { chatModel, runContinuedTurn, runModelTurn, runUserTurn, type TurnHost, type TurnResult } from './turn/chat-turn.ts';
 import { deleteMessage, editMessage, regenerateFrom, switchBranch, type BranchPorts } from './session-branches.ts';
-import { SessionTitle } from './session-title.ts';
-import { interruptionOf } from './turn-interruption.ts';
+import { SessionTitle } from './titles/session-title.ts';
+import { interruptionOf } from './turn/turn-interruption.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { ToolSession } from '../tools/tool-session.ts';
-import type { SessionFile } from './session-file.ts';
+import type { SessionFile } from './persistence/session-file.ts';
 import type { ChatSessionOptions } from './chat-session-options.ts';
 export type { ChatSessionOptions } from './chat-session-options.ts';
 import { sessionAsks, type SessionAsks } from './session-asks.ts';
-import { ChatToolCalls, rerunOf } from './chat-tool-calls.ts';
-import type { SessionRecord } from './session-records.ts';
-import { toolConversation } from './tool-conversation.ts';
-import { parseToolSetCommand, pickToolSet } from './toolset-command.ts';
+import { ChatToolCalls, rerunOf } from './tool-calls/chat-tool-calls.ts';
+import type { SessionRecord } from './persistence/session-records.ts';
+import { toolConversation } from './tool-calls/tool-conversation.ts';
+import { parseToolSetCommand, pickToolSet } from './commands/toolset-command.ts';
 import { AppModelContext } from '../apps/app-model-context.ts';
-import { sessionVariables } from './variable-journal.ts';
+import { sessionVariables } from './persistence/variable-journal.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import { normalizeSelection } from '../tools/tool-selection.ts';
 import { MessageTree } from './message-tree.ts';
-import { SessionAttachments, type StoredAttachment } from './session-attachments.ts';
-import type { SendResult } from './turn-gate.ts';
-import { SessionTurns } from './session-turns.ts';
-export type { SendResult, TurnOutcome } from './turn-gate.ts';
+import { SessionHistory } from './session-history.ts';
+import { SessionAttachments, type StoredAttachment } from './persistence/session-attachments.ts';
+import type { SendResult } from './turn/turn-gate.ts';
+import { SessionTurns } from './turn/session-turns.ts';
+export type { SendResult, TurnOutcome } from './turn/turn-gate.ts';
 
 const newId = (prefix: string) => `${prefix}-${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const errorValue = (name: string, message: string): ErrorValue => ({ name, message });
@@ -40,15 +43,15 @@ export class ChatSession {
   readonly tools: ToolSession;
   readonly #file: SessionFile;
   readonly #options: ChatSessionOptions;
-  readonly #tree: MessageTree;
+  readonly #history: SessionHistory;
   #chat: ChatSettings;
   readonly #events: Emitter<ChatEvent>;
   /** Tool approvals, and what MCP servers ask during a call (elicitation, sampling): cards in the chat. */
-  readonly asks: SessionAsks;
+  readonly #asks: SessionAsks;
   readonly #disposers: Array<() => void> = [];
-  readonly attachments: SessionAttachments;
+  readonly #attachments: SessionAttachments;
   /** What apps of this chat asked the model to see (`ui/update-model-context`). */
-  readonly appContext = new AppModelContext();
+  readonly #appContext = new AppModelContext();
   readonly #calls: ChatToolCalls;
   /** The turn gate, the turn records and a turn a restart cut off. */
   readonly #turns: SessionTurns;
@@ -63,17 +66,16 @@ export class ChatSession {
     this.#file = options.file;
     this.id = options.file.id;
     const state = options.state;
-    this.attachments = new SessionAttachments(options.file.dir, this.id);
-    this.#tree = state?.tree ?? new MessageTree();
+    this.#attachments = new SessionAttachments(options.file.dir, this.id);
+    this.#history = new SessionHistory(state?.tree ?? new MessageTree(), { sessionId: this.id, file: this.#file, emit: (event) => this.#emit(event) });
     this.#chat = state?.chat ?? {};
     const turns = { sessionId: this.id, newId, closedReason: () => (this.#closed ? `Session ${this.id} is closed.` : undefined), emit: (event: ChatEvent) => this.#emit(event) };
-    this.#turns = new SessionTurns({ ...turns, record: (record) => this.#file.append(record), file: this.#file.log, ...(options.log ? { log: options.log } : {}) }, state ? interruptionOf(state, this.#tree.path()) : undefined);
-    const title = { current: () => this.info.title, path: () => this.#tree.path(), chat: () => this.#chat, closing: this.#closing.signal };
+    this.#turns = new SessionTurns({ ...turns, record: (record) => this.#file.append(record), file: this.#file.log, ...(options.log ? { log: options.log } : {}) }, state ? interruptionOf(state, this.#history.tree.path()) : undefined);
+    const title = { current: () => this.info.title, path: () => this.#history.tree.path(), chat: () => this.#chat, closing: this.#closing.signal };
     const titleModel = { provider: options.provider, model: (chat: ChatSettings, resolution: { config: ProviderConfig }) => chatModel(chat, resolution.config) };
-    this.#title = new SessionTitle({ ...title, ...titleModel, record: (record) => this.#file.append(record) }, this.#tree.all().some((m) => m.role === 'user'));
-    this.#file.countShown(() => this.#tree.path().length);
+    this.#title = new SessionTitle({ ...title, ...titleModel, record: (record) => this.#file.append(record) }, this.#history.tree.all().some((m) => m.role === 'user'));
     const { variables, journal } = sessionVariables(state?.variables ?? [], options.settings().limits);
-    this.asks = sessionAsks({
+    this.#asks = sessionAsks({
       sessionId: this.id,
       // Someone listening to this session or to the manager (a window, a terminal, the host).
       canAsk: () => this.#events.size > 0 || Boolean(options.hasApprover?.()),
@@ -83,7 +85,7 @@ export class ChatSession {
     this.tools = options.toolSession({
       sessionId: this.id,
       variables,
-      approve: (request, signal) => this.asks.approvals.ask(request, signal),
+      approve: (request, signal) => this.#asks.approvals.ask(request, signal),
       selection: normalizeSelection(state?.toolSelection),
       ...(this.#chat.toolSet ? { toolSet: this.#chat.toolSet } : {}),
       ...(this.#chat.permissions ? { permissionLevel: this.#chat.permissions } : {}),
@@ -92,9 +94,9 @@ export class ChatSession {
     if (state?.approvalMemory) this.tools.importApprovalMemory(state.approvalMemory);
     const { storedResult, settings } = options;
     const record = (entry: SessionRecord) => this.#file.append(entry);
-    const conversation = () => toolConversation(this.messages(), this.#chat.model, this.attachments.dir);
-    const ports = { sessionId: this.id, tools: this.tools, attachments: this.attachments, settings, record, newId, conversation, emit: (event: ChatEvent) => this.#emit(event) };
-    this.#calls = new ChatToolCalls({ ...ports, ...(storedResult ? { storedResult } : {}) }, this.#tree.all(), state?.foundTools);
+    const conversation = () => toolConversation(this.messages(), this.#chat.model, this.#attachments.dir);
+    const ports = { sessionId: this.id, tools: this.tools, attachments: this.#attachments, settings, record, newId, conversation, emit: (event: ChatEvent) => this.#emit(event) };
+    this.#calls = new ChatToolCalls({ ...ports, ...(storedResult ? { storedResult } : {}) }, this.#history.tree.all(), state?.foundTools);
     this.#disposers.push(journal(record, () => this.#emit({ type: 'variables.changed', sessionId: this.id })));
   }
 
@@ -104,17 +106,17 @@ export class ChatSession {
 
   /** The shown branch, root → head. */
   messages(): ChatMessage[] {
-    return this.#tree.path();
+    return this.#history.tree.path();
   }
 
   /** Every message, other branches included, in the order they were written. */
   allMessages(): ChatMessage[] {
-    return this.#tree.all();
+    return this.#history.tree.all();
   }
 
   /** Where each shown message with alternatives sits among them. */
   branches(): Record<string, BranchInfo> {
-    return this.#tree.branches();
+    return this.#history.tree.branches();
   }
 
   chatSettings(): ChatSettings {
@@ -122,7 +124,12 @@ export class ChatSession {
   }
 
   pendingApprovals(): ApprovalRequest[] {
-    return this.asks.approvals.pending();
+    return this.#asks.approvals.pending();
+  }
+
+  /** What MCP servers asked during this chat's calls (elicitation, sampling) and wait for an answer. */
+  pendingMcpInteractions(): McpInteractionRequest[] {
+    return this.#asks.mcp.pending();
   }
 
   /** The turn a restart cut off (shown "Interrupted" with Continue and Retry), or undefined. */
@@ -144,9 +151,9 @@ export class ChatSession {
    * `messageId` makes a resend idempotent; `parentId: null` starts a new branch (a scheduled run).
    */
   send(text: string, options: { messageId?: string; attachments?: StoredAttachment[]; prompt?: string; parentId?: string | null } = {}): SendResult {
-    if (options.messageId && this.#tree.has(options.messageId)) return { ok: true, turnId: 'already-sent', done: Promise.resolve({ turnId: 'already-sent', stopReason: 'stop' }) };
+    if (options.messageId && this.#history.tree.has(options.messageId)) return { ok: true, turnId: 'already-sent', done: Promise.resolve({ turnId: 'already-sent', stopReason: 'stop' }) };
     if (text.trim() === '' && !options.attachments?.length) return { ok: false, error: errorValue('EmptyMessage', 'The message is empty.') };
-    return this.#turns.gate.start((signal) => this.#runTurn(text, signal, { parentId: this.#tree.head, ...options }));
+    return this.#turns.gate.start((signal) => this.#runTurn(text, signal, { parentId: this.#history.tree.head, ...options }));
   }
 
   /** Edit: a new user message beside `messageId` (the old one stays as a branch), then the model answers. */
@@ -210,7 +217,27 @@ export class ChatSession {
 
   /** False when no such request is pending (already answered, or dropped). */
   answerApproval(requestId: string, decision: ApprovalDecision): boolean {
-    return this.asks.approvals.answer(requestId, decision);
+    return this.#asks.approvals.answer(requestId, decision);
+  }
+
+  /** Shows what an MCP server asks as a card in this chat; never rejects (no one there: declined). */
+  askMcp(request: McpInteractionRequest, signal?: AbortSignal): Promise<McpInteractionAnswer> {
+    return this.#asks.mcp.ask(request, signal);
+  }
+
+  /** False when no such question is pending (already answered, or dropped). */
+  answerMcpInteraction(requestId: string, answer: McpInteractionAnswer): boolean {
+    return this.#asks.mcp.answer(requestId, answer);
+  }
+
+  /** Keeps an upload beside the session for a message to send; throws with a message naming the file. */
+  storeAttachment(upload: AttachmentUpload, prefix: string): Promise<StoredAttachment> {
+    return this.#attachments.store(upload, prefix);
+  }
+
+  /** What an app of this chat asks the model to see from the next request on (empty text clears it). */
+  updateModelContext(appCallId: string, label: string, text: string): { chars: number; truncated: boolean } {
+    return this.#appContext.set(appCallId, label, text);
   }
 
   /**
@@ -219,12 +246,12 @@ export class ChatSession {
    */
   async runTool(name: string, args: Record<string, unknown>, rerunOf?: string, fromApp?: string, wait?: AbortSignal): Promise<ToolExecuteResult> {
     const call = { id: newId('call'), name, arguments: JSON.stringify(args) };
-    return this.#calls.runByHand(this.#turns.gate, call, (message) => this.#append(message), { ...(rerunOf ? { rerunOf } : {}), ...(fromApp ? { fromApp } : {}), ...(wait ? { wait } : {}) });
+    return this.#calls.runByHand(this.#turns.gate, call, (message) => this.#history.append(message), { ...(rerunOf ? { rerunOf } : {}), ...(fromApp ? { fromApp } : {}), ...(wait ? { wait } : {}) });
   }
 
   /** "Run again": the same tool with the same (or edited) arguments, approval as usual; shown under the first call. */
   async rerunToolCall(callId: string, args?: Record<string, unknown>): Promise<ToolExecuteResult> {
-    const again = rerunOf(this.#tree.all(), callId, args);
+    const again = rerunOf(this.#history.tree.all(), callId, args);
     return 'status' in again ? again : this.runTool(again.name, again.args, again.rerunOf);
   }
 
@@ -242,7 +269,7 @@ export class ChatSession {
 
   /** An image one of this session's tool calls returned (only those: not any file of the session). */
   toolImage(stored: string): { mimeType: string; data: string } | null {
-    return this.#calls.image(stored, this.#tree.all());
+    return this.#calls.image(stored, this.#history.tree.all());
   }
 
   /** Validates arguments like a call would (`$VAR_REF`, schema), without running anything. */
@@ -272,8 +299,7 @@ export class ChatSession {
     this.abort();
     this.tools.close();
     const closed = new Error('session closed');
-    this.asks.approvals.rejectAll(closed);
-    this.asks.mcp.rejectAll(closed);
+    this.#asks.rejectAll(closed);
     // A turn cut by closing (the app quits) writes nothing after its dropped questions (written above,
     // still unanswered): reopened, it shows "Interrupted" and can go on instead of ending aborted.
     if (cut) this.#file.stopWriting();
@@ -288,8 +314,8 @@ export class ChatSession {
     if (picked) return Promise.resolve(pickToolSet(picked, { chat: () => this.#chat, setChatSettings: (chat) => this.setChatSettings(chat), notice: (message) => this.#notice('info', message) }));
     let firstWords: string | undefined;
     const turn = runUserTurn(this.#turnHost, text, { ...options, messageId: options.messageId ?? newId('msg') }, signal, (user) => {
-      if (options.parentId !== this.#tree.head) this.#moveHead(options.parentId);
-      this.#append(user);
+      if (options.parentId !== this.#history.tree.head) this.#history.moveHead(options.parentId);
+      this.#history.append(user);
       firstWords = this.#title.firstMessage(text);
     });
     // The first exchange's title by the model starts after the turn and is not awaited by it.
@@ -301,35 +327,15 @@ export class ChatSession {
 
   get #branchPorts(): BranchPorts {
     const runs = { runUserTurn: this.#runTurn.bind(this), runModelTurn: (signal: AbortSignal) => runModelTurn(this.#turnHost, signal) };
-    // A delete changes the file's shown count: its meta is written again with the new path.
-    const pathChanged = () => (this.#file.writeMeta(), this.#emitPath());
-    return { tree: this.#tree, turns: this.#turns.gate, ...runs, moveHead: (id) => this.#moveHead(id), endInterruption: () => this.#turns.endInterruption(), record: (r) => this.#file.append(r), pathChanged };
+    const history = { moveHead: (id: string | null) => this.#history.moveHead(id), pathChanged: () => this.#history.pathChanged() };
+    return { tree: this.#history.tree, turns: this.#turns.gate, ...runs, ...history, endInterruption: () => this.#turns.endInterruption(), record: (r) => this.#file.append(r) };
   }
 
   get #turnHost(): TurnHost {
     const { settings, provider } = this.#options;
     const delta = (messageId: string, part: { text?: string; reasoning?: string }) => this.#emit({ type: 'session.delta', sessionId: this.id, messageId, ...part });
-    const own = { tools: this.tools, calls: this.#calls, attachments: this.attachments, appContext: this.appContext, settings, provider, delta, newId };
-    return { ...own, chat: () => this.#chat, path: () => this.#tree.path(), append: (m) => this.#append(m), notice: (level, text) => this.#notice(level, text) };
-  }
-
-  #append(message: ChatMessage): void {
-    message.parentId = this.#tree.head;
-    this.#tree.add(message);
-    this.#file.append({ t: 'message', at: message.createdAt, message });
-    const branch = this.#tree.branchOf(message.id);
-    this.#emit({ type: 'session.message', sessionId: this.id, message, ...(branch ? { branch } : {}) });
-  }
-
-  /** Moves the shown branch's end (recorded, so a reopened session shows the same branch). */
-  #moveHead(id: string | null): void {
-    this.#tree.setHead(id);
-    this.#file.append({ t: 'head', at: Date.now(), id });
-    this.#emitPath();
-  }
-
-  #emitPath(): void {
-    this.#emit({ type: 'session.path', sessionId: this.id, messages: this.#tree.path(), branches: this.#tree.branches() });
+    const own = { tools: this.tools, calls: this.#calls, attachments: this.#attachments, appContext: this.#appContext, settings, provider, delta, newId };
+    return { ...own, chat: () => this.#chat, path: () => this.#history.tree.path(), append: (m) => this.#history.append(m), notice: (level, text) => this.#notice(level, text) };
   }
 
   #notice(level: 'info' | 'warning', message: string): void {

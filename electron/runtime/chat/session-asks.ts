@@ -5,7 +5,7 @@ import type { ChatEvent } from '../../../shared/chat.ts';
 import type { McpInteractionAnswer, McpInteractionRequest } from '../../../shared/mcp.ts';
 import type { ApprovalDecision, ApprovalRequest } from '../../../shared/tools.ts';
 import { PendingAsks, reasonText } from '../base/pending-asks.ts';
-import type { SessionRecord } from './session-records.ts';
+import type { SessionRecord } from './persistence/session-records.ts';
 
 export interface SessionAsksPorts {
   sessionId: string;
@@ -18,6 +18,8 @@ export interface SessionAsksPorts {
 export interface SessionAsks {
   approvals: PendingAsks<ApprovalRequest, ApprovalDecision>;
   mcp: PendingAsks<McpInteractionRequest, McpInteractionAnswer>;
+  /** The session closes: every question still open ends as dropped, with `reason`. */
+  rejectAll(reason: Error): void;
 }
 
 export function sessionAsks({ sessionId, canAsk, emit, record }: SessionAsksPorts): SessionAsks {
@@ -50,5 +52,12 @@ export function sessionAsks({ sessionId, canAsk, emit, record }: SessionAsksPort
     dropped: () => ({ action: 'cancel' }),
     unattended: () => ({ action: 'decline' }),
   });
-  return { approvals, mcp };
+  return {
+    approvals,
+    mcp,
+    rejectAll: (reason) => {
+      approvals.rejectAll(reason);
+      mcp.rejectAll(reason);
+    },
+  };
 }

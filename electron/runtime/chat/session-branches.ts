@@ -5,10 +5,10 @@
 // turn gate); a switch or a delete is refused while a turn runs.
 import type { ErrorValue } from '../../../shared/chat.ts';
 import type { MessageTree } from './message-tree.ts';
-import type { StoredAttachment } from './session-attachments.ts';
-import type { SessionRecord } from './session-records.ts';
-import type { SendResult, TurnGate } from './turn-gate.ts';
-import type { TurnResult } from './chat-turn.ts';
+import type { StoredAttachment } from './persistence/session-attachments.ts';
+import type { SessionRecord } from './persistence/session-records.ts';
+import type { SendResult, TurnGate } from './turn/turn-gate.ts';
+import type { TurnResult } from './turn/chat-turn.ts';
 
 export interface BranchPorts {
   readonly tree: MessageTree;

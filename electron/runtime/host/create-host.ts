@@ -5,29 +5,32 @@ import { auditDir } from '../audit/audit-log.ts';
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { apiError, type ApiEventListener, type ApiHandlers, type AppInfo } from '../../../shared/api.ts';
-import type { SessionManager } from '../chat/session-manager.ts';
+import type { SessionManager } from '../chat/persistence/session-manager.ts';
 import { sandboxStatus } from '../runner/sandbox-status.ts';
 import type { SecretStore } from '../store/secret-store.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import type { ToolRoot } from '../sources/discovery/tool-roots.ts';
-import { createAuthoringService } from './authoring-service.ts';
+import { createAuthoringService } from './services/authoring-service.ts';
 import { createEventHub } from './event-hub.ts';
 import { createHandlers } from './handlers.ts';
-import type { HostServices, ProviderService, SecretService } from './services.ts';
-import { secretStored } from '../sources/mcp/secret-missing.ts';
-import { createProviderService } from './provider-service.ts';
-import { createSessionService } from './session-service.ts';
-import { createSettingsService } from './settings-service.ts';
-import { createToolService, type ToolCatalogPort } from './tool-service.ts';
+import type { HostServices, ProviderService, SecretService } from './services/services.ts';
+import { secretStored } from '../sources/mcp/config/secret-missing.ts';
+import { createProviderService } from './services/provider-service.ts';
+import { createSessionService } from './services/session-service.ts';
+import { createSettingsService } from './services/settings-service.ts';
+import { createToolService, type ToolCatalogPort } from './services/tool-service.ts';
 import type { ApiHost } from './types.ts';
-import { createMcpService } from './mcp-service.ts';
-import { createMcpInstallService } from './mcp-install-service.ts';
+import { createMcpService } from './services/mcp-service.ts';
+import { createMcpInstallService } from './services/mcp-install-service.ts';
 import type { McpManager } from '../sources/mcp/index.ts';
 import { homedir } from 'node:os';
-import { createValvesService } from './valves-service.ts';
+import { createValvesService } from './services/valves-service.ts';
 import { WELL_KNOWN_ROOTS } from '../sources/discovery/tool-roots.ts';
-import { createAppService } from './app-service.ts';
+import { createAppService } from './apps/app-service.ts';
 import type { ScheduleService } from '../schedules/schedule-service.ts';
+import type { SkillSource } from '../sources/skills/skill-source.ts';
+import { createSkillsService } from './skills/skills-service.ts';
+import { skillAdmin } from '../sources/skills/skill-admin.ts';
 
 export interface HostOptions {
   /** Reported by appInfo (the renderer talks over WebSocket). */
@@ -43,6 +46,8 @@ export interface HostTools extends ToolCatalogPort {
   mcp?: McpManager;
   roots(): ToolRoot[];
   reloadPaths(paths: string[]): Promise<unknown>;
+  /** The skills (Settings → Skills; absent: not available in this process). */
+  skills?: SkillSource;
 }
 
 /** The runtime's parts the host is built over. */
@@ -107,6 +112,8 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
     exists: (name) => secrets.exists(name),
     get: (name) => secrets.get(name),
   };
+  const skillsService = (source: SkillSource) =>
+    createSkillsService({ source, settings: store, groups: () => parts.tools.source.groups(), create: (name) => skillAdmin(source).create(name) });
   const mcp = createMcpService({ settings: store, secrets: hostSecrets, ...(parts.tools.mcp ? { manager: parts.tools.mcp } : {}) });
   const services: HostServices = {
     sessions: createSessionService(parts.sessions),
@@ -128,6 +135,7 @@ export function createHost(parts: HostParts, options: HostOptions): Host {
     appInfo,
     auditDir: auditDir(parts.home),
     ...(parts.schedules ? { schedules: parts.schedules } : {}),
+    ...(parts.tools.skills ? { skills: skillsService(parts.tools.skills) } : {}),
   };
   // Approvals when no UI is attached (DESIGN: "no UI attached means rejected, never silently
   // allowed"). Decision: the hub subscribes to every session for the host's whole life, so in

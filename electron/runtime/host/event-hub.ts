@@ -2,7 +2,7 @@
 // changes (coalesced re-listing).
 import type { ApiEvent, ApiEventListener } from '../../../shared/api.ts';
 import { Emitter, type Disposer } from '../base/emitter.ts';
-import type { HostServices } from './services.ts';
+import type { HostServices } from './services/services.ts';
 
 /**
  * The event stream of a host: session events as they are, plus tools/settings/sessions changes.

@@ -3,18 +3,20 @@
 import { testRules } from '../tools/rules/test-rules.ts';
 import { readAudit } from '../audit/audit-log.ts';
 import { apiError, type ApiHandlers, type ProviderInfo } from '../../../shared/api.ts';
-import { resolveProviderRequest, type ProviderRequest } from './provider-service.ts';
-import type { HostServices } from './services.ts';
+import { resolveProviderRequest, type ProviderRequest } from './services/provider-service.ts';
+import type { HostServices } from './services/services.ts';
 import { mkdir } from 'node:fs/promises';
 import { openWithSystem } from '../base/open-with-system.ts';
-import { scheduleHandlers } from './schedule-handlers.ts';
+import { openDocs } from './docs/open-docs.ts';
+import { scheduleHandlers } from './services/schedule-handlers.ts';
+import { skillHandlers } from './skills/skill-handlers.ts';
 import { listAllModels } from '../llm/list-all-models.ts';
-import { applySecretChanges } from './settings-service.ts';
+import { applySecretChanges } from './services/settings-service.ts';
 import { UNTRUSTED_FOLDER_CODE } from '../../../shared/tools.ts';
-import { isTrustedProjectFolder, withProjectTrust } from './project-trust.ts';
+import { isTrustedProjectFolder, withProjectTrust } from './services/project-trust.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 
-export type { HostServices, ProviderService, SecretService, SessionService, SettingsService, ToolService, VariableAccess } from './services.ts';
+export type { HostServices, ProviderService, SecretService, SessionService, SettingsService, ToolService, VariableAccess } from './services/services.ts';
 export { createEventHub } from './event-hub.ts';
 
 const notFound = (what: string) => apiError('NotFoundError', what);
@@ -132,6 +134,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
       await mkdir(path, { recursive: true });
       return { path, opened: await openWithSystem(path) };
     },
+    openDocs: ({ page }) => openDocs(page),
     setGroupEnabled: async ({ group, enabled }) => {
       // A server just added has no group until the tools list catches up: its name is enough.
       const known = tools.state().groups.some((g) => g.name === group) || (services.mcp?.list().some((s) => s.name === group && !s.problem) ?? false);
@@ -237,6 +240,7 @@ export function createHandlers(services: HostServices, hooks: HandlerHooks = {})
     ...appHandlers(services),
     ...mcpInstallHandlers(services),
     ...scheduleHandlers(services.schedules),
+    ...skillHandlers(services.skills),
   };
 }
 

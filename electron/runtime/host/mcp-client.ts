@@ -28,10 +28,10 @@ export {
   type McpServerStateInfo,
   type McpSourceOptions,
 } from '../sources/mcp/index.ts';
-export { bundleEntry, bundleTarget, checkConfigValue, discardBundle, openBundle, placeBundle, platformProblem, unpackBundle, type OpenedBundle } from '../sources/mcp/mcpb-bundle.ts';
-export { latestServer, registryEntry, registryNamedSecrets, searchRegistry, type RegistryServer } from '../sources/mcp/registry-client.ts';
-export { namedSecretsRefusal } from '../sources/mcp/secret-refs.ts';
-export { fetchRegistryBundle, registryBundleCache, registryBundlePackage } from '../sources/mcp/registry-bundle.ts';
-export { entryAllowingWrite } from '../sources/mcp/allow-write.ts';
+export { bundleEntry, bundleTarget, checkConfigValue, discardBundle, openBundle, placeBundle, platformProblem, unpackBundle, type OpenedBundle } from '../sources/mcp/install/mcpb-bundle.ts';
+export { latestServer, registryEntry, registryNamedSecrets, searchRegistry, type RegistryServer } from '../sources/mcp/install/registry-client.ts';
+export { namedSecretsRefusal } from '../sources/mcp/config/secret-refs.ts';
+export { fetchRegistryBundle, registryBundleCache, registryBundlePackage } from '../sources/mcp/install/registry-bundle.ts';
+export { entryAllowingWrite } from '../sources/mcp/config/allow-write.ts';
 export { secretResolverFrom } from '../runner/secret-resolver.ts';
 export { isTrustedProjectFolder } from '../sources/discovery/tool-roots.ts';

@@ -1,6 +1,7 @@
 // The settings' `schedules` entries, checked one by one: a broken entry is reported with its place
 // and field ("schedules[2].cron: …") and does not run, while the others do. The settings schema
 // only says "an array of objects" so one bad schedule never resets the settings file.
+import { isAbsolute } from 'node:path';
 import { PERMISSION_LEVELS, type PermissionLevel } from '../../../shared/permissions.ts';
 import { DEFAULT_SCHEDULE_LIMITS, ON_ASK_CHOICES, type OnAsk, type ScheduleConfig, type ScheduleLimits } from '../../../shared/schedules.ts';
 import type { Settings } from '../../../shared/settings.ts';
@@ -31,6 +32,7 @@ export function checkSchedule(entry: unknown, where: string, anchor: number): Ch
   for (const key of ['every', 'cron', 'timezone', 'toolSet', 'cwd', 'providerId', 'model'] as const) {
     if (raw[key] !== undefined && typeof raw[key] !== 'string') return fail(key, 'must be a string');
   }
+  if (typeof raw.cwd === 'string' && !isAbsolute(raw.cwd)) return fail('cwd', `${JSON.stringify(raw.cwd)} is not an absolute path (the folder its tools run in, e.g. /home/me/notes)`);
   if (raw.enabled !== undefined && typeof raw.enabled !== 'boolean') return fail('enabled', 'must be true or false');
   if (raw.createdAt !== undefined && (typeof raw.createdAt !== 'number' || !Number.isFinite(raw.createdAt))) return fail('createdAt', 'must be a time in ms');
   if (raw.permissions !== undefined && !PERMISSION_LEVELS.includes(raw.permissions as PermissionLevel)) return fail('permissions', `must be one of ${PERMISSION_LEVELS.join(', ')}`);

@@ -2,7 +2,9 @@
 // listens to the chat's events and turns them into the run's record:
 //   a question (execution or result approval, an MCP elicitation)
 //       onAsk `deny`  → answered "no" at once; the model is told nobody was there; counted as refused
-//       onAsk `pause` → an Inbox item; the run is `waiting` (saved) and `settled` resolves; the turn
+//       onAsk `pause` → an Inbox item; the run is `waiting` (saved), the user is notified (once per
+//                       question: the item records it, a restart does not notify again) and
+//                       `settled` resolves; the turn
 //                       itself stays open in this process until the user answers (answer()), the
 //                       session closes (the process stops: the chat file keeps the question), or
 //                       after a restart the driver is attached again (resume) and the turn goes on
@@ -19,11 +21,14 @@ import type { InboxAnswer, InboxItem, ScheduleConfig, ScheduleLimits, ScheduleRu
 import type { ApprovalDecision } from '../../../shared/tools.ts';
 import type { McpInteractionAnswer } from '../../../shared/mcp.ts';
 import type { ChatSession, TurnOutcome } from '../chat/chat-session.ts';
+import { processIdentity } from './process-identity.ts';
 
 export interface RunPorts {
   /** Contract: writes the record (the run store); may throw a FileError. */
   save(run: ScheduleRun): void;
-  /** Contract: the run needs the user (waiting) or failed; never throws. */
+  /** Contract: the run waits on `item` (each time it is asked: after a restart too); never throws. */
+  paused(run: ScheduleRun, item: InboxItem): void;
+  /** Contract: tell the user (a desktop notification): once per question, and when the run failed; never throws. */
   notify(run: ScheduleRun, item?: InboxItem): void;
   now(): number;
 }
@@ -82,12 +87,17 @@ export class RunDriver {
     for (const [id, answer] of answers) this.#early.set(id, answer);
     this.#attach();
     if (!this.#session.interruption()) return this.#finish('failed', 'Its chat has no turn left to go on with (it was continued or changed by hand).');
-    this.run.pid = process.pid;
+    Object.assign(this.run, processIdentity());
     this.run.status = this.run.waitingOn.length ? 'waiting' : 'running';
     this.#save();
     const sent = this.#session.continueTurn();
     if (!sent.ok) return this.#finish('failed', sent.error.message);
     void sent.done.then((outcome) => this.#turnEnded(outcome));
+  }
+
+  /** Ends the run before it starts (it cannot run: `reason` says why). */
+  fail(reason: string): void {
+    this.#finish('failed', reason);
   }
 
   /** Answers one of its questions; false when it is not this run's (or already answered). */
@@ -98,7 +108,7 @@ export class RunDriver {
       this.#early.set(itemId, answer); // asked again soon (resume): answered then
       return true;
     }
-    return live.mcp ? this.#session.asks.mcp.answer(live.requestId, mcpAnswer(answer)) : this.#session.answerApproval(live.requestId, approvalDecision(answer));
+    return live.mcp ? this.#session.answerMcpInteraction(live.requestId, mcpAnswer(answer)) : this.#session.answerApproval(live.requestId, approvalDecision(answer));
   }
 
   /** Stops listening (the process stops): the record stays as it is, the chat keeps the question. */
@@ -140,7 +150,7 @@ export class RunDriver {
       this.run.refused += 1;
       this.#save();
       const reason = nobodyThereReason(this.#config.name);
-      if (mcp) this.#session.asks.mcp.answer(requestId, { action: 'decline' });
+      if (mcp) this.#session.answerMcpInteraction(requestId, { action: 'decline' });
       else this.#session.answerApproval(requestId, { decision: 'reject', reason });
       return;
     }
@@ -159,8 +169,12 @@ export class RunDriver {
     }
     this.run.status = 'waiting';
     this.#pauseClock();
+    // Said once: a question asked again after a restart was already notified (the record keeps when).
+    const fresh = item.notifiedAt === undefined;
+    if (fresh) item.notifiedAt = this.#ports.now();
     this.#save();
-    this.#ports.notify(this.run, item);
+    this.#ports.paused(this.run, item);
+    if (fresh) this.#ports.notify(this.run, item);
     this.#settle(this.run);
   }
 
@@ -229,6 +243,8 @@ export class RunDriver {
     this.run.endedAt = this.#ports.now();
     this.run.waitingOn = [];
     delete this.run.pid;
+    delete this.run.pidStart;
+    delete this.run.bootId;
     if (reason) this.run.reason = reason;
     this.#save();
     if (status === 'failed') this.#ports.notify(this.run);

@@ -58,7 +58,7 @@ export function createScheduleService(scheduler: Scheduler, settings: SettingsSt
     onEvent(listener) {
       const offScheduler = scheduler.onEvent((event) => {
         if (event.type === 'changed') listener({ type: 'schedules.changed', ...view() });
-        else listener({ type: 'schedules.notice', ...noticeText(event.run, event.item), sessionId: event.run.sessionId, ...(event.item ? { itemId: event.item.id } : {}) });
+        else if (event.type === 'notice') listener({ type: 'schedules.notice', ...noticeText(event.run, event.item), sessionId: event.run.sessionId, ...(event.item ? { itemId: event.item.id } : {}) });
       });
       // Edits of the list (here, or by the CLI) change what Settings shows.
       const offSettings = settings.onDidChange(() => listener({ type: 'schedules.changed', ...view() }));

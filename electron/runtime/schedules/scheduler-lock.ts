@@ -1,17 +1,17 @@
 // One scheduler per home: `<home>/schedules/scheduler.lock`, created exclusively (a hard link that
-// fails when it exists), holding the owner's pid and control endpoint. A lock whose pid is dead is stale and
-// taken over; the take-over itself is serialised by a short-lived `scheduler.lock.takeover`
-// folder (mkdir is atomic), so two processes that both found the stale lock do not both win.
-// The owner checks at each tick that the lock is still its own (heldByMe) and stops scheduling
-// when it is not. Limitation: a dead owner's pid reused by an unrelated process keeps the lock
-// held until that process ends.
+// fails when it exists), holding the owner's identity (pid, and where /proc exists its start time
+// and the boot id: process-identity.ts) and control endpoint. A lock whose owner is gone — dead, a
+// zombie, or its pid now given to an unrelated process — is stale and taken over; the take-over
+// itself is serialised by a short-lived `scheduler.lock.takeover` folder (mkdir is atomic), so two
+// processes that both found the stale lock do not both win. The owner checks at each tick that
+// the lock is still its own (heldByMe) and stops scheduling when it is not.
 import { linkSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeAtomically } from '../base/write-atomically.ts';
+import { processAlive, processIdentity, type ProcessIdentity } from './process-identity.ts';
 import { schedulesDir } from './run-store.ts';
 
-export interface LockHolder {
-  pid: number;
+export interface LockHolder extends ProcessIdentity {
   /** The owner's control endpoint (control-server.ts); absent while it starts. */
   port?: number;
   token?: string;
@@ -25,26 +25,10 @@ export function lockFile(home: string): string {
   return join(schedulesDir(home), 'scheduler.lock');
 }
 
-/** True when a process with this pid exists (zombies count as gone). */
-export function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no /proc (macOS, Windows): kill(0) said it exists
-  }
-}
-
 /** The lock's holder when a live process holds it, else undefined. */
 export function liveHolder(home: string): LockHolder | undefined {
   const holder = readHolder(lockFile(home));
-  return holder && pidAlive(holder.pid) ? holder : undefined;
+  return holder && processAlive(holder) ? holder : undefined;
 }
 
 export class SchedulerLock {
@@ -67,7 +51,7 @@ export class SchedulerLock {
     mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
     if (this.#create(endpoint)) return true;
     const holder = readHolder(this.#file);
-    if (holder && pidAlive(holder.pid)) return false;
+    if (holder && processAlive(holder)) return false;
     // Stale (or unreadable: a crash between create and write): take it over, one process at a time.
     const takeover = `${this.#file}.takeover`;
     try {
@@ -82,7 +66,7 @@ export class SchedulerLock {
     }
     try {
       const again = readHolder(this.#file);
-      if (again && pidAlive(again.pid)) return false;
+      if (again && processAlive(again)) return false;
       rmSync(this.#file, { force: true });
       return this.#create(endpoint);
     } finally {
@@ -119,7 +103,7 @@ export class SchedulerLock {
   /** Written whole to a temporary file, then linked into place: link fails when the lock exists, and a reader never sees it empty. */
   #create(endpoint: { port?: number; token?: string }): boolean {
     const temp = `${this.#file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify({ pid: process.pid, since: Date.now(), ...endpoint } satisfies LockHolder), { mode: 0o600 });
+    writeFileSync(temp, JSON.stringify({ ...processIdentity(), since: Date.now(), ...endpoint } satisfies LockHolder), { mode: 0o600 });
     try {
       linkSync(temp, this.#file);
     } catch (error) {

@@ -8,16 +8,18 @@
 //     lock for the command's duration and return when the run ends or pauses.
 // Who may answer a question: anyone through answer() (the Inbox, the CLI via the endpoint); an
 // answer in the chat itself resumes the run too (the driver sees the card resolved).
+import { statSync } from 'node:fs';
 import type { InboxAnswer, InboxItem, ScheduleConfig, ScheduleInfo, ScheduleRun } from '../../../shared/schedules.ts';
 import { Emitter, type Disposer } from '../base/emitter.ts';
 import type { ChatSession } from '../chat/chat-session.ts';
-import type { SessionManager } from '../chat/session-manager.ts';
+import type { SessionManager } from '../chat/persistence/session-manager.ts';
 import type { SettingsStore } from '../store/settings-store.ts';
 import { checkedSchedules, dueSchedules, isBusy, listSchedules } from './due-schedules.ts';
 import { RunStore } from './run-store.ts';
 import { scheduleLimits, type CheckedSchedule } from './schedule-config.ts';
 import { newRunId, RunDriver } from './schedule-run.ts';
-import { pidAlive, SchedulerLock } from './scheduler-lock.ts';
+import { processAlive, processIdentity } from './process-identity.ts';
+import { SchedulerLock } from './scheduler-lock.ts';
 import { startControlServer, type ControlServer } from './control-server.ts';
 
 export interface SchedulerClock {
@@ -28,14 +30,20 @@ export interface SchedulerDeps {
   home: string;
   settings: SettingsStore;
   sessions(): Promise<SessionManager>;
-  /** The set the runtime reads to tell a schedule's chat (its tool sessions are unattended); filled here. */
-  chats: Set<string>;
+  /**
+   * What the runtime reads to tell a schedule's chat (its tool sessions are unattended) and the
+   * folder its tools run in (the run's --cwd; undefined: the working-folder setting); filled here.
+   */
+  chats: Map<string, string | undefined>;
   clock?: SchedulerClock;
   log?: (message: string) => void;
 }
 
-/** What listeners hear: the lists changed, or something needs the user (a question, a failure). */
-export type SchedulerEvent = { type: 'changed' } | { type: 'notice'; run: ScheduleRun; item?: InboxItem };
+/**
+ * What listeners hear: the lists changed; a run paused on a question (each time it is asked, a
+ * restart included); something needs the user's attention (a new question, a failure: said once).
+ */
+export type SchedulerEvent = { type: 'changed' } | { type: 'paused'; run: ScheduleRun; item: InboxItem } | { type: 'notice'; run: ScheduleRun; item?: InboxItem };
 
 export class ScheduleError extends Error {
   override name = 'ScheduleError';
@@ -47,8 +55,8 @@ const MAX_SLEEP_MS = 60_000;
 
 export class Scheduler {
   readonly store: RunStore;
-  /** The chats of schedules: their tool sessions are unattended (levels only tighten). */
-  readonly chats: Set<string>;
+  /** The chats of schedules (unattended: levels only tighten) → the folder of their current run. */
+  readonly chats: Map<string, string | undefined>;
   readonly #deps: SchedulerDeps;
   readonly #lock: SchedulerLock;
   readonly #events: Emitter<SchedulerEvent>;
@@ -68,7 +76,7 @@ export class Scheduler {
     this.store = new RunStore(deps.home);
     this.#lock = new SchedulerLock(deps.home);
     this.#events = new Emitter({ onListenerError: (error) => deps.log?.(`a scheduler listener failed: ${(error as Error).message}`) });
-    for (const state of Object.values(this.store.state())) if (state.sessionId) this.chats.add(state.sessionId);
+    for (const state of Object.values(this.store.state())) if (state.sessionId && !this.chats.has(state.sessionId)) this.chats.set(state.sessionId, undefined);
   }
 
   get owner(): boolean {
@@ -199,7 +207,7 @@ export class Scheduler {
   /** Runs a stopped process left going or waiting: attached again, their turns go on. */
   async #resumeLeft(): Promise<void> {
     for (const run of this.store.runs()) {
-      if ((run.status === 'running' || run.status === 'waiting') && !this.#drivers.has(run.id) && !(run.pid !== undefined && run.pid !== process.pid && pidAlive(run.pid))) {
+      if ((run.status === 'running' || run.status === 'waiting') && !this.#drivers.has(run.id) && !(run.pid !== undefined && run.pid !== process.pid && processAlive({ ...run, pid: run.pid }))) {
         await this.#resume(run, new Map()).catch((error: Error) => this.#deps.log?.(`run ${run.id} could not go on: ${error.message}`));
       }
     }
@@ -214,7 +222,8 @@ export class Scheduler {
       throw new ScheduleError(`run ${run.id} of "${run.schedule}" cannot go on: its chat was deleted`);
     }
     const session = sessions.open(run.sessionId);
-    this.chats.add(session.id);
+    // The folder the run started in, even when the schedule's changed since.
+    this.chats.set(session.id, run.cwd);
     const driver = this.#driver(session, config, run);
     driver.resume(answers);
     return driver;
@@ -229,13 +238,15 @@ export class Scheduler {
     let run: ScheduleRun;
     try {
       session = await this.#chatOf(config);
-      run = { id: newRunId(), schedule: config.name, sessionId: session.id, trigger, ...(late ? { late: true } : {}), ...(slot !== undefined ? { slot } : {}), startedAt: now, status: 'running', calls: 0, steps: 0, waitingOn: [], refused: 0, pid: process.pid };
+      run = { id: newRunId(), schedule: config.name, sessionId: session.id, trigger, ...(late ? { late: true } : {}), ...(slot !== undefined ? { slot } : {}), startedAt: now, status: 'running', calls: 0, steps: 0, waitingOn: [], refused: 0, ...(config.cwd ? { cwd: config.cwd } : {}), ...processIdentity() };
       this.store.saveRun(run);
     } finally {
       this.#starting.delete(config.name);
     }
     const driver = this.#driver(session, config, run);
-    driver.start(runLabel(now, config, late));
+    const missing = missingFolder(config.cwd);
+    if (missing) driver.fail(`Its working folder ${config.cwd} ${missing} (schedule.cwd: \`tooldesk schedule add ${config.name} … --cwd DIR\` sets another).`);
+    else driver.start(runLabel(now, config, late));
     this.#events.fire({ type: 'changed' });
     return driver;
   }
@@ -246,6 +257,7 @@ export class Scheduler {
         this.store.saveRun(saved);
         this.#events.fire({ type: 'changed' });
       },
+      paused: (paused, item) => this.#events.fire({ type: 'paused', run: paused, item }),
       notify: (noticed, item) => this.#events.fire({ type: 'notice', run: noticed, ...(item ? { item } : {}) }),
       now: () => this.#now(),
     }, run);
@@ -267,7 +279,7 @@ export class Scheduler {
       session = sessions.create({ title: `Schedule: ${config.name}`, chat: {} });
       this.store.updateState(config.name, { sessionId: session.id });
     }
-    this.chats.add(session.id);
+    this.chats.set(session.id, config.cwd);
     session.setChatSettings({
       ...(config.providerId ? { providerId: config.providerId } : {}),
       ...(config.model ? { model: config.model } : {}),
@@ -277,14 +289,19 @@ export class Scheduler {
     return session;
   }
 
-  /** Resolves when the driver pauses on a question other than `answered`. */
+  /**
+   * Resolves when the run waits again on questions other than `answered`: a new one, or others
+   * that were waiting beside it (parallel calls). Checked at once too: the answer may have been
+   * taken in synchronously, before this listens.
+   */
   #nextPause(driver: RunDriver, answered: string): Promise<ScheduleRun> {
+    const waitsElsewhere = () => driver.run.status === 'waiting' && driver.run.waitingOn.length > 0 && !driver.run.waitingOn.some((item) => item.id === answered);
     return new Promise((resolve) => {
-      const off = this.#events.event((event) => {
-        if (event.type === 'notice' && event.run.id === driver.run.id && event.item && event.item.id !== answered) {
-          off();
-          resolve(event.run);
-        }
+      if (waitsElsewhere()) return resolve(driver.run);
+      const off = this.#events.event(() => {
+        if (!waitsElsewhere()) return;
+        off();
+        resolve(driver.run);
       });
       void driver.ended.then(off);
     });
@@ -295,4 +312,14 @@ export class Scheduler {
 export function runLabel(at: number, config: ScheduleConfig, late?: boolean): string {
   const time = new Date(at).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', ...(config.timezone ? { timeZone: config.timezone } : {}) });
   return `Scheduled run · ${config.name} · ${time}${late ? ' (late)' : ''}`;
+}
+
+/** Why a run cannot work in `folder` (undefined when it can, or has none of its own). */
+function missingFolder(folder: string | undefined): string | undefined {
+  if (folder === undefined) return undefined;
+  try {
+    return statSync(folder).isDirectory() ? undefined : 'is not a folder';
+  } catch {
+    return 'does not exist';
+  }
 }

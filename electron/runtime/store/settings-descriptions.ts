@@ -45,7 +45,7 @@ export const SETTINGS_DESCRIPTIONS: Record<string, string> = {
   toolSets: 'Named tool sets for a chat (`/toolset NAME`, `chat --toolset`) and `mcp serve --toolset`: `{name, groups?, tools?, rules?, level?}`.',
   serverBindings: 'The identity (command and arguments, or URL) of each MCP server its tools\' "always" approvals were given for.',
   skillRoots: 'More folders holding skill folders (Agent Skills), besides ~/.agents/skills, ~/.claude/skills, ~/.codex/skills and TOOLDESK_HOME/skills.',
-  skills: 'Per skill (by its id; `ORIGIN:NAME` when two share a name): `enabled`, `network` (its scripts may use the network), `toolSet` (made from its `allowed-tools`).',
+  skills: 'Per skill (by its id; `ORIGIN:NAME` when two share a name): `enabled`, `network` (its scripts may use the network), `toolSet` (the tool set made from its `allowed-tools` when you accepted them; on only while the skill is active in a chat).',
   schedules: 'Prompts that run on a schedule, unattended: `{name, prompt, every | cron, timezone?, toolSet?, permissions?, onAsk?, cwd?, providerId?, model?, enabled?}`; see docs/schedules.md.',
   scheduleLimits: 'Bounds of every scheduled run: `maxSteps`, `maxToolCalls`, `maxRunSeconds`, `providerRetries`, `providerRetrySeconds`.',
   'scheduleLimits.maxSteps': 'Model steps per scheduled run (default 20).',

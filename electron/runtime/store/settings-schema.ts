@@ -1,6 +1,7 @@
 // JSON Schema of shared/settings.ts `Settings`, checked with ajv whenever the file is read or written.
 // Unknown top-level keys are allowed (a newer version may have written them); known keys must match.
 import { EXECUTION_POLICIES, RESULT_APPROVAL_POLICIES, type JsonSchema } from '../../../shared/tools.ts';
+import { ToolRuleSchema } from '../../../shared/tool-rule.ts';
 
 const sandboxMode = { enum: ['auto', 'required', 'off'] };
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
@@ -34,25 +35,9 @@ const provider = {
   additionalProperties: false,
 };
 
-// Rules are checked for shape here; a regex that does not compile is kept and reported by the
-// rules themselves (tools/rules/compile-rules.ts): one bad pattern must not reset the file.
-const matcher = {
-  type: 'object',
-  properties: { path: { type: 'string', minLength: 1 }, glob: { type: 'string' }, regex: { type: 'string' }, prefix: { type: 'string' }, equals: {} },
-  additionalProperties: false,
-};
-const toolRule = {
-  type: 'object',
-  required: ['action', 'tool'],
-  properties: {
-    action: { enum: ['allow', 'ask', 'deny'] },
-    tool: { type: 'string', minLength: 1 },
-    where: { type: 'array', items: matcher },
-    reason: { type: 'string' },
-    scope: { enum: ['global', 'chat'] },
-  },
-  additionalProperties: false,
-};
+// A rule's shape is the rule's own schema (shared/tool-rule.ts). A regex that does not compile is
+// kept and reported by the rules themselves: one bad pattern must not reset the file.
+const toolRule = ToolRuleSchema;
 const permissionLevel = { enum: ['ask', 'default', 'read-only-auto', 'trusted'] };
 
 export const SETTINGS_SCHEMA: JsonSchema = {
@@ -173,7 +158,7 @@ export const SETTINGS_SCHEMA: JsonSchema = {
       properties: { maxSteps: { type: 'integer', minimum: 1 }, maxToolCalls: count, maxRunSeconds: { type: 'integer', minimum: 1 }, providerRetries: count, providerRetrySeconds: { type: 'number', minimum: 0 } },
       additionalProperties: false,
     },
-    // Each entry is checked by sources/mcp/server-config.ts: a broken server is a diagnostic on
+    // Each entry is checked by sources/mcp/config/server-config.ts: a broken server is a diagnostic on
     // its own, never a reason to reset the whole settings file.
     mcpServers: { type: 'object', additionalProperties: { type: 'object' } },
     mcpRegistry: { type: 'object', properties: { url: { type: ['string', 'null'], pattern: '^https?://' } }, additionalProperties: false },

@@ -27,6 +27,7 @@ export interface RunToolOptions {
   /** See STOP_GRACE_MS (the default). */
   stopGraceMs?: number;
   conversation?: ToolContext['conversation'];
+  workingDir?: string;
 }
 
 class ToolTimeout extends Error {
@@ -110,6 +111,7 @@ class ToolRun implements ToolContext, EventListenerObject {
   readonly sessionId: string;
   readonly timeoutMs: number;
   readonly conversation: ToolContext['conversation'];
+  readonly workingDir: string | undefined;
   reason: unknown;
   /** Wakes runTool's wait; cleared once the run is over. */
   onStop: ((value: typeof STOPPED) => void) | undefined;
@@ -125,6 +127,7 @@ class ToolRun implements ToolContext, EventListenerObject {
     this.sessionId = options.sessionId;
     this.timeoutMs = timeoutMs;
     this.conversation = options.conversation;
+    this.workingDir = options.workingDir;
     this.listener = options.onUpdate;
   }
 

@@ -4,7 +4,7 @@
 import type { Diagnostic, ToolDefinition, ToolInfo, ToolPermission } from '../../../shared/tools.ts';
 import { modelNameFor } from './model-name.ts';
 import type { Tool, ToolGroup } from './types.ts';
-import { ALWAYS_OFFERED_VAR_TOOLS, VARS_GROUP } from './vars-tools.ts';
+import { ALWAYS_OFFERED_VAR_TOOLS, VARS_GROUP } from './variables/vars-tools.ts';
 
 export const DEFAULT_GROUP = 'custom';
 
@@ -33,6 +33,12 @@ export interface GroupRegisterResult {
   errors: string[];
 }
 
+/** A tool set the switches were narrowed to: its name and what it names. */
+export interface ToolSetScope {
+  name: string;
+  has(groupName: string, tool: { name: string; modelName: string }): boolean;
+}
+
 export class ToolCatalog {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly byModelName = new Map<string, string>();
@@ -43,6 +49,7 @@ export class ToolCatalog {
   private readonly groupEnabled = new Map<string, boolean>();
   private readonly toolEnabled = new Map<string, boolean>();
   private definitionsCache: ToolDefinition[] | undefined;
+  private toolSetScope: ToolSetScope | undefined;
   private readonly problems: Diagnostic[] = [];
 
   registerTool(tool: Tool, groupName: string = DEFAULT_GROUP): RegisterResult {
@@ -150,9 +157,22 @@ export class ToolCatalog {
     return entry.groupName === VARS_GROUP && ALWAYS_OFFERED_VAR_TOOLS.includes(entry.name) && this.anyGroupEnabled();
   }
 
+  /** The tool set the switches were narrowed to (undefined: none), so a refusal can name it. */
+  setToolSetScope(scope: ToolSetScope | undefined): void {
+    this.toolSetScope = scope;
+  }
+
   /** Why `entry` cannot run, worded for the model and for the user; undefined when it can. */
   whyNotExecutable(entry: RegisteredTool): { forModel: string; forUser: string } | undefined {
     if (this.isExecutable(entry)) return undefined;
+    const scope = this.toolSetScope;
+    // Outside the set comes first: switching its group on would not make it run.
+    if (scope && entry.groupName !== VARS_GROUP && !scope.has(entry.groupName, entry)) {
+      return {
+        forModel: `Tool ${entry.modelName} cannot be called: it is outside the tool set "${scope.name}" this conversation uses. Ask the user to add it to the set if you need it.`,
+        forUser: `${entry.name} is outside the tool set "${scope.name}", so it did not run. Add it to that set or pick another one (\`tooldesk toolset list\`).`,
+      };
+    }
     if (!this.isToolEnabled(entry.name)) {
       return {
         forModel: `Tool ${entry.modelName} is disabled by the user and cannot be called.`,

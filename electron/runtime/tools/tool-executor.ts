@@ -13,34 +13,28 @@ import type {
   ToolUpdate,
 } from '../../../shared/tools.ts';
 import { DEFAULT_LIMITS } from '../../../shared/settings.ts';
-import type { ApprovalMemoryData } from './approval-memory.ts';
-import { ApprovalGate, resultAsks, withToolDetail, type ApprovalSubject, type GateOutcome } from './approval-gate.ts';
+import type { ApprovalMemoryData } from './approval/approval-memory.ts';
+import { ApprovalGate, resultAsks, withToolDetail, type ApprovalSubject, type GateOutcome } from './approval/approval-gate.ts';
 import { closeNamesHint } from './close-names.ts';
-import { parseToolArgs } from './parse-tool-args.ts';
+import { parseToolArgs } from './args/parse-tool-args.ts';
 import { errorText, RunningTools, runTool, type RunToolOptions } from './run-tool.ts';
-import { prepareArgs, type PreparedArgs } from './prepare-args.ts';
-import {
-  DEFAULT_GROUP,
-  toToolInfo,
-  ToolCatalog,
-  type GroupRegisterResult,
-  type RegisteredTool,
-  type RegisterResult,
-} from './tool-catalog.ts';
+import { prepareArgs, type PreparedArgs } from './args/prepare-args.ts';
+import { DEFAULT_GROUP, toToolInfo, ToolCatalog, type GroupRegisterResult, type RegisteredTool, type RegisterResult, type ToolSetScope } from './tool-catalog.ts';
 import { addSkillRules, restoreMissingRules, ruleVariableName, toolRulesText } from './tool-rules.ts';
-import { DEFAULT_TRUNCATE_CHARS } from './truncate-content.ts';
+import { DEFAULT_TRUNCATE_CHARS } from './result/truncate-content.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, Tool, ToolContext, ToolGroup } from './types.ts';
-import { varRefUses } from './var-ref-uses.ts';
+import { varRefUses } from './variables/var-ref-uses.ts';
 import { notifySessionHooks } from './session-hooks.ts';
 import { callInspection, withCallTrace, type CallTrace } from './call-trace.ts';
-import { boundError, deniedByRule, errorResult, notAllowed, resultWithheld, shapeSuccess } from './shape-result.ts';
+import { boundError, deniedByRule, errorResult, notAllowed, resultWithheld, shapeSuccess } from './result/shape-result.ts';
 import type { ToolCallInspection } from '../../../shared/tool-inspection.ts';
-import { VariableSystem, type VariableChangeListener } from './variable-system.ts';
+import { VariableSystem, type VariableChangeListener } from './variables/variable-system.ts';
 import type { PermissionLevel } from '../../../shared/permissions.ts';
 import { decideWithGuard, outcomeOf, settleWithGuard, type CallGuard, type DecidedCall } from './rules/call-guard.ts';
 import type { CallDecision } from './rules/decide-call.ts';
-import { createVarsToolGroup, VARS_GROUP } from './vars-tools.ts';
-import { checkEditedArgs } from './edited-args.ts';
+import { createVarsToolGroup, VARS_GROUP } from './variables/vars-tools.ts';
+import { checkEditedArgs } from './approval/edited-args.ts';
+import { reviewSavedResult, type SavedResult } from './result/saved-result.ts';
 
 /** The gate's answer for an `auto` policy, without a call into it. */
 const AUTO_ALLOWED: GateOutcome = Object.freeze({ allowed: true, by: 'policy' });
@@ -78,6 +72,9 @@ export interface ExecuteOptions {
   conversation?: ToolContext['conversation'];
   /** Ask the user first whatever the policy, memory or an allow rule say (a call cut off by a restart), with this note; a deny still wins. */
   askAgain?: string;
+  workingDir?: string; // see ToolContext.workingDir
+  /** The call ran before a restart and its result waited for approval: ask about it again, never run it (saved-result.ts). */
+  savedResult?: SavedResult;
 }
 
 type Args = Record<string, unknown>;
@@ -187,6 +184,11 @@ export class ToolExecutor {
 
   isToolEnabled(name: string): boolean {
     return this.catalog.isToolEnabled(name);
+  }
+
+  /** The tool set the switches are narrowed to, named in refusals; undefined when none. */
+  setToolSetScope(scope: ToolSetScope | undefined): void {
+    this.catalog.setToolSetScope(scope);
   }
 
   setToolEnabled(name: string, enabled: boolean): void {
@@ -312,6 +314,10 @@ export class ToolExecutor {
     const permission = this.permissionOf(entry);
     // Permissions as data: rules see the resolved, validated arguments; deny wins over everything.
     const decision = this.decide(entry, callId, args, permission.executionPolicy, decided);
+    if (options.savedResult && decision.kind !== 'deny') {
+      if (decided) decided.outcome = outcomeOf(decision, { allowed: true, by: 'remembered' }); // approved before the restart
+      return reviewSavedResult(this.gate, entry, subjectOf(entry, callId, args, varRefs, decision), options.savedResult, options.askAgain, this.callSignal(options));
+    }
     const asking = performance.now();
     const gate =
       decision.kind === 'deny'
@@ -353,6 +359,7 @@ export class ToolExecutor {
       onUpdate: options.onUpdate,
       signal: options.signal,
       conversation: options.conversation,
+      workingDir: options.workingDir,
       stopGraceMs: this.stopGraceMs,
     };
     // Only a tool loaded from a file or a server starts processes, MCP calls or a tool host to trace;

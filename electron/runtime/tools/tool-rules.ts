@@ -4,7 +4,7 @@
 import { errorText } from './run-tool.ts';
 import type { ToolCatalog } from './tool-catalog.ts';
 import type { SkillRule, ToolGroup } from './types.ts';
-import type { VariableSystem } from './variable-system.ts';
+import type { VariableSystem } from './variables/variable-system.ts';
 
 export const BASE_TOOL_RULES = [
   '# Tool use',

@@ -23,19 +23,21 @@
 //   setToolSet(name)    a named tool set (settings `toolSets`): narrows the switches for a chat,
 //                       or, with `exactToolSet` (`mcp serve --toolset`), is exactly what is on;
 //                       its rules join the runtime's and its level is the default level.
+//   activeToolSets      sets the conversation earned by what it did (a skill's accepted
+//                       `allowed-tools`, while the skill is active): narrow like a tool set.
 //   setPermissionLevel  the conversation's level (ask / default / read-only auto / trusted),
 //                       applied from the next call.
 //   onChanged(l)        after every re-sync (tools reloaded, switches or selection changed).
 //   close()             stops the syncing, rejects pending approvals, aborts running tools.
 // Enable state is layered in one place (#applySwitches): settings' switches → an exact tool set →
-// onlyGroups → selection → a narrowing tool set → enabled for this run. Argument rules are checked
+// onlyGroups → selection → a narrowing tool set → active tool sets → enabled for this run. Argument rules are checked
 // in the executor (its guard, over the runtime's RuleBook) after $VAR_REF resolution and validation.
-import type { PermissionLevel } from '../../../shared/permissions.ts';
+import type { PermissionLevel, ToolSet } from '../../../shared/permissions.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { Diagnostic, ToolDefinition, ToolExecuteResult, ToolGroupInfo, ToolInfo, ToolPermission } from '../../../shared/tools.ts';
 import { Emitter, type Disposer } from '../base/emitter.ts';
-import type { ApprovalMemoryData } from './approval-memory.ts';
+import type { ApprovalMemoryData } from './approval/approval-memory.ts';
 import { applyEnableState, replaceExecutorGroups, syncExecutorGroups, type GroupsChange } from './executor-groups.ts';
 import { ToolExecutor, type ExecuteOptions } from './tool-executor.ts';
 import { applyToolSelection, normalizeSelection, selectionRefusal } from './tool-selection.ts';
@@ -43,7 +45,7 @@ import { applyToolSet, enableExactly } from './rules/apply-tool-set.ts';
 import { bookCallGuard } from './rules/book-call-guard.ts';
 import { findToolSet, type RuleBook } from './rules/rule-book.ts';
 import type { ApprovalCallback, PermissionStore, SessionEvent, ToolGroup } from './types.ts';
-import { VariableSystem } from './variable-system.ts';
+import { VariableSystem } from './variables/variable-system.ts';
 
 /** Where a conversation's tool groups come from (the runtime's combined source, a test's list). */
 export interface ToolSource {
@@ -69,6 +71,12 @@ export interface ToolSessionDeps {
   log?: (message: string) => void;
   /** Contract: called once, when `session` closes (the runtime forgets it); never throws. */
   closed?: (session: ToolSession) => void;
+  /**
+   * Tool sets a conversation is in because of what it did (a skill's accepted `allowed-tools`,
+   * while that skill is active). They only narrow. Contract: `sets` is cheap and never throws;
+   * `onChanged` calls back with the session whose sets changed and returns a disposer.
+   */
+  activeToolSets?: { sets(sessionId: string): ToolSet[]; onChanged(listener: (sessionId: string) => void): Disposer };
 }
 
 export interface ToolSessionOptions {
@@ -91,6 +99,12 @@ export interface ToolSessionOptions {
   permissionLevel?: PermissionLevel;
   /** Contract: true while nobody watches (a scheduled run's chat); read at every call. Levels then only tighten (decide-call.ts). */
   unattended?: () => boolean;
+  /**
+   * Contract: the folder this conversation's calls run in when it has its own (a scheduled run's
+   * --cwd), else undefined (the working-folder setting); read at every call. Relative paths in
+   * the rules' checks mean this folder then.
+   */
+  workingDir?: () => string | undefined;
 }
 
 export type ToolSessionFactory = (options: ToolSessionOptions) => ToolSession;
@@ -112,6 +126,7 @@ export class ToolSession {
   #toolSet: string | undefined;
   #level: PermissionLevel | undefined;
   readonly #exactToolSet: boolean;
+  readonly #workingDir: (() => string | undefined) | undefined;
   #closed = false;
 
   constructor(deps: ToolSessionDeps, options: ToolSessionOptions) {
@@ -122,6 +137,7 @@ export class ToolSession {
     this.#toolSet = options.toolSet;
     this.#level = options.permissionLevel;
     this.#exactToolSet = options.exactToolSet ?? false;
+    this.#workingDir = options.workingDir;
     const { limits } = deps.settings();
     const executor = new ToolExecutor({
       sessionId: options.sessionId,
@@ -130,7 +146,7 @@ export class ToolSession {
       toolTimeoutMs: limits.toolTimeoutMs,
       ...(options.approve ? { approve: options.approve } : {}),
       ...(deps.permissions ? { permissions: deps.permissions } : {}),
-      ...(deps.ruleBook ? { guard: bookCallGuard(deps.ruleBook, { toolSet: () => this.#toolSet, ...(options.unattended ? { unattended: options.unattended } : {}) }) } : {}),
+      ...(deps.ruleBook ? { guard: bookCallGuard(deps.ruleBook, { toolSet: () => this.#toolSet, ...(options.unattended ? { unattended: options.unattended } : {}), ...(options.workingDir ? { workingDir: options.workingDir } : {}) }) } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     this.#executor = executor;
@@ -148,7 +164,10 @@ export class ToolSession {
       this.#applySwitches(settings);
       this.#changes.fire();
     });
-    for (const off of [offTools, offSettings]) if (off) this.#disposers.push(off);
+    const offActive = deps.activeToolSets?.onChanged((sessionId) => {
+      if (sessionId === this.sessionId) this.#resync();
+    });
+    for (const off of [offTools, offSettings, offActive]) if (off) this.#disposers.push(off);
   }
 
   get sessionId(): string {
@@ -220,7 +239,8 @@ export class ToolSession {
   /** One call as this conversation may make it; never throws (see the header). */
   async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolExecuteResult> {
     const refusal = this.refusal(name);
-    if (refusal === undefined) return this.#executor.execute(name, args, options);
+    const workingDir = this.#workingDir?.();
+    if (refusal === undefined) return this.#executor.execute(name, args, workingDir === undefined ? options : { ...options, workingDir });
     return { toolName: name, status: 'ERROR', error: refusal, finalText: refusal, ...(options.callId ? { callId: options.callId } : {}), durationMs: 0 };
   }
 
@@ -346,6 +366,7 @@ export class ToolSession {
   #applySwitches(settings: Settings): void {
     const set = this.#toolSet ? findToolSet(settings, this.#toolSet) : undefined;
     applyEnableState(this.#executor, settings);
+    this.#executor.setToolSetScope(undefined);
     if (set && this.#exactToolSet) enableExactly(this.#executor, set);
     if (this.#onlyGroups.length > 0) {
       for (const group of this.#executor.listGroups()) {
@@ -354,6 +375,7 @@ export class ToolSession {
     }
     if (this.#selection) applyToolSelection(this.#executor, this.#selection);
     if (set && !this.#exactToolSet) applyToolSet(this.#executor, set);
+    for (const active of this.#deps.activeToolSets?.sets(this.sessionId) ?? []) applyToolSet(this.#executor, active);
     for (const name of this.#forRun) {
       const group = this.#executor.groupOf(name);
       if (group) this.#executor.toggleGroupEnabled(group, true);

@@ -29,6 +29,11 @@ export interface ToolContext {
    * and attachments). Contract: cheap, never throws; called once per call at most.
    */
   conversation?: () => ToolConversation;
+  /**
+   * The folder this call runs in when its conversation has its own (a schedule's --cwd); absent:
+   * the working-folder setting the tool was loaded with. Process tools start there.
+   */
+  workingDir?: string;
 }
 
 export interface ToolConversation {
@@ -150,7 +155,7 @@ export interface ToolGroup {
   /**
    * A built-in group the catalog neither lists nor offers, and no switch, selection or tool set
    * touches: its tools run when called by name, unless a listed tool has that name. FindTools is
-   * one (the chat's tool budget offers it itself, chat/find-tools-group.ts).
+   * one (the chat's tool budget offers it itself, chat/tool-calls/find-tools-group.ts).
    */
   unlisted?: boolean;
 }

@@ -18,15 +18,20 @@ export function McpInteractionCard(props: { request: McpInteractionRequest; onAn
     setSent(true);
     props.onAnswer(a);
   };
-  const title = () =>
-    props.request.kind === 'form' ? `${props.request.server} asks for information` : props.request.kind === 'url' ? `${props.request.server} asks you to open a page` : `${props.request.server} asks to use the model`;
+  // A tool's own question (Open WebUI's __event_call__) names the tool and its group, not "MCP".
+  const asker = () => (props.request.tool ? `${props.request.tool} (${props.request.server})` : props.request.server);
+  const title = () => {
+    const r = props.request;
+    if (r.kind === 'form') return r.confirm ? `${asker()} asks you to confirm` : `${asker()} asks for information`;
+    return r.kind === 'url' ? `${asker()} asks you to open a page` : `${asker()} asks to use the model`;
+  };
   return (
     <section class="approval-card card mcp-ask" role="group" aria-labelledby={titleId()} data-testid="mcp-ask" data-kind={props.request.kind} data-request-id={props.request.id}>
       <span class="sr-only" role="alert">
         {title()}. Press {jumpToApprovalLabel()} to go to it.
       </span>
       <header class="row">
-        <span class="badge">MCP</span>
+        <span class="badge">{props.request.tool ? 'Tool' : 'MCP'}</span>
         <h3 id={titleId()} class="grow">
           {title()}
         </h3>
@@ -167,10 +172,10 @@ function FormAsk(props: { request: Extract<McpInteractionRequest, { kind: 'form'
       </Show>
       <div class="row">
         <button type="submit" class="primary" disabled={props.disabled}>
-          Send
+          {props.request.confirm ? 'Confirm' : 'Send'}
         </button>
         <button type="button" disabled={props.disabled} onClick={() => props.onAnswer({ action: 'decline' })}>
-          Decline
+          {props.request.confirm ? 'Cancel' : 'Decline'}
         </button>
       </div>
     </form>

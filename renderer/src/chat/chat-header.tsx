@@ -8,7 +8,7 @@ import { useApp } from '../store/app-context.tsx';
 import { ChatSettingsPanel } from './chat-settings-panel.tsx';
 import { ContextMeter } from './context-meter.tsx';
 import { ModelPicker } from './model-picker.tsx';
-import { PermissionControls } from './permission-controls.tsx';
+import { PermissionControls } from './tool-calls/permission-controls.tsx';
 import { returnFocusAfterClose } from '../ui/return-focus.ts';
 
 /** The model a chat uses: its own choice, else the last one picked (new chats), else the active provider's. */

@@ -3,12 +3,12 @@ import { useApp } from '../store/app-context.tsx';
 import { VirtualList } from '../ui/virtual-list.tsx';
 import type { ChatState } from '../store/app-state.ts';
 import { MessageRow } from './message-row.tsx';
-import { Composer, NEW_CHAT_DRAFT } from './composer.tsx';
+import { Composer, NEW_CHAT_DRAFT } from './composer/composer.tsx';
 import { FirstRunNotice } from './first-run-notice.tsx';
 import { ChatHeader, chatModel } from './chat-header.tsx';
-import { ToolSelectionPanel } from './tool-selection-panel.tsx';
-import { ToolToasts } from './tool-toasts.tsx';
-import { effectiveSelection, selectedTools } from './tool-selection.ts';
+import { ToolSelectionPanel } from './tool-calls/tool-selection-panel.tsx';
+import { ToolToasts } from './tool-calls/tool-toasts.tsx';
+import { effectiveSelection, selectedTools } from './tool-calls/tool-selection.ts';
 import { returnFocusAfterClose } from '../ui/return-focus.ts';
 import './chat.css';
 

@@ -3,12 +3,12 @@ import { McpInteractionCard } from '../approvals/mcp-interaction-card.tsx';
 import type { ChatState, Row } from '../store/app-state.ts';
 import { MarkdownView } from '../ui/markdown-view.tsx';
 import { useApp } from '../store/app-context.tsx';
-import { ToolCallBlock } from './tool-call-block.tsx';
+import { ToolCallBlock } from './tool-calls/tool-call-block.tsx';
 import { McpAppBlock } from '../apps/mcp-app-block.tsx';
 import { CollapsibleText } from './collapsible-text.tsx';
 import { charCount } from '../approvals/fold-value.ts';
 import { AssistantMeta, MessageActions, MessageEdit } from './message-actions.tsx';
-import { AttachmentChips } from './attachment-chips.tsx';
+import { AttachmentChips } from './composer/attachment-chips.tsx';
 import { InterruptedNotice } from './interrupted-notice.tsx';
 
 /** One row of the chat. Reads only its own slice of the store, so other rows stay untouched. */

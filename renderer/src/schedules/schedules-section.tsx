@@ -4,6 +4,7 @@
 import { For, Show, createSignal } from 'solid-js';
 import { PERMISSION_LEVEL_LABELS, PERMISSION_LEVELS, type PermissionLevel } from '../../../shared/permissions.ts';
 import type { OnAsk, ScheduleConfig, ScheduleInfo } from '../../../shared/schedules.ts';
+import { DraftSaveRow } from '../settings/draft-save-row.tsx';
 import { useApp } from '../store/app-context.tsx';
 import { useSchedules } from './use-schedules.ts';
 import './schedules.css';
@@ -21,9 +22,10 @@ interface Draft {
   permissions: PermissionLevel | '';
   onAsk: OnAsk;
   model: string;
+  cwd: string;
 }
 
-const emptyDraft = (): Draft => ({ name: '', kind: 'every', when: '1d', timezone: systemZone(), prompt: '', toolSet: '', permissions: '', onAsk: 'pause', model: '' });
+const emptyDraft = (): Draft => ({ name: '', kind: 'every', when: '1d', timezone: systemZone(), prompt: '', toolSet: '', permissions: '', onAsk: 'pause', model: '', cwd: '' });
 
 export function draftToSchedule(draft: Draft): ScheduleConfig {
   return {
@@ -34,6 +36,7 @@ export function draftToSchedule(draft: Draft): ScheduleConfig {
     ...(draft.permissions ? { permissions: draft.permissions } : {}),
     onAsk: draft.onAsk,
     ...(draft.model.trim() ? { model: draft.model.trim() } : {}),
+    ...(draft.cwd.trim() ? { cwd: draft.cwd.trim() } : {}),
   };
 }
 
@@ -86,6 +89,7 @@ export function SchedulesSection() {
                 {info.config.toolSet ? ` · tool set ${info.config.toolSet}` : ''}
                 {info.config.permissions ? ` · ${PERMISSION_LEVEL_LABELS[info.config.permissions]}` : ''}
                 {info.config.onAsk === 'deny' ? ' · refuses questions' : ''}
+                {info.config.cwd ? ` · in ${info.config.cwd}` : ''}
               </span>
               <div class="small" data-testid="schedule-status">
                 {status(info)}
@@ -144,17 +148,9 @@ export function SchedulesSection() {
             <option value="deny">Refuse it</option>
           </select>
           <input aria-label="Model (optional)" placeholder="model (default: the active one)" value={draft().model} onInput={(e) => edit({ model: e.currentTarget.value })} />
+          <input aria-label="Working folder (optional)" placeholder="folder its tools run in (default: the working folder)" value={draft().cwd} onInput={(e) => edit({ cwd: e.currentTarget.value })} />
         </div>
-        <div class="row">
-          <button type="button" class="primary" disabled={!draft().name.trim() || !draft().prompt.trim()} onClick={() => void add()}>
-            Add schedule
-          </button>
-          <Show when={problem()}>
-            <span class="small error-text" role="alert">
-              {problem()}
-            </span>
-          </Show>
-        </div>
+        <DraftSaveRow label="Add schedule" disabled={!draft().name.trim() || !draft().prompt.trim()} onSave={() => void add()} problem={problem()} />
       </fieldset>
     </section>
   );

@@ -2,49 +2,17 @@
 // rows (action, tool glob, tests as `PATH~GLOB; PATH=~REGEX`, reason), moved up and down, saved at
 // once; and a "test a call" box asking the runtime which rule decides (with paths resolved).
 import { For, Show, createSignal } from 'solid-js';
-import { RULE_ACTIONS, type RuleAction, type RuleVerdict, type ToolRule } from '../../../shared/permissions.ts';
-import { matcherText, parseMatcher } from '../../../shared/rule-text.ts';
+import { RULE_ACTIONS, type RuleAction, type RuleVerdict } from '../../../shared/permissions.ts';
 import { useApp } from '../store/app-context.tsx';
 import { useDraftRows } from './draft-rows.ts';
+import { DraftSaveRow } from './draft-save-row.tsx';
+import { rowsToRules, toRuleRow } from './rule-rows.ts';
 import { useSettings } from './use-settings.ts';
-
-interface Row {
-  action: RuleAction;
-  tool: string;
-  where: string;
-  reason: string;
-  scope?: 'chat';
-}
-
-const toRow = (r: ToolRule): Row => ({ action: r.action, tool: r.tool, where: (r.where ?? []).map(matcherText).join('; '), reason: r.reason ?? '', ...(r.scope === 'chat' ? { scope: 'chat' as const } : {}) });
-
-/** Rows back to rules, or the first problem naming the rule. */
-export function rowsToRules(rows: Row[]): { rules: ToolRule[] } | { error: string } {
-  const rules: ToolRule[] = [];
-  for (const [i, row] of rows.entries()) {
-    if (!row.tool.trim()) return { error: `Rule ${i + 1}: name a tool or a glob such as browser_*.` };
-    const where = [];
-    for (const part of row.where.split(';').map((p) => p.trim()).filter(Boolean)) {
-      const m = parseMatcher(part);
-      if ('error' in m) return { error: `Rule ${i + 1}: ${m.error}.` };
-      if (m.regex !== undefined) {
-        try {
-          new RegExp(m.regex, 'u');
-        } catch (e) {
-          return { error: `Rule ${i + 1}: the regex ${m.regex} does not compile (${(e as Error).message}).` };
-        }
-      }
-      where.push(m);
-    }
-    rules.push({ action: row.action, tool: row.tool.trim(), ...(where.length ? { where } : {}), ...(row.reason.trim() ? { reason: row.reason.trim() } : {}), ...(row.scope ? { scope: row.scope } : {}) });
-  }
-  return { rules };
-}
 
 export function RulesSection() {
   const app = useApp();
   const { settings, save } = useSettings();
-  const { rows, dirty, problem, setProblem, change, update, markSaved } = useDraftRows(() => settings()?.toolRules ?? [], toRow);
+  const { rows, dirty, problem, setProblem, change, update, markSaved } = useDraftRows(() => settings()?.toolRules ?? [], toRuleRow);
   const move = (i: number, by: number) => {
     const next = [...rows()];
     const [row] = next.splice(i, 1);
@@ -105,19 +73,11 @@ export function RulesSection() {
           </div>
         )}
       </For>
-      <div class="row">
+      <DraftSaveRow label="Save rules" disabled={!dirty()} onSave={() => void saveRules()} problem={problem()}>
         <button type="button" onClick={() => change([...rows(), { action: 'ask', tool: '', where: '', reason: '' }])}>
           + Add rule
         </button>
-        <button type="button" class="primary" disabled={!dirty()} onClick={() => void saveRules()}>
-          Save rules
-        </button>
-        <Show when={problem()}>
-          <span class="small error-text" role="alert">
-            {problem()}
-          </span>
-        </Show>
-      </div>
+      </DraftSaveRow>
       <fieldset class="stack" data-testid="rule-test">
         <legend class="small">Test a call</legend>
         <div class="row wrap">

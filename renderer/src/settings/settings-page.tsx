@@ -6,6 +6,7 @@ import { For, Show, createSignal, onMount } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
 import { useApp } from '../store/app-context.tsx';
 import { Icon } from '../ui/icons.tsx';
+import { HelpLink } from '../ui/help-link.tsx';
 import { SETTINGS_SECTIONS } from './settings-sections.ts';
 import './settings.css';
 
@@ -79,6 +80,7 @@ export function SettingsPage(props: { onClose: () => void; section?: string | un
               {(entry) => (
                 <div id={anchorId(entry.id)} class="settings-anchor" tabIndex={-1} data-section={entry.id}>
                   <Dynamic component={entry.component} />
+                  <HelpLink page={entry.docs} topic={entry.title} />
                 </div>
               )}
             </For>

@@ -5,6 +5,7 @@ import { For, Show } from 'solid-js';
 import { PERMISSION_LEVEL_LABELS, PERMISSION_LEVELS, type PermissionLevel, type ToolSet } from '../../../shared/permissions.ts';
 import { useApp } from '../store/app-context.tsx';
 import { useDraftRows } from './draft-rows.ts';
+import { DraftSaveRow } from './draft-save-row.tsx';
 import { useSettings } from './use-settings.ts';
 
 interface Row {
@@ -92,19 +93,11 @@ export function ToolSetsSection() {
           </div>
         )}
       </For>
-      <div class="row">
+      <DraftSaveRow label="Save tool sets" disabled={!dirty()} onSave={() => void saveSets()} problem={problem()}>
         <button type="button" onClick={() => change([...rows(), { name: '', groups: '', tools: '', level: '' }])}>
           + Add tool set
         </button>
-        <button type="button" class="primary" disabled={!dirty()} onClick={() => void saveSets()}>
-          Save tool sets
-        </button>
-        <Show when={problem()}>
-          <span class="small error-text" role="alert">
-            {problem()}
-          </span>
-        </Show>
-      </div>
+      </DraftSaveRow>
     </section>
   );
 }

@@ -20,6 +20,7 @@ export function applyEvent(event: ApiEvent, state: AppState, now = Date.now()): 
       return; // Settings → MCP servers subscribes itself (nothing else shows server states)
     case 'schedules.changed':
     case 'schedules.notice':
+    case 'schedules.open':
       return; // the Inbox, Settings → Schedules and the notifier subscribe themselves
   }
   const chat = state.chats[event.sessionId];

@@ -1,5 +1,7 @@
 import { For, Show } from 'solid-js';
 import type { Diagnostic } from '../../../shared/tools.ts';
+import { diagnosticDocs } from '../../../shared/docs-pages.ts';
+import { HelpLink } from '../ui/help-link.tsx';
 
 const RANK = { error: 0, warning: 1, info: 2 } as const;
 
@@ -22,9 +24,10 @@ export function DiagnosticsList(props: { diagnostics: readonly Diagnostic[] }) {
               <span class={`badge ${d.severity === 'error' ? 'err' : d.severity === 'warning' ? 'warn' : ''}`}>{d.severity}</span>{' '}
               <code class="small">{location(d)}</code>
               <div>{d.message}</div>
-              <Show when={d.hint}>
-                <div class="muted small">→ {d.hint}</div>
-              </Show>
+              <div class="muted small">
+                <Show when={d.hint}>→ {d.hint} </Show>
+                <HelpLink page={diagnosticDocs(d)} topic={`how to fix ${location(d)}`} text="How to fix" />
+              </div>
             </li>
           )}
         </For>

@@ -6,7 +6,7 @@ import { DiagnosticsList } from './diagnostics-list.tsx';
 import { UntrustedFolders } from './untrusted-folders.tsx';
 import { ToolRunForm } from './tool-run-form.tsx';
 import { ToolEditor } from './tool-editor.tsx';
-import { NewToolForm } from './new-tool-form.tsx';
+import { NewToolForm, type CreatedSkill } from './new-tool-form.tsx';
 import './tools.css';
 
 const EDITABLE = new Set(['script', 'three-layer']);
@@ -21,6 +21,7 @@ export function ToolsPanel(props: { creating?: boolean }) {
   const [editing, setEditing] = createSignal<ToolFiles | null>(null);
   /** A new tool the app cannot edit (module, Python, PowerShell): where it is, and that it loaded. */
   const [created, setCreated] = createSignal<CreatedTool | null>(null);
+  const [createdSkill, setCreatedSkill] = createSignal<CreatedSkill | null>(null);
   const [reloading, setReloading] = createSignal(false);
 
   const tools = createMemo(() => app.state.tools.groups.flatMap((g) => g.tools));
@@ -70,6 +71,10 @@ export function ToolsPanel(props: { creating?: boolean }) {
       <Show when={creating()}>
         <NewToolForm
           onCancel={() => setCreating(false)}
+          onCreatedSkill={(skill) => {
+            setCreating(false);
+            setCreatedSkill(skill);
+          }}
           onCreated={(tool) => {
             setCreating(false);
             if (tool.files) setEditing(tool.files);
@@ -95,6 +100,21 @@ export function ToolsPanel(props: { creating?: boolean }) {
             <Show when={tool().tools.length === 0}>
               <span class="error-text">It did not load; the problems are listed below.</span>
             </Show>
+          </div>
+        )}
+      </Show>
+      <Show when={createdSkill()}>
+        {(skill) => (
+          <div class="card stack small" role="status" data-testid="skill-created">
+            <div class="row">
+              <span class="grow">
+                Created skill <code>{skill().id}</code> in <code>{skill().dir}</code> ({skill().files.length} files). Edit its <code>SKILL.md</code> in your editor; it is
+                listed in Settings → Skills and offered to the model as <code>activate_skill</code>.
+              </span>
+              <button type="button" onClick={() => setCreatedSkill(null)}>
+                Close
+              </button>
+            </div>
           </div>
         )}
       </Show>

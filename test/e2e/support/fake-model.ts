@@ -1,6 +1,6 @@
 // The fake model's behaviour in the e2e suite: `call TOOL {json}` from the user makes it call
 // that tool, `parallel N` makes N parallel script_echo calls; after tool results it answers
-// quoting the last one; anything else is echoed.
+// quoting the last one; `fail STATUS` answers with that HTTP error; anything else is echoed.
 import { fakeTurn, type FakeScript, type RecordedRequest } from '../../support/fake-openai-server.ts';
 
 export const FINAL_PREFIX = 'Final answer. The tool said:';
@@ -21,6 +21,8 @@ export const e2eScript: FakeScript = (request) => {
     const calls = Array.from({ length: Number(parallel[1]) }, (_, i) => ({ name: 'script_echo', args: { text: `parallel ${i + 1}` } }));
     return fakeTurn.parallel(calls);
   }
+  const fail = /^fail (\d{3})$/.exec(said.trim());
+  if (fail) return fakeTurn.error(Number(fail[1]), 'the fake model refused this turn');
   const call = /^call (\S+)\s*([\s\S]*)$/.exec(said.trim());
   if (call) return fakeTurn.toolCall(call[1]!, JSON.parse(call[2] || '{}'));
   return fakeTurn.text(`You said: ${said}`);

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ApiEvent, ApiEventListener, ApiHandlers } from '../../../shared/api.ts';
 import { apiError } from '../../../shared/api.ts';
-import { startBrowserServer, type BrowserServer } from '../../../electron/runtime/host/server.ts';
+import { startBrowserServer, type BrowserServer } from '../../../electron/runtime/host/transport/server.ts';
 import type { ApiHost } from '../../../electron/runtime/host/types.ts';
 import { createWsClient, type SocketLike } from '../../../renderer/src/api/ws-client.ts';
 

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpInstallService, type McpInstallService } from '../../../electron/runtime/host/mcp-install-service.ts';
+import { createMcpInstallService, type McpInstallService } from '../../../electron/runtime/host/services/mcp-install-service.ts';
 import { openSettingsStore } from '../../../electron/runtime/store/settings-store.ts';
 import { startFixtureRegistry, type FixtureRegistry } from '../../support/fixture-registry.ts';
 import { acmeManifest, packBundle } from '../../support/pack-mcpb.ts';

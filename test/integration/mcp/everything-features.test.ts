@@ -3,7 +3,7 @@
 // content, and a crash with restart.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { McpManager } from '../../../electron/runtime/sources/mcp/mcp-manager.ts';
-import { formDefaults } from '../../../electron/runtime/sources/mcp/form-defaults.ts';
+import { formDefaults } from '../../../electron/runtime/sources/mcp/connection/form-defaults.ts';
 import type { ElicitationAsk, McpInteractions, SamplingAsk } from '../../../electron/runtime/sources/mcp/types.ts';
 import type { ToolContext } from '../../../electron/runtime/tools/types.ts';
 import { EVERYTHING, startEverythingHttp, testManager } from '../../support/mcp-servers.ts';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { McpCallTrace } from '../../../shared/tool-inspection.ts';
 import type { ToolUpdate } from '../../../shared/tools.ts';
 import type { McpManager } from '../../../electron/runtime/sources/mcp/mcp-manager.ts';
-import { MAX_CALL_LOG_LINES } from '../../../electron/runtime/sources/mcp/call-recorder.ts';
+import { MAX_CALL_LOG_LINES } from '../../../electron/runtime/sources/mcp/connection/call-recorder.ts';
 import { ToolExecutor } from '../../../electron/runtime/tools/tool-executor.ts';
 import { EVERYTHING, fixture, startEverythingHttp, testManager } from '../../support/mcp-servers.ts';
 

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, cpSync, 
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { McpManager } from '../../../electron/runtime/sources/mcp/mcp-manager.ts';
-import { entryAllowingWrite } from '../../../electron/runtime/sources/mcp/allow-write.ts';
+import { entryAllowingWrite } from '../../../electron/runtime/sources/mcp/config/allow-write.ts';
 import { ToolExecutor } from '../../../electron/runtime/tools/tool-executor.ts';
 import { EVERYTHING, testManager } from '../../support/mcp-servers.ts';
 import { removeScratch, repoRoot, scratchInCheckout } from '../../support/run-cli.ts';

@@ -9,7 +9,7 @@ import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { connectStdio, serveHome } from '../../support/mcp-serve-harness.ts';
 import { removeScratch, repoRoot, runCli, scratchInCheckout } from '../../support/run-cli.ts';
-import { copyAnthropicSkill, writeSkill } from '../../support/skill-fixtures.ts';
+import { copyFixtureSkill, writeSkill } from '../../support/skill-fixtures.ts';
 
 vi.setConfig({ testTimeout: 90_000 });
 afterAll(() => removeScratch());
@@ -22,7 +22,7 @@ describe('mcp serve: the skills extension', () => {
     const userHome = join(serve.home, '..', 'user');
     mkdirSync(userHome, { recursive: true });
     serve.env.HOME = userHome;
-    const pdf = copyAnthropicSkill('pdf', join(serve.home, 'skills'));
+    const pdf = copyFixtureSkill('pdf', join(serve.home, 'skills'));
     writeSkill(join(userHome, '.agents/skills'), 'notes', { name: 'notes', description: 'Keeps notes.' }, 'Write notes.\n', { 'references/how.md': '# How\n' });
     writeSkill(join(userHome, '.agents/skills'), 'hidden', { name: 'hidden', description: 'Switched off.' });
     const settings = JSON.parse(readFileSync(join(serve.home, 'settings.json'), 'utf8')) as Record<string, unknown>;
@@ -34,11 +34,11 @@ describe('mcp serve: the skills extension', () => {
       const { skills: entries } = await skills.list();
       expect(entries.map((e) => e.frontmatter.name).sort()).toEqual(['notes', 'pdf']);
       const entry = entries.find((e) => e.frontmatter.name === 'pdf')!;
-      expect(entry.frontmatter.description).toMatch(/^Use this skill whenever/);
+      expect(entry.frontmatter.description).toMatch(/^Work with PDF files/);
       const resources = entry.resources as Array<{ uri: string; digest: string; size: number }>;
       const script = resources.find((r) => r.uri.endsWith('/scripts/check_fillable_fields.py'))!;
       expect(script.digest.replace(/^sha256:/, '')).toBe(sha256(join(pdf, 'scripts/check_fillable_fields.py')));
-      expect(resources.length).toBe(12);
+      expect(resources.length).toBe(5); // every file of the skill, SKILL.md included
       // Reading goes through the client's digest check.
       const manifest = await skills.read(entry);
       expect(manifest.verified).toBe(true);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../shared/settings.ts';
 import { mcpDeps } from '../../../electron/runtime/sources/mcp/index.ts';
 import type { McpManager } from '../../../electron/runtime/sources/mcp/mcp-manager.ts';
-import { parseMcpServer } from '../../../electron/runtime/sources/mcp/server-config.ts';
+import { parseMcpServer } from '../../../electron/runtime/sources/mcp/config/server-config.ts';
 import { fixture, testManager } from '../../support/mcp-servers.ts';
 
 const SLOW = fixture('slow-start-server.mjs');

@@ -1,43 +1,16 @@
 // Done means, third bullet, with real `tooldesk serve` processes: a schedule `--every 1m` runs on
 // time (within 5 s of its slot; a real minute is waited for), two serve processes on one home run
 // it once, and a start after ten minutes with nothing running runs a missed schedule once, late.
-import { rmSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ScheduleRun } from '../../../shared/schedules.ts';
 import { RunStore } from '../../../electron/runtime/schedules/run-store.ts';
 import { openSettingsStore } from '../../../electron/runtime/store/settings-store.ts';
-import { startAppServer, type AppServer } from '../../e2e/support/app-server.ts';
-import { makeHome } from '../../e2e/support/e2e-home.ts';
-import { e2eScript } from '../../e2e/support/fake-model.ts';
-import { ensureRendererBuilt } from '../../e2e/support/renderer-build.ts';
-import { startFakeOpenAI, type FakeOpenAIServer } from '../../support/fake-openai-server.ts';
 import { runCli } from '../../support/run-cli.ts';
+import { useServeHomes } from '../../support/serve-homes.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
 
-let fake: FakeOpenAIServer;
-const servers: AppServer[] = [];
-const homes: string[] = [];
-
-beforeAll(async () => {
-  await ensureRendererBuilt();
-  fake = await startFakeOpenAI({ script: e2eScript });
-}, 180_000);
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop();
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-});
-
-afterAll(async () => {
-  await fake?.close();
-});
-
-async function serve(home: string): Promise<AppServer> {
-  const server = await startAppServer({ home });
-  servers.push(server);
-  return server;
-}
+const { home: newHome, serve } = useServeHomes();
 
 /** Waits (reading the run records on disk) until `count` runs of `name` ended. */
 async function endedRuns(home: string, name: string, count: number, withinMs: number): Promise<ScheduleRun[]> {
@@ -52,8 +25,7 @@ async function endedRuns(home: string, name: string, count: number, withinMs: nu
 
 describe('schedules on time under serve', () => {
   it('runs `--every 1m` within 5 s of its slot, once, with two serve processes on the home', async () => {
-    const home = makeHome({ providerUrl: fake.url });
-    homes.push(home);
+    const home = newHome();
     const added = await runCli(home, ['schedule', 'add', 'minutely', '--every', '1m', '--prompt', 'tick']);
     expect(added.code).toBe(0);
     const pair = await Promise.all([serve(home), serve(home)]);
@@ -73,8 +45,7 @@ describe('schedules on time under serve', () => {
   });
 
   it('after ten minutes with nothing running, a start runs a missed schedule once, marked late', async () => {
-    const home = makeHome({ providerUrl: fake.url });
-    homes.push(home);
+    const home = newHome();
     const now = Date.now();
     // As a home looks when its last run was 10 minutes ago and nothing ran since.
     const settings = openSettingsStore(home);

@@ -2,43 +2,18 @@
 // in the Inbox; the `tooldesk serve` that owns the schedules is killed (SIGKILL) and started again;
 // `tooldesk inbox approve ID` resumes the run, the tool runs once, the run ends `done`, and the
 // schedule's chat holds the whole run. With `--on-ask deny` the call is refused and nothing runs.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AuditEntry } from '../../../shared/permissions.ts';
 import type { InboxItem, ScheduleRun } from '../../../shared/schedules.ts';
-import { startAppServer, type AppServer } from '../../e2e/support/app-server.ts';
-import { makeHome } from '../../e2e/support/e2e-home.ts';
-import { e2eScript, FINAL_PREFIX, toolMessages } from '../../e2e/support/fake-model.ts';
-import { ensureRendererBuilt } from '../../e2e/support/renderer-build.ts';
-import { startFakeOpenAI, type FakeOpenAIServer } from '../../support/fake-openai-server.ts';
+import { FINAL_PREFIX, toolMessages } from '../../e2e/support/fake-model.ts';
 import { runCli } from '../../support/run-cli.ts';
+import { useServeHomes } from '../../support/serve-homes.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
 
-let fake: FakeOpenAIServer;
-const servers: AppServer[] = [];
-const homes: string[] = [];
-
-beforeAll(async () => {
-  await ensureRendererBuilt();
-  fake = await startFakeOpenAI({ script: e2eScript });
-}, 180_000);
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop();
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-});
-
-afterAll(async () => {
-  await fake?.close();
-});
-
-async function serve(home: string): Promise<AppServer> {
-  const server = await startAppServer({ home });
-  servers.push(server);
-  return server;
-}
+const { fake, home: newHome, serve } = useServeHomes();
 
 async function cli(home: string, args: string[]): Promise<string> {
   const result = await runCli(home, args);
@@ -58,8 +33,7 @@ function chatMessages(home: string, sessionId: string): Array<{ role: string; co
 
 describe('a scheduled run that needs an answer (real serve processes)', () => {
   it('pauses into the Inbox, survives SIGKILL of serve, and resumes on `inbox approve`', async () => {
-    const home = makeHome({ providerUrl: fake.url });
-    homes.push(home);
+    const home = newHome();
     await cli(home, ['schedule', 'add', 'nightly', '--every', '1d', '--prompt', 'call script_echo {"text":"from the schedule"}']);
     const first = await serve(home);
 
@@ -98,11 +72,10 @@ describe('a scheduled run that needs an answer (real serve processes)', () => {
   });
 
   it('with --on-ask deny refuses the call, tells the model, runs nothing and ends denied', async () => {
-    const home = makeHome({ providerUrl: fake.url });
-    homes.push(home);
+    const home = newHome();
     await cli(home, ['schedule', 'add', 'strict', '--every', '1d', '--on-ask', 'deny', '--prompt', 'call script_echo {"text":"never"}']);
     await serve(home);
-    const before = fake.chatRequests().length;
+    const before = fake().chatRequests().length;
     const result = await runCli(home, ['schedule', 'run', 'strict']);
     expect(result.stdout).toMatch(/^run-\w+ denied/);
     expect(result.code).toBe(1);
@@ -110,7 +83,7 @@ describe('a scheduled run that needs an answer (real serve processes)', () => {
     expect(runs[0]).toMatchObject({ status: 'denied', refused: 1 });
     expect(runs[0]!.audit.filter((entry) => entry.decision === 'allowed')).toEqual([]);
     expect(runs[0]!.audit.some((entry) => entry.tool === 'script_echo' && entry.decision === 'rejected')).toBe(true);
-    const told = toolMessages(fake.chatRequests().slice(before).at(-1));
+    const told = toolMessages(fake().chatRequests().slice(before).at(-1));
     expect(told.join('\n')).toContain('Nobody was there to answer');
     expect(JSON.parse(await cli(home, ['inbox', '--json']))).toEqual([]);
   });

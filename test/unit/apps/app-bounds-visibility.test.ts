@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { boundedAppHeight, createMessageBudget } from '../../../renderer/src/apps/app-message-budget.ts';
 import { messageBytes } from '../../../renderer/src/apps/watch-app-messages.ts';
 import { appCallRefusal, appOnly } from '../../../electron/runtime/apps/app-visibility.ts';
-import { toolUiMeta } from '../../../electron/runtime/sources/mcp/tool-ui-meta.ts';
+import { toolUiMeta } from '../../../electron/runtime/sources/mcp/mapping/tool-ui-meta.ts';
 
 describe('message budget', () => {
   const limits = { perSecond: 5, maxMessageBytes: 1000, bytesPerTenSeconds: 3000 };

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServerLog } from '../../../electron/runtime/sources/mcp/server-log.ts';
+import { ServerLog } from '../../../electron/runtime/sources/mcp/connection/server-log.ts';
 import { jsonFileBackend } from '../../../electron/runtime/store/json-file-backend.ts';
 
 const dirs: string[] = [];

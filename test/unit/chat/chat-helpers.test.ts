@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../shared/chat.ts';
-import { parseSlashCommand } from '../../../electron/runtime/chat/slash-command.ts';
-import { titleFromMessage } from '../../../electron/runtime/chat/title-from-message.ts';
-import { MISSING_RESULT_TEXT, toLlmMessages } from '../../../electron/runtime/chat/to-llm-messages.ts';
-import { readSessionFile, readSessionInfo, SessionFile } from '../../../electron/runtime/chat/session-file.ts';
-import { isValidSessionId, newSessionId } from '../../../electron/runtime/chat/session-id.ts';
+import { parseSlashCommand } from '../../../electron/runtime/chat/commands/slash-command.ts';
+import { titleFromMessage } from '../../../electron/runtime/chat/titles/title-from-message.ts';
+import { MISSING_RESULT_TEXT, toLlmMessages } from '../../../electron/runtime/chat/turn/to-llm-messages.ts';
+import { readSessionFile, readSessionInfo, SessionFile } from '../../../electron/runtime/chat/persistence/session-file.ts';
+import { isValidSessionId, newSessionId } from '../../../electron/runtime/chat/persistence/session-id.ts';
 
 const at = 1;
 const result = { status: 'SUCCESS' as const, finalText: 'r' };
@@ -168,7 +168,7 @@ describe('session files', () => {
 
 describe('session file robustness', () => {
   it('writes tool data JSON cannot hold (BigInt, cycles) as text instead of failing', async () => {
-    const { toJsonLine } = await import('../../../electron/runtime/chat/session-file.ts');
+    const { toJsonLine } = await import('../../../electron/runtime/chat/persistence/session-file.ts');
     const data: Record<string, unknown> = { n: 10n, shared: { x: 1 } };
     data.self = data;
     data.again = data.shared;

@@ -4,7 +4,7 @@
 import * as realFs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SessionManager } from '../../../electron/runtime/chat/session-manager.ts';
+import { SessionManager } from '../../../electron/runtime/chat/persistence/session-manager.ts';
 import { openSettingsStore } from '../../../electron/runtime/store/settings-store.ts';
 import { demoGroup, tmpHome } from '../../support/chat-harness.ts';
 

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SessionAttachments, TOOL_IMAGE_LIMITS } from '../../../electron/runtime/chat/session-attachments.ts';
+import { SessionAttachments, TOOL_IMAGE_LIMITS } from '../../../electron/runtime/chat/persistence/session-attachments.ts';
 import type { ToolResultMessage } from '../../../shared/chat.ts';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

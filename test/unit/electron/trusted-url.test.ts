@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { electronContentSecurityPolicy, isAppUrl, isExternalLink } from '../../../electron/main/trusted-url.ts';
-import { securityHeaders } from '../../../electron/runtime/host/static-files.ts';
+import { securityHeaders } from '../../../electron/runtime/host/transport/static-files.ts';
 
 const location = { rendererFile: '/opt/tooldesk/out/renderer/index.html' };
 

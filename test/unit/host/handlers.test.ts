@@ -10,11 +10,11 @@ import { UNTRUSTED_FOLDER_CODE, type ToolGroupInfo } from '../../../shared/tools
 import type { Variable } from '../../../shared/variables.ts';
 import { createEventHub } from '../../../electron/runtime/host/event-hub.ts';
 import { createHandlers } from '../../../electron/runtime/host/handlers.ts';
-import type { HostServices, SessionService, ToolService } from '../../../electron/runtime/host/services.ts';
-import { sliceVariable } from '../../../electron/runtime/tools/variable-system.ts';
-import { createInMemoryClient } from '../../../electron/runtime/host/in-memory-client.ts';
-import { createProviderService } from '../../../electron/runtime/host/provider-service.ts';
-import { createSettingsService } from '../../../electron/runtime/host/settings-service.ts';
+import type { HostServices, SessionService, ToolService } from '../../../electron/runtime/host/services/services.ts';
+import { sliceVariable } from '../../../electron/runtime/tools/variables/variable-system.ts';
+import { createInMemoryClient } from '../../../electron/runtime/host/transport/in-memory-client.ts';
+import { createProviderService } from '../../../electron/runtime/host/services/provider-service.ts';
+import { createSettingsService } from '../../../electron/runtime/host/services/settings-service.ts';
 import { openSettingsStore } from '../../../electron/runtime/store/settings-store.ts';
 import { SecretStore, sessionBackend } from '../../../electron/runtime/store/secret-store.ts';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../../support/fake-openai-server.ts';

@@ -1,8 +1,8 @@
 // Thumbnails of attached images, and the lightbox tool images and thumbnails open in.
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@solidjs/testing-library';
-import { ToolResultImages } from '../../../renderer/src/chat/tool-result-images.tsx';
-import { AttachmentChips } from '../../../renderer/src/chat/attachment-chips.tsx';
+import { ToolResultImages } from '../../../renderer/src/chat/tool-calls/tool-result-images.tsx';
+import { AttachmentChips } from '../../../renderer/src/chat/composer/attachment-chips.tsx';
 import { imageSrc } from '../../../renderer/src/ui/image-lightbox.tsx';
 import { closeTopLayer, openLayerCount } from '../../../renderer/src/ui/layers.ts';
 

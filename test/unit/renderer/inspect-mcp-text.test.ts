@@ -2,7 +2,7 @@
 // when cut, a missing answer said in words, shared log lines marked and explained, a cut counted.
 import { describe, expect, it } from 'vitest';
 import type { McpCallTrace } from '../../../shared/tool-inspection.ts';
-import { mcpAnswerText, mcpLogText, mcpRequestText, mcpServerText } from '../../../renderer/src/chat/inspect-mcp-text.ts';
+import { mcpAnswerText, mcpLogText, mcpRequestText, mcpServerText } from '../../../renderer/src/chat/tool-calls/inspect-mcp-text.ts';
 
 const trace = (patch: Partial<McpCallTrace> = {}): McpCallTrace => ({ server: 'logs', transport: 'stdio', requests: [], log: [], startMs: 0, roundTripMs: 12, ...patch });
 

@@ -3,7 +3,7 @@
 // and the bundle view's form by field type.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@solidjs/testing-library';
-import { McpServersSection } from '../../../renderer/src/settings/mcp-servers-section.tsx';
+import { McpServersSection } from '../../../renderer/src/settings/mcp-servers/mcp-servers-section.tsx';
 import { AppProvider } from '../../../renderer/src/store/app-context.tsx';
 import { createAppStore } from '../../../renderer/src/store/create-app-store.ts';
 import type { ApiMethodName, McpServerView } from '../../../shared/api.ts';

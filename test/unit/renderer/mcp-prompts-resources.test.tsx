@@ -3,9 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@solidjs/testing-library';
 import type { McpPromptInfo, McpResourceInfo } from '../../../shared/mcp.ts';
-import { promptUsage, suggestPrompts } from '../../../renderer/src/chat/slash-suggestions.ts';
-import { ResourcePicker, filterResources } from '../../../renderer/src/chat/resource-picker.tsx';
-import { ATTACH_LIMITS, admitUploads } from '../../../renderer/src/chat/read-attachment.ts';
+import { promptUsage, suggestPrompts } from '../../../renderer/src/chat/composer/slash-suggestions.ts';
+import { ResourcePicker, filterResources } from '../../../renderer/src/chat/composer/resource-picker.tsx';
+import { ATTACH_LIMITS, admitUploads } from '../../../renderer/src/chat/composer/read-attachment.ts';
 
 afterEach(cleanup);
 

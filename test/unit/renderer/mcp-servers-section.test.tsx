@@ -2,8 +2,8 @@
 // URL), remove and the import preview, on a fake API.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@solidjs/testing-library';
-import { McpServersSection } from '../../../renderer/src/settings/mcp-servers-section.tsx';
-import { splitCommandLine } from '../../../renderer/src/settings/split-command-line.ts';
+import { McpServersSection } from '../../../renderer/src/settings/mcp-servers/mcp-servers-section.tsx';
+import { splitCommandLine } from '../../../renderer/src/settings/mcp-servers/split-command-line.ts';
 import { AppProvider } from '../../../renderer/src/store/app-context.tsx';
 import { createAppStore } from '../../../renderer/src/store/create-app-store.ts';
 import type { ApiMethodName, McpImportPreview, McpServerView } from '../../../shared/api.ts';

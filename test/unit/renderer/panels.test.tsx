@@ -4,7 +4,9 @@ import { DiagnosticsList, sortDiagnostics } from '../../../renderer/src/tools/di
 import type { VariableInfo } from '../../../shared/variables.ts';
 import type { ChatMessage } from '../../../shared/chat.ts';
 import { mountApp } from './mount-app.tsx';
-import { fakeTool } from './fake-api.ts';
+import { fakeApi, fakeTool } from './fake-api.ts';
+import { AppProvider } from '../../../renderer/src/store/app-context.tsx';
+import { createAppStore } from '../../../renderer/src/store/create-app-store.ts';
 
 const variable = (name: string, type: VariableInfo['type']): VariableInfo => ({ name, type, tags: [], size: 10, createdAt: 1, updatedAt: Date.now(), accessedAt: 1 });
 
@@ -79,12 +81,20 @@ describe('diagnostics', () => {
       { severity: 'info' as const, file: '/t/c', message: 'note' },
     ];
     expect(sortDiagnostics(list).map((d) => d.severity)).toEqual(['error', 'warning', 'info']);
-    render(() => <DiagnosticsList diagnostics={list} />);
+    // Its "How to fix" links open docs through the API, so the list lives inside the app's provider.
+    const store = createAppStore(fakeApi({}).api) as unknown as Parameters<typeof AppProvider>[0]['value'];
+    render(() => (
+      <AppProvider value={store}>
+        <DiagnosticsList diagnostics={list} />
+      </AppProvider>
+    ));
     const items = screen.getByTestId('diagnostics').querySelectorAll('li');
     expect(items[0]).toHaveTextContent('/t/b/definition.json:7:2');
     expect(items[0]).toHaveTextContent('bad JSON');
     expect(items[0]).toHaveTextContent('Fix the comma.');
     expect(items[1]).toHaveTextContent('/t/a.py:3');
+    // Each links to a docs page: its own, else the formats' overview.
+    expect(Array.from(items).map((li) => li.querySelector('[data-testid="help-link"]')?.getAttribute('data-docs'))).toEqual(['tools/README.md', 'tools/README.md', 'tools/README.md']);
   });
 });
 

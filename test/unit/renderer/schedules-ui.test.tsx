@@ -56,5 +56,19 @@ describe('schedules in the app', () => {
     fireEvent.input(within(section).getByLabelText('Interval (30m, 2h, 1d)'), { target: { value: '2h' } });
     fireEvent.click(within(section).getByText('Add schedule'));
     await waitFor(() => expect(calls.saveSchedule).toHaveBeenLastCalledWith({ schedule: { name: 'digest', prompt: 'Summarise', every: '2h', onAsk: 'pause' } }));
+    // The working folder is a field too (the runtime checks it is absolute).
+    fireEvent.input(within(section).getByLabelText('Schedule name'), { target: { value: 'notes' } });
+    fireEvent.input(within(section).getByLabelText('Prompt'), { target: { value: 'Tidy' } });
+    fireEvent.input(within(section).getByLabelText('Working folder (optional)'), { target: { value: '/home/me/notes' } });
+    fireEvent.click(within(section).getByText('Add schedule'));
+    await waitFor(() => expect(calls.saveSchedule).toHaveBeenLastCalledWith({ schedule: { name: 'notes', prompt: 'Tidy', every: '1d', onAsk: 'pause', cwd: '/home/me/notes' } }));
+  });
+
+  it('opens the run\'s chat when the app says a desktop notification was clicked', async () => {
+    const { calls, emit } = await mountApp({ listSessions: () => [first, chat], listSchedules: () => ({ schedules: [info], inbox: [] }) });
+    await screen.findByTestId('schedule-chat');
+    calls.openSession!.mockClear();
+    emit({ type: 'schedules.open', sessionId: 'sched-chat' });
+    await waitFor(() => expect(calls.openSession).toHaveBeenCalledWith({ sessionId: 'sched-chat' }));
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@solidjs/testing-library';
 import { createStore } from 'solid-js/store';
-import { ToolCallBlock } from '../../../renderer/src/chat/tool-call-block.tsx';
+import { ToolCallBlock } from '../../../renderer/src/chat/tool-calls/tool-call-block.tsx';
 import type { ToolCallState } from '../../../renderer/src/store/app-state.ts';
 import type { ApprovalRequest } from '../../../shared/tools.ts';
 

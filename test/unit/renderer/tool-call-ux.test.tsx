@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@solidjs/testing-library';
 import { createStore } from 'solid-js/store';
-import { ToolCallBlock } from '../../../renderer/src/chat/tool-call-block.tsx';
-import { commandLine } from '../../../renderer/src/chat/command-line.ts';
-import { slashQuery, suggestTools, varRefsIn } from '../../../renderer/src/chat/slash-suggestions.ts';
-import { globalSelection, togglePin, toggleTools } from '../../../renderer/src/chat/tool-selection.ts';
+import { ToolCallBlock } from '../../../renderer/src/chat/tool-calls/tool-call-block.tsx';
+import { commandLine } from '../../../renderer/src/chat/composer/command-line.ts';
+import { slashQuery, suggestTools, varRefsIn } from '../../../renderer/src/chat/composer/slash-suggestions.ts';
+import { globalSelection, togglePin, toggleTools } from '../../../renderer/src/chat/tool-calls/tool-selection.ts';
 import { applyEvent, applySnapshot } from '../../../renderer/src/store/apply-event.ts';
 import { emptyAppState, type ToolCallState } from '../../../renderer/src/store/app-state.ts';
 import type { ToolExecuteResult, ToolGroupInfo, ToolInfo } from '../../../shared/tools.ts';

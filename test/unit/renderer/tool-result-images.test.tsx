@@ -3,7 +3,7 @@
 // an image the session did not keep is named with the reason.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@solidjs/testing-library';
-import { ToolResultImages, resultImages } from '../../../renderer/src/chat/tool-result-images.tsx';
+import { ToolResultImages, resultImages } from '../../../renderer/src/chat/tool-calls/tool-result-images.tsx';
 
 afterEach(cleanup);
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

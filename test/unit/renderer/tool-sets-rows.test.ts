@@ -2,8 +2,8 @@
 // `/toolset NAME` offered in the message box's menu.
 import { describe, expect, it } from 'vitest';
 import { rowsToToolSets } from '../../../renderer/src/settings/tool-sets-section.tsx';
-import { suggestToolSets } from '../../../renderer/src/chat/slash-suggestions.ts';
-import { isUnknownToolCommand } from '../../../renderer/src/chat/composer.tsx';
+import { suggestToolSets } from '../../../renderer/src/chat/composer/slash-suggestions.ts';
+import { isUnknownToolCommand } from '../../../renderer/src/chat/composer/composer.tsx';
 
 const row = (name: string, groups = '', tools = '', level: '' | 'trusted' | 'ask' = '') => ({ name, groups, tools, level });
 

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerOf, elicitationOf, startAskEndpoint } from '../../../electron/runtime/sources/open-webui/ask-server.ts';
+import type { ElicitationAsk } from '../../../electron/runtime/sources/mcp/types.ts';
+import type { ElicitResult } from '@modelcontextprotocol/client';
 import { hasToolsClassLine } from '../../../electron/runtime/sources/open-webui/index.ts';
 import { foldEvents, notificationOf, progressLine } from '../../../electron/runtime/sources/open-webui/events.ts';
 import type { ValveSpec } from '../../../electron/runtime/sources/open-webui/parse.ts';
@@ -130,8 +132,14 @@ describe('Open WebUI __event_call__ endpoint', () => {
 
   it('answers only its token, only confirmation/input, only small bodies, and closes with the call', async () => {
     const asked: string[] = [];
+    const askers: string[] = [];
     const controller = new AbortController();
-    const endpoint = await startAskEndpoint('g', { sessionId: 's', callId: 'c' }, { elicit: async (ask) => (asked.push(String(ask.params.message)), { action: 'accept', content: { value: 'yes' } }) }, controller.signal);
+    const elicit = async (ask: ElicitationAsk): Promise<ElicitResult> => {
+      asked.push(String(ask.params.message));
+      askers.push(`${ask.tool} of ${ask.server}${ask.confirm ? ' confirms' : ''}`);
+      return { action: 'accept', content: { value: 'yes' } };
+    };
+    const endpoint = await startAskEndpoint('g', 'ask_name', { sessionId: 's', callId: 'c' }, { elicit }, controller.signal);
     const post = (body: string, token = endpoint.token) => fetch(endpoint.url, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body });
     expect((await post('{"type":"input","data":{}}', 'wrong')).status).toBe(403);
     expect((await fetch(endpoint.url)).status).toBe(403);
@@ -140,6 +148,9 @@ describe('Open WebUI __event_call__ endpoint', () => {
     expect(asked).toEqual([]);
     expect(await (await post('{"type":"input","data":{"message":"Who?"}}')).json()).toEqual({ answer: 'yes' });
     expect(asked).toEqual(['Who?']);
+    // A confirmation says it is one, and both name the tool that asks.
+    expect(await (await post('{"type":"confirmation","data":{"message":"Sure?"}}')).json()).toEqual({ answer: true });
+    expect(askers).toEqual(['ask_name of g', 'ask_name of g confirms']);
     controller.abort();
     await expect(post('{"type":"input","data":{}}')).rejects.toThrow();
   });

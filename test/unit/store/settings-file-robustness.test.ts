@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { FileError } from '../../../electron/runtime/base/file-error.ts';
-import { createSettingsService } from '../../../electron/runtime/host/settings-service.ts';
+import { createSettingsService } from '../../../electron/runtime/host/services/settings-service.ts';
 import { parseSettings } from '../../../electron/runtime/store/parse-settings.ts';
 import { jsonFileBackend } from '../../../electron/runtime/store/json-file-backend.ts';
 import type { SettingsBackendFactory } from '../../../electron/runtime/store/settings-backend.ts';

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolExecutor } from '../../../electron/runtime/tools/tool-executor.ts';
 import type { Tool } from '../../../electron/runtime/tools/types.ts';
+import { applyToolSet } from '../../../electron/runtime/tools/rules/apply-tool-set.ts';
 
 const tool = (name: string, executionPolicy: 'auto' | 'ask-always' = 'auto'): Tool => ({
   definition: { type: 'function', function: { name, description: name, parameters: { type: 'object', properties: {} } } },
@@ -20,6 +21,17 @@ describe('wording for the user and for the model', () => {
     expect(result.finalText).toContain('Ask the user to enable it');
     expect(result.error).toBe('The group "files" is switched off (Settings → Tool groups), so list_files did not run.');
     expect(result.error).not.toMatch(/ask the user/i);
+  });
+
+  it('a call of a tool a tool set leaves out names the set, not a switch that is on', async () => {
+    const executor = new ToolExecutor({ sessionId: 'w' });
+    executor.registerToolGroup({ name: 'files', tools: [tool('list_files'), tool('read_file')] });
+    executor.toggleGroupEnabled('files', true);
+    applyToolSet(executor, { name: 'reading', tools: ['read_file'] });
+    const result = await executor.execute('list_files', {});
+    expect(result.error).toBe('list_files is outside the tool set "reading", so it did not run. Add it to that set or pick another one (`tooldesk toolset list`).');
+    expect(result.finalText).toContain('outside the tool set "reading"');
+    expect((await executor.execute('read_file', {})).status).toBe('SUCCESS');
   });
 
   it("a rejection's reason is quoted word for word as its own sentence, and its absence leaves no dangling colon", async () => {

@@ -2,7 +2,7 @@
 // draft-07 build refused ("no schema with key or ref …/2020-12/schema"), so such tools ran
 // unvalidated. A schema is now checked in the dialect its `$schema` names; draft-07 where it says so.
 import { describe, expect, it } from 'vitest';
-import { ArgsValidator, schemaDialect } from '../../../electron/runtime/tools/validate-args.ts';
+import { ArgsValidator, schemaDialect } from '../../../electron/runtime/tools/args/validate-args.ts';
 
 const v2020 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -1,6 +1,8 @@
 // `tooldesk schedule add|remove|enable|disable`: the settings' `schedules` list. An entry is
 // checked (schedule-config.ts) before it is saved, so a bad cron or interval is refused here with
 // what to write instead, never found later by the scheduler.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { PERMISSION_LEVELS, type PermissionLevel } from '../../../../shared/permissions.ts';
 import { ON_ASK_CHOICES, type OnAsk, type ScheduleConfig } from '../../../../shared/schedules.ts';
 import { checkSchedule } from '../../../runtime/schedules/schedule-config.ts';
@@ -26,7 +28,7 @@ export const addCommand: Command = {
     '                     "trusted" still asks where your rules or a tool\'s own policy ask',
     '  --on-ask pause     a question pauses the run until you answer it (`tooldesk inbox`); default',
     '  --on-ask deny      a question is refused and the model told nobody was there',
-    '  --cwd DIR          the working folder (default: the working-folder setting; recorded, not yet applied)',
+    '  --cwd DIR          the folder its tools run in (default: the working-folder setting, recorded now)',
     '  --model ID         the model (default: the active provider\'s, recorded now)',
   ].join('\n'),
   async run(argv, io) {
@@ -53,7 +55,9 @@ export const addCommand: Command = {
       }
       const active = settings.providers.find((p) => p.id === settings.activeProviderId);
       const model = option(args, 'model') ?? active?.model;
-      const cwd = option(args, 'cwd') ?? settings.workingDir ?? undefined;
+      const given = option(args, 'cwd');
+      const cwd = given !== undefined ? resolve(given) : (settings.workingDir ?? undefined);
+      if (given !== undefined && !isFolder(cwd!)) throw new UsageError(`--cwd: ${cwd} is not an existing folder (the folder the schedule's tools run in)`);
       const config: ScheduleConfig = {
         name,
         prompt,
@@ -71,7 +75,6 @@ export const addCommand: Command = {
       const others = (settings.schedules ?? []).filter((s) => s.name !== name);
       const replaced = others.length !== (settings.schedules ?? []).length;
       runtime.settings.set('schedules', [...others, config]);
-      if (cwd && cwd !== settings.workingDir) io.stderr.write(`tooldesk schedule add: note: tools still run in the working-folder setting (${settings.workingDir ?? 'your home'}); a per-schedule folder (${cwd}) is recorded but not applied yet\n`);
       io.stdout.write(`${replaced ? 'Replaced' : 'Added'} schedule ${name}: ${every ? `every ${every}` : `cron "${cron}" (${config.timezone})`}${onAsk === 'deny' ? ', refuses questions' : ', pauses on questions'}\n`);
       return 0;
     });
@@ -115,4 +118,12 @@ async function editOne(argv: string[], io: Parameters<Command['run']>[1], verb: 
     io.stdout.write(`${verb === 'remove' ? 'Removed' : verb === 'enable' ? 'Enabled' : 'Disabled'} schedule ${name}\n`);
     return 0;
   });
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

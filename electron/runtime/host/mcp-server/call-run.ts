@@ -2,9 +2,10 @@
 // asks for ends the current round with an `input_required` result (the SDK turns it into an
 // `elicitation/create` push for 2025-era clients); the client's answer arrives in the next round,
 // which resumes this same run. Each round lends its request context: progress goes to the round
-// that is open, and cancelling that round aborts the run (its processes are killed). A question
-// the tool itself asks (Open WebUI's __event_call__, a proxied server's elicitation) travels the
-// same way as an `elicit` step, and its answer goes back to the tool unchanged. The round's state
+// that is open (numbered by the run, so the numbers keep rising after a question), and cancelling
+// that round aborts the run (its processes are killed). A question the tool itself asks (Open
+// WebUI's __event_call__, a proxied server's elicitation) travels the same way as an `elicit`
+// step, and its answer goes back to the tool unchanged. The round's state
 // belongs to the round (the MCP SDK's requestState): a question handed out gets a token the
 // client echoes in its next round, and a deadline (an abort signal) after which the question is
 // answered "no answer came" by the run itself. resume(token) accepts only the open question's token.
@@ -20,8 +21,12 @@ type Answer = { kind: 'approval'; decision: ApprovalDecision } | { kind: 'elicit
 /** What a round lends to the run while it is open. */
 export interface RoundPort {
   signal: AbortSignal;
-  /** Sends a progress notification when the client asked for progress; never throws. */
-  progress?: (message: string) => void;
+  /**
+   * Sends a progress notification when the client asked for progress; never throws. `progress`
+   * is the run's count, not the round's: it keeps rising across question rounds, as the protocol
+   * wants a request's progress to rise.
+   */
+  progress?: (progress: number, message: string) => void;
 }
 
 export interface CallRunOptions {
@@ -54,6 +59,7 @@ export class CallRun {
     unattended: () => ({ kind: 'none', reason: 'No one can answer.' }),
   });
   #elicitations = 0;
+  #progress = 0;
   #askArrived: (() => void) | undefined;
   #round: RoundPort | undefined;
   #detachSignal: (() => void) | undefined;
@@ -177,7 +183,8 @@ export class CallRun {
 
   #onUpdate(update: ToolUpdate): void {
     const text = update.text ?? (update.details !== undefined ? safeJson(update.details) : '');
-    this.#round?.progress?.(text);
+    const round = this.#round;
+    if (round?.progress) round.progress(++this.#progress, text);
   }
 }
 

@@ -3,7 +3,9 @@
 // (one over stdio; one per MCP session over HTTP) gets its own ToolSession from the runtime's
 // factory, writes its events to the runtime's one audit log, and receives the questions its
 // calls' tools ask (through the runtime's router). offer() lists what a client would be offered
-// from a ToolSession alone: no connection and no MCP `Server` is built to print it.
+// from a ToolSession alone: no connection and no MCP `Server` is built to print it. The first
+// tools/list (or tools/call) of any connection waits, once per server, for the MCP servers
+// still starting (each within its own start bound), and the log names those not ready.
 import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import type { Settings } from '../../../../shared/settings.ts';
 import type { ToolGroupInfo } from '../../../../shared/tools.ts';
@@ -18,6 +20,7 @@ import { startMcpHttpServer, type McpHttpServer } from './serve-http.ts';
 import type { ServeInteractionRouter } from './serve-interactions.ts';
 import { serveMcpStdio } from './serve-stdio.ts';
 import { listMcpTools } from './tool-listing.ts';
+import { notReadyText, waitForStarts, type StartWatch } from '../../sources/mcp/ready/wait-for-starts.ts';
 
 export interface McpServerOptions {
   transport: 'stdio' | 'http';
@@ -40,6 +43,8 @@ export interface McpServerParts {
   router: ServeInteractionRouter;
   /** Tooldesk's enabled skills, served with the skills extension (serve-skills.ts). */
   skills?: SkillsExtension;
+  /** The MCP servers whose starts in flight the first tools/list waits for. */
+  starts?: StartWatch;
 }
 
 export type { HttpToken, McpHttpServer };
@@ -63,12 +68,21 @@ export interface McpServer {
 export function createMcpServer(parts: McpServerParts, options: McpServerOptions): McpServer {
   const onlyGroups = options.onlyGroups ?? [];
   const say = (message: string) => options.log?.(message);
+  // Made on first need and shared: every later list is answered at once.
+  let ready: Promise<void> | undefined;
+  const whenReady = () =>
+    (ready ??= waitForStarts(parts.starts!, onlyGroups.length ? { names: onlyGroups } : {}).then(async (notReady) => {
+      // The tool sources hear the same last change: let them update the sessions before the list.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (notReady.length) say(`the first tools/list is answered without the tools of MCP server(s) not ready: ${notReadyText(notReady)}`);
+    }));
   const feed = {
     toolSession: parts.toolSession,
     settings: () => parts.settings.get(),
     onlyGroups,
     ...(options.toolSet ? { toolSet: options.toolSet } : {}),
     ...(parts.skills ? { skills: parts.skills } : {}),
+    ...(parts.starts ? { ready: whenReady } : {}),
   };
   const open = new Set<McpServeConnection>();
   const makeConnection = (id: string): McpServeConnection => {

@@ -140,10 +140,15 @@ export class McpServeConnection {
 
   #registerHandlers(): void {
     const server = this.server;
-    server.setRequestHandler('tools/list', async () => ({ tools: listMcpTools(this.tools) }));
-    server.setRequestHandler('tools/call', (request, ctx) =>
-      this.#call(request.params.name, request.params.arguments ?? {}, request.params._meta?.progressToken, ctx),
-    );
+    // A host lists once and calls: the list waits for the MCP servers still starting (tool-feed.ts ready).
+    server.setRequestHandler('tools/list', async () => {
+      await this.#options.feed.ready?.();
+      return { tools: listMcpTools(this.tools) };
+    });
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      await this.#options.feed.ready?.();
+      return this.#call(request.params.name, request.params.arguments ?? {}, request.params._meta?.progressToken, ctx);
+    });
     server.setRequestHandler('resources/list', async () => ({
       resources: this.tools.variables.list({ limit: 1000 }).items.map((v) => ({
         uri: `${VARIABLE_URI_PREFIX}${encodeURIComponent(v.name)}`,
@@ -349,11 +354,9 @@ function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** Progress notifications for one round; numbered so clients can tell them apart. Never throws. */
-function progressSender(ctx: ServerContext, progressToken: string | number): (message: string) => void {
-  let progress = 0;
-  return (message) => {
-    progress++;
+/** Progress notifications for one round, numbered by its run (call-run.ts RoundPort). Never throws. */
+function progressSender(ctx: ServerContext, progressToken: string | number): (progress: number, message: string) => void {
+  return (progress, message) => {
     void ctx.mcpReq
       .notify({ method: 'notifications/progress', params: { progressToken, progress, ...(message ? { message: message.slice(0, 2000) } : {}) } })
       .catch(() => {});

@@ -16,4 +16,6 @@ export interface McpToolFeed {
   toolSet?: string;
   /** Tooldesk's enabled skills, served with the skills extension (serve-skills.ts). */
   skills?: SkillsExtension;
+  /** Contract: resolves (never rejects) once the MCP servers starting now are ready or past their bound. */
+  ready?: () => Promise<void>;
 }

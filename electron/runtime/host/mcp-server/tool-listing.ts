@@ -3,7 +3,7 @@
 // that declare it (built-in ReadVar/ListVars, or `readOnly`/`readOnlyHint` in a tool's metadata):
 // a client may skip its own confirmation for read-only tools, so we never guess it.
 import type { ToolDefinition, ToolGroupInfo, ToolInfo } from '../../../../shared/tools.ts';
-import { LIST_VARS, READ_VAR, VARS_GROUP } from '../../tools/vars-tools.ts';
+import { LIST_VARS, READ_VAR, VARS_GROUP } from '../../tools/variables/vars-tools.ts';
 
 /** What the listing reads of a ToolSession: what the model may call, and each tool's info. */
 export interface OfferedTools {

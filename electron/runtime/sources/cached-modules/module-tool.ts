@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Tool, ToolContext, ToolRunResult } from '../../tools/types.ts';
-import { SETTINGS_TIMEOUT_PLACE, timedOutText } from '../../tools/timeout-message.ts';
+import { SETTINGS_TIMEOUT_PLACE, timedOutText } from '../../tools/result/timeout-message.ts';
 import { runToolProcess, type ProcessReading, type ProcessSpec, type ResultBase } from '../process/run-tool-process.ts';
 import type { CachedTool } from './cache.ts';
 import { readPermission } from './permissions.ts';

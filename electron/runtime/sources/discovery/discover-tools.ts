@@ -3,6 +3,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UNTRUSTED_FOLDER_CODE, type Diagnostic } from '../../../../shared/tools.ts';
+import { FORMAT_DOCS } from '../../../../shared/docs-pages.ts';
 import { assembleGroups, splitByEntry, type EntryResult } from './assemble-groups.ts';
 import { classifyEntry } from './classify-entry.ts';
 import { missingInterpreterDiagnostics } from './missing-interpreter.ts';
@@ -115,7 +116,9 @@ export async function loadEntries(entries: SourceEntry[], ctx: SourceContext, ro
       // Loaders promise not to throw; if one does, its entries still get a diagnostic each.
       loaded = { groups: [], diagnostics: list.map((e) => ({ severity: 'error' as const, file: e.path, message: `Loading failed: ${(error as Error).message}`, code: 'loader-failed' })) };
     }
-    const split = splitByEntry(list, loaded.groups, [...loaded.diagnostics, ...missingInterpreterDiagnostics(list, ctx)]);
+    // Each problem links to its format's page (how to fix it), unless its maker named another.
+    const found = [...loaded.diagnostics, ...missingInterpreterDiagnostics(list, ctx)].map((d) => (d.docs ? d : { ...d, docs: FORMAT_DOCS[format] }));
+    const split = splitByEntry(list, loaded.groups, found);
     for (const entry of list) {
       const part = split.get(entry.path)!;
       results.push({ entry, rootIndex: rootIndexOf(entry), groups: part.groups, diagnostics: part.diagnostics });

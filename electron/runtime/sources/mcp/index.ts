@@ -1,7 +1,7 @@
 // The MCP client's entry point for composition roots: a manager built from the settings, kept in
 // step with them (servers added, removed, groups switched), starting stdio servers through
 // runner/spawn-managed.ts.
-import type { WriteGuard } from './allow-write.ts';
+import type { WriteGuard } from './config/allow-write.ts';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Settings } from '../../../../shared/settings.ts';
@@ -9,18 +9,18 @@ import { spawnManaged } from '../../runner/spawn-managed.ts';
 import type { ProtectedPaths, RunnerOptions, SecretResolver } from '../../runner/types.ts';
 import { protectedPathsFor } from '../source-context.ts';
 import { McpManager } from './mcp-manager.ts';
-import { createOAuthFlow, type CredentialStore } from './oauth-flow.ts';
+import { createOAuthFlow, type CredentialStore } from './connection/oauth-flow.ts';
 import type { McpClientDeps, McpInteractions, SpawnServer } from './types.ts';
 
 export { McpManager, type McpGroupSource } from './mcp-manager.ts';
-export { serverLogFile } from './server-log.ts';
-export { descriptionSnapshotFile } from './description-watch.ts';
-export { entryEnvRefs } from './config-variables.ts';
-export { knownConfigFiles, planImport, answerQuestions, moveSecrets, type ConfigLocation, type ImportedServer } from './import-config.ts';
-export { keychainCredentialStore } from './oauth-flow.ts';
-export { formDefaults, type FormValue } from './form-defaults.ts';
-export { clearSecretMissing, markSecretsMissing, missingSecretsOf, secretStored } from './secret-missing.ts';
-export { parseMcpServers, parseMcpServer, switchedOffMessage, type McpServer } from './server-config.ts';
+export { serverLogFile } from './connection/server-log.ts';
+export { descriptionSnapshotFile } from './mapping/description-watch.ts';
+export { entryEnvRefs } from './config/config-variables.ts';
+export { knownConfigFiles, planImport, answerQuestions, moveSecrets, type ConfigLocation, type ImportedServer } from './config/import-config.ts';
+export { keychainCredentialStore } from './connection/oauth-flow.ts';
+export { formDefaults, type FormValue } from './connection/form-defaults.ts';
+export { clearSecretMissing, markSecretsMissing, missingSecretsOf, secretStored } from './config/secret-missing.ts';
+export { parseMcpServers, parseMcpServer, switchedOffMessage, type McpServer } from './config/server-config.ts';
 export type { McpServerStateInfo, McpInteractions } from './types.ts';
 
 export interface McpSourceOptions {
@@ -39,6 +39,8 @@ export interface McpSourceOptions {
   protect?: () => ProtectedPaths;
   /** Overrides for tests (bounds, restart delays, a fake spawn). */
   deps?: Partial<McpClientDeps>;
+  /** Start a switched-on server at once (default) or on first use (see McpManager). */
+  autoStart?: boolean;
 }
 
 /** Inside (or holding) TOOLDESK_HOME or a tool root. */
@@ -106,7 +108,7 @@ export async function createMcpGroupSource(
   store: { get(): Settings; onDidChange(listener: (next: Settings) => void): () => void },
   options: McpSourceOptions,
 ): Promise<McpManager> {
-  const manager = new McpManager(mcpDeps(store.get(), options));
+  const manager = new McpManager(mcpDeps(store.get(), options), { autoStart: options.autoStart ?? true });
   const apply = (s: Settings) => manager.configure(s.mcpServers, s.groupDefaults);
   const keyOf = (s: Settings) => JSON.stringify([s.mcpServers, s.groupDefaults]);
   await apply(store.get());

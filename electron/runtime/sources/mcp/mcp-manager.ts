@@ -1,15 +1,16 @@
 // Every configured MCP server as a connection and a tool group. The settings say which servers
 // exist (`mcpServers`) and which groups are on (`groupDefaults`): a server starts when its group
-// is switched on, and stops when the group is switched off, the server is removed, or the app
-// quits. A switched-off server is never started by anything; its group lists the tools it had
-// the last time it ran, marked off, and calling one says how to switch the server on.
+// is switched on (with `autoStart: false`, when first used), and stops when the group is switched
+// off, the server is removed, or the app quits. A switched-off server is never started by
+// anything; its group lists the tools it had the last time it ran, marked off, and calling one
+// says how to switch the server on.
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { ToolGroup } from '../../tools/types.ts';
-import { McpConnection } from './server-connection.ts';
-import { knownToolsFile, readKnownTools } from './known-tools.ts';
-import { serverRelativeTo } from './server-roots.ts';
-import { serverGroup } from './server-group.ts';
-import { parseMcpServers, type McpServer } from './server-config.ts';
+import { McpConnection } from './connection/server-connection.ts';
+import { knownToolsFile, readKnownTools } from './mapping/known-tools.ts';
+import { serverRelativeTo } from './connection/server-roots.ts';
+import { serverGroup } from './mapping/server-group.ts';
+import { parseMcpServers, type McpServer } from './config/server-config.ts';
 import type { McpClientDeps, McpServerStateInfo } from './types.ts';
 
 /** What a composition root needs: groups for the registry, diagnostics, change events. */
@@ -29,9 +30,15 @@ export class McpManager implements McpGroupSource {
   #groups: ToolGroup[] | undefined;
   #pending = false;
   #closed = false;
+  readonly #autoStart: boolean;
 
-  constructor(deps: McpClientDeps) {
+  /**
+   * `autoStart` false: a switched-on server is started only when something uses it (a call,
+   * startAll) — a one-shot command that needs one server leaves the others alone.
+   */
+  constructor(deps: McpClientDeps, options: { autoStart?: boolean } = {}) {
     this.#deps = deps;
+    this.#autoStart = options.autoStart ?? true;
   }
 
   /** Paths no server may be offered to write (TOOLDESK_HOME, tool roots): see McpClientDeps.isProtected. */
@@ -60,7 +67,7 @@ export class McpManager implements McpGroupSource {
       if (!this.#connections.has(server.name)) this.#connections.set(server.name, this.#connect(server));
     }
     await Promise.all(stopping);
-    for (const [name, connection] of this.#connections) connection.setWanted(groupDefaults[name] === true);
+    for (const [name, connection] of this.#connections) connection.setWanted(groupDefaults[name] === true, this.#autoStart);
     this.#emit();
   }
 

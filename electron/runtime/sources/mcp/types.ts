@@ -1,11 +1,11 @@
 // What the MCP client asks of the app: a way to start processes, secrets, and a person for
 // elicitation and sampling requests. Everything is optional so the CLI and tests pass only what
 // they have; a missing handler means the request is declined.
-import type { StartTimelineView } from './start-timeline.ts';
+import type { StartTimelineView } from './connection/start-timeline.ts';
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
-import type { McpOAuthFlow } from './oauth-flow.ts';
+import type { McpOAuthFlow } from './connection/oauth-flow.ts';
 import type { SandboxSpec, SecretResolver } from '../../runner/types.ts';
-import type { StartChild } from './stdio-transport.ts';
+import type { StartChild } from './connection/stdio-transport.ts';
 import type { McpClientOffer } from '../../../../shared/mcp-tool-count.ts';
 
 /** The spec handed to runner/spawn-managed.ts for a stdio server. */
@@ -48,6 +48,10 @@ export interface ElicitationAsk {
   params: ElicitRequestParams;
   /** The tool call it arrived during (the latest one of this server still running), to show it in that chat. */
   call?: { sessionId: string; callId: string };
+  /** The tool that asks, when a tool rather than an MCP server does (Open WebUI's `__event_call__`). */
+  tool?: string;
+  /** A yes/no confirmation: shown with Confirm/Cancel, not as a form to send. */
+  confirm?: boolean;
 }
 
 /** A sampling request with the server it came from. */

@@ -1,7 +1,7 @@
 // The app's side of one module tool host (host/main.ts): starts it inside the sandbox
-// (host-boot.ts), sends requests, checks every answer, runs the `exec` calls its modules make
-// through the app's runner, and restarts it when it dies. Nothing here ever imports or evaluates
-// user code.
+// (host-boot.ts), sends requests, checks every answer (route-host-message.ts), runs the `exec`
+// calls its modules make through the app's runner, and restarts it when it dies. Nothing here
+// ever imports or evaluates user code.
 import { currentCallTrace, traceToolHost, withCallTrace } from '../../tools/call-trace.ts';
 import type { SessionEvent, ToolContext, ToolRunResult } from '../../tools/types.ts';
 import type { SourceContext, SourceEntry } from '../types.ts';
@@ -14,10 +14,11 @@ import type { LoadRecord } from './load-record.ts';
 export type { LoadRecord } from './load-record.ts';
 export type { LoadOutcome } from './host-incarnation.ts';
 import { describeForged, HostForgeries } from './host-forgeries.ts';
-import { EXPECTED_KIND, type Failure, type Incarnation, type LoadAnswer, type LoadOutcome, type CallOutput } from './host-incarnation.ts';
+import type { Failure, Incarnation, LoadAnswer, LoadOutcome, CallOutput } from './host-incarnation.ts';
+import { routeHostMessage } from './route-host-message.ts';
 import { transpileAhead } from './transpile-ahead.ts';
-import { checkedResult, isObject, validDiagnostic, validToolInfo } from './host-messages.ts';
-import { MAX_CALL_OUTPUT_CHARS, type ExecReply, type ExecRequest, type FromHost, type ToHost } from './host-protocol.ts';
+import { validDiagnostic, validToolInfo } from './host-messages.ts';
+import type { ExecReply, ExecRequest, FromHost, ToHost } from './host-protocol.ts';
 
 /** A module's factory may take this long; the whole load of one entry gets a little more. */
 export const FACTORY_TIMEOUT_MS = 10_000;
@@ -310,7 +311,7 @@ export class ToolHost {
       this.starts++;
       const inc = await bootHost(this.config, {
         spawned,
-        message: (inc, message) => this.onMessage(inc, message),
+        message: (inc, message) => routeHostMessage(inc, message, { forged: (m, why) => this.forged(inc, m, why), exec: (m) => this.onExec(inc, m) }),
         kill: (inc, why) => void this.kill(inc, why),
       });
       if (!('failure' in inc)) this.idle(inc);
@@ -320,69 +321,16 @@ export class ToolHost {
     }
   }
 
-  private onMessage(inc: Incarnation, message: FromHost): void {
-    const asked = EXPECTED_KIND[message.t];
-    if (asked === undefined) return this.forged(inc, message, 'not a message of the protocol');
-    if (asked !== 'any') {
-      const id = (message as { id?: unknown }).id;
-      const kind = typeof id === 'number' ? inc.pending.get(id)?.kind : undefined;
-      if (kind !== asked) return this.forged(inc, message, kind ? `request ${String(id)} is a ${kind}` : 'no such request is open');
+  /** A module asks to run a process: only for a call of its own that is still open. */
+  private onExec(inc: Incarnation, message: Extract<FromHost, { t: 'exec' }>): void {
+    const bound = bindExec(message, inc.pending, this.loads);
+    if ('refused' in bound) {
+      if (bound.forged) return this.forged(inc, message, bound.refused);
+      return this.send(inc, { t: 'exec-reply', id: message.id, reply: { stdout: '', stderr: bound.refused, code: 127, killed: false, warnings: [] } });
     }
-    switch (message.t) {
-      case 'loaded': {
-        const pending = inc.pending.get(message.id);
-        if (pending?.kind === 'load') pending.resolve({ tools: Array.isArray(message.tools) ? message.tools : [], diagnostics: Array.isArray(message.diagnostics) ? message.diagnostics : [] });
-        return;
-      }
-      case 'update': {
-        const pending = inc.pending.get(message.id);
-        if (pending?.kind === 'execute' && isObject(message.update)) {
-          try {
-            pending.onUpdate(message.update);
-          } catch {
-            // onUpdate never throws by contract; a broken listener must not break the call
-          }
-        }
-        return;
-      }
-      case 'result': {
-        const pending = inc.pending.get(message.id);
-        if (pending?.kind === 'execute') pending.resolve(checkedResult(message.result));
-        return;
-      }
-      case 'done': {
-        const pending = inc.pending.get(message.id);
-        if (pending?.kind === 'session') pending.resolve(typeof message.error === 'string' ? { error: message.error } : {});
-        return;
-      }
-      case 'exec': {
-        const bound = bindExec(message, inc.pending, this.loads);
-        if ('refused' in bound) {
-          if (bound.forged) return this.forged(inc, message, bound.refused);
-          return this.send(inc, { t: 'exec-reply', id: message.id, reply: { stdout: '', stderr: bound.refused, code: 127, killed: false, warnings: [] } });
-        }
-        // Run inside the trace of the call that asked, so its Inspect panel lists the process.
-        const run = () => this.runExec(inc, message.id, message.request, bound);
-        void (bound.call.trace ? withCallTrace(bound.call.trace, run) : run());
-        return;
-      }
-      case 'output': {
-        const pending = inc.pending.get(message.id);
-        if (pending?.kind !== 'execute' || (message.stream !== 'stdout' && message.stream !== 'stderr')) return;
-        const { output } = pending;
-        const stream = message.stream;
-        // The host bounds what it sends; a host that does not is cut here all the same.
-        const text = typeof message.text === 'string' ? message.text : '';
-        const room = Math.max(0, MAX_CALL_OUTPUT_CHARS - output[stream].length);
-        output[stream] += text.slice(0, room);
-        const cut = Math.max(0, text.length - room) + (typeof message.cut === 'number' && message.cut > 0 ? message.cut : 0);
-        if (cut > 0) output.cut[stream] = (output.cut[stream] ?? 0) + cut;
-        return;
-      }
-      case 'exec-cancel':
-        inc.execs.get(message.id)?.controller.abort();
-        return;
-    }
+    // Run inside the trace of the call that asked, so its Inspect panel lists the process.
+    const run = () => this.runExec(inc, message.id, message.request, bound);
+    void (bound.call.trace ? withCallTrace(bound.call.trace, run) : run());
   }
 
   /** A module's exec(): run by the app's runner, sandboxed as its tool, with its call's tool's secrets only. */

@@ -41,7 +41,8 @@ export function answerOf(type: string, result: ElicitResult): unknown {
   return typeof value === 'string' ? value : value === undefined ? '' : String(value);
 }
 
-export async function startAskEndpoint(group: string, call: CallRef, interactions: McpInteractions, signal: AbortSignal): Promise<AskEndpoint> {
+/** `tool` is named on the card (and the terminal) so the user knows which tool of `group` asks. */
+export async function startAskEndpoint(group: string, tool: string, call: CallRef, interactions: McpInteractions, signal: AbortSignal): Promise<AskEndpoint> {
   const token = randomBytes(24).toString('hex');
   const expected = Buffer.from(`Bearer ${token}`);
   const server = createServer((request, response) => {
@@ -62,7 +63,8 @@ export async function startAskEndpoint(group: string, call: CallRef, interaction
       if (type !== 'confirmation' && type !== 'input') return reply(400, { error: `unsupported event type ${JSON.stringify(type)}` });
       const data = event.data && typeof event.data === 'object' ? (event.data as Record<string, unknown>) : {};
       if (!interactions.elicit) return reply(200, { answer: answerOf(type, { action: 'decline' }) });
-      const result = await interactions.elicit({ server: group, params: { mode: 'form', ...elicitationOf(type, data) } as never, call }, signal);
+      const params = { mode: 'form', ...elicitationOf(type, data) } as never;
+      const result = await interactions.elicit({ server: group, tool, params, call, ...(type === 'confirmation' ? { confirm: true } : {}) }, signal);
       reply(200, { answer: answerOf(type, result) });
     });
   });

@@ -60,7 +60,7 @@ export function createOpenWebUiTool(cached: CachedTool, entry: SourceEntry, grou
       };
       const events = eventReader(marker, call);
       // Only a method that takes __event_call__ can ask, and only where someone can answer.
-      const ask = asks && ctx.interactions ? await startAskEndpoint(group, call, ctx.interactions, call.signal) : undefined;
+      const ask = asks && ctx.interactions ? await startAskEndpoint(group, fields.definition.function.name, call, ctx.interactions, call.signal) : undefined;
       if (ask) Object.assign(request, { ask: { url: ask.url, token: ask.token } });
       const result = await runToolProcess(ctx, call, {
         spec: {

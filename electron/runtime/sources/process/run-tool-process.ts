@@ -47,10 +47,14 @@ export interface ToolProcess extends ProcessReading {
 /** Contract: never throws; every failure is a result. */
 export async function runToolProcess(ctx: SourceContext, call: ToolContext, tool: ToolProcess): Promise<ToolRunResult> {
   const deadlineMs = call.timeoutMs ?? tool.timeoutMs;
-  const sandbox = sandboxSpecFor(ctx, tool.toolName, tool.toolDir, tool.network);
+  // A call with a folder of its own (a schedule's --cwd) runs there: where the format would start
+  // in the working folder, and as the sandbox's writable work folder.
+  const workDir = call.workingDir ?? ctx.workingDir;
+  const sandbox = sandboxSpecFor(ctx, tool.toolName, tool.toolDir, tool.network, workDir);
   if (tool.readOnlyPaths?.length) sandbox.readOnlyPaths = [...(sandbox.readOnlyPaths ?? []), ...tool.readOnlyPaths];
   const run = await ctx.runner({
     ...tool.spec,
+    ...(tool.spec.cwd === ctx.workingDir ? { cwd: workDir } : {}),
     timeoutMs: call.timeoutMs !== undefined ? call.timeoutMs + RUNNER_BACKSTOP_MS : tool.timeoutMs,
     signal: call.signal,
     maxOutputBytes: ctx.outputCapBytes,

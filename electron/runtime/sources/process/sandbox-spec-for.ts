@@ -3,11 +3,12 @@ import type { SandboxSpec } from '../../runner/types.ts';
 import { helperDirs } from './helper-scripts.ts';
 import type { SourceContext } from '../types.ts';
 
-export function sandboxSpecFor(ctx: SourceContext, toolName: string, toolDir: string, network = true): SandboxSpec {
+/** `workDir`: the call's own folder (ToolContext.workingDir) when it has one. */
+export function sandboxSpecFor(ctx: SourceContext, toolName: string, toolDir: string, network = true, workDir = ctx.workingDir): SandboxSpec {
   return {
     mode: ctx.sandboxPerTool?.[toolName] ?? ctx.sandboxMode ?? 'auto',
     toolDir,
-    workDir: ctx.workingDir,
+    workDir,
     network,
     readOnlyPaths: helperDirs(),
     ...(ctx.allowHomeWrite ? { allowHomeWrite: true } : {}),

@@ -1,7 +1,9 @@
 // Which skills each conversation activated: those activated since this process started (by
 // session id), and those whose activation result is in the conversation the call belongs to (a
 // chat reopened after a restart). Activating twice adds nothing, and run_skill_python is open
-// only for a skill active in that conversation. Owned by the runtime's skill source.
+// only for a skill active in that conversation. Owned by the runtime's skill source. Listeners
+// hear each first activation (a skill's accepted tool set applies from then on).
+import { Emitter, type Disposer } from '../../base/emitter.ts';
 import type { ToolContext } from '../../tools/types.ts';
 
 /** The first line of activate_skill's result: how a conversation shows a skill was activated. */
@@ -9,14 +11,21 @@ export const activationHeading = (id: string): string => `# Skill ${id}\n`;
 
 export class ActiveSkills {
   readonly #bySession = new Map<string, Set<string>>();
+  readonly #activated = new Emitter<{ sessionId: string; id: string }>();
 
-  /** True when `id` was not active yet in `sessionId`. */
+  /** True when `id` was not active yet in `sessionId` (listeners hear it then). */
   activate(sessionId: string, id: string): boolean {
     let set = this.#bySession.get(sessionId);
     if (!set) this.#bySession.set(sessionId, (set = new Set()));
     if (set.has(id)) return false;
     set.add(id);
+    this.#activated.fire({ sessionId, id });
     return true;
+  }
+
+  /** Contract: `listener` runs after a skill became active in a conversation; returns a disposer. */
+  onActivated(listener: (event: { sessionId: string; id: string }) => void): Disposer {
+    return this.#activated.event(listener);
   }
 
   /** Active in the call's conversation (this process's memory, else the conversation's messages). */

@@ -2,14 +2,14 @@
 // the name filled in. The result loads as any skill (its folder is watched).
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { newSkillNameProblem } from '../../../../shared/api-skills.ts';
 import { templatesDir } from '../authoring/templates-dir.ts';
 import { installedSkillsDir } from './skill-roots.ts';
 
-const SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-
 /** Contract: throws an Error saying what is wrong with the name, or where the skill already is. */
 export function newSkill(home: string, name: string): { dir: string; files: string[] } {
-  if (!SKILL_NAME.test(name) || name.length > 64) throw new Error(`"${name}" is not a valid skill name: 1–64 lowercase letters, digits and single hyphens`);
+  const problem = newSkillNameProblem(name);
+  if (problem) throw new Error(problem);
   const dir = join(installedSkillsDir(home), name);
   if (existsSync(dir)) throw new Error(`${dir} already exists; choose another name`);
   cpSync(join(templatesDir(), 'skill'), dir, { recursive: true });

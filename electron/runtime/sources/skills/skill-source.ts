@@ -14,6 +14,7 @@ import { qualifyClashes, scanSkillRoots, type SkillParseCache } from './scan-ski
 import { SkillApprovals } from './skill-approvals.ts';
 import { skillEnabled } from './skill-enabled.ts';
 import { SkillDigests } from './skill-files.ts';
+import { activeSkillToolSets } from './skill-tool-sets.ts';
 import { flagText, SkillFlagCache } from './skill-flags.ts';
 import type { SkillRoot } from './skill-roots.ts';
 import { createSkillsGroup } from './skill-tools.ts';
@@ -66,6 +67,11 @@ export class SkillSource implements ToolGroupSource {
     return this.#all;
   }
 
+  /** Where skills are looked for now, in order (untrusted project folders included, marked). */
+  roots(): SkillRoot[] {
+    return this.#options.roots();
+  }
+
   enabledSkills(): Skill[] {
     const settings = this.#options.settings();
     return this.#all.filter((s) => skillEnabled(s, settings));
@@ -79,6 +85,11 @@ export class SkillSource implements ToolGroupSource {
     if (named.length === 1) return named[0]!;
     if (named.length > 1) return { error: `several skills are named "${name}": ${named.map((s) => s.id).join(', ')}` };
     return { error: `no skill named "${name}"${this.#all.length ? ` (skills: ${this.#all.map((s) => s.id).join(', ')})` : ''}` };
+  }
+
+  /** The ToolSession port applying accepted `allowed-tools` sets while their skill is active. */
+  activeToolSets(): ReturnType<typeof activeSkillToolSets> {
+    return activeSkillToolSets(this.active, this.#options.settings);
   }
 
   flags(skill: Skill): string[] {

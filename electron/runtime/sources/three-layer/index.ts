@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import type { RunResult } from '../../runner/types.ts';
-import { timedOutText } from '../../tools/timeout-message.ts';
+import { timedOutText } from '../../tools/result/timeout-message.ts';
 import type { Tool, ToolGroup } from '../../tools/types.ts';
 import { pythonPreloadSet } from '../../runner/warm-python/preload-set.ts';
 import { mapLimit } from '../process/map-limit.ts';

@@ -5,13 +5,17 @@
 import type { ToolSet } from '../../../../shared/permissions.ts';
 import type { ToolExecutor } from '../tool-executor.ts';
 
+/** Whether `set` names `tool` of `groupName` (the group itself, or the tool by either name). */
+export function toolSetHas(set: ToolSet, groupName: string, tool: { name: string; modelName: string }): boolean {
+  return (set.groups ?? []).includes(groupName) || (set.tools ?? []).includes(tool.name) || (set.tools ?? []).includes(tool.modelName);
+}
+
 export function applyToolSet(executor: ToolExecutor, set: ToolSet): void {
-  const groups = new Set(set.groups ?? []);
-  const tools = new Set(set.tools ?? []);
+  // A call of a tool left out is refused as outside the set, not as switched off.
+  executor.setToolSetScope({ name: set.name, has: (groupName, tool) => toolSetHas(set, groupName, tool) });
   for (const group of executor.listGroups()) {
     if (group.builtin) continue;
-    const whole = groups.has(group.name);
-    const named = group.tools.filter((t) => whole || tools.has(t.name) || tools.has(t.modelName));
+    const named = group.tools.filter((t) => toolSetHas(set, group.name, t));
     if (named.length === 0) {
       executor.toggleGroupEnabled(group.name, false);
       continue;
@@ -29,12 +33,10 @@ export function unknownToolSetItems(set: ToolSet, known: { groups: string[]; too
 
 /** `mcp serve --toolset`: exactly the set's groups and tools are on, whatever the global switches say. */
 export function enableExactly(executor: ToolExecutor, set: ToolSet): void {
-  const groups = new Set(set.groups ?? []);
-  const tools = new Set(set.tools ?? []);
+  executor.setToolSetScope({ name: set.name, has: (groupName, tool) => toolSetHas(set, groupName, tool) });
   for (const group of executor.listGroups()) {
     if (group.builtin) continue;
-    const whole = groups.has(group.name);
-    const on = group.tools.filter((t) => whole || tools.has(t.name) || tools.has(t.modelName));
+    const on = group.tools.filter((t) => toolSetHas(set, group.name, t));
     executor.toggleGroupEnabled(group.name, on.length > 0);
     for (const tool of group.tools) executor.setToolEnabled(tool.name, on.includes(tool));
   }

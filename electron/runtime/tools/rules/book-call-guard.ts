@@ -2,7 +2,7 @@
 // check for approvals of MCP tools, and one audit line per decided call.
 import { createHash } from 'node:crypto';
 import { isReadOnlyTool } from '../../../../shared/tool-selection.ts';
-import { canonicalJson } from '../canonical-json.ts';
+import { canonicalJson } from '../approval/canonical-json.ts';
 import type { CallGuard, GuardedCall } from './call-guard.ts';
 import { decideCall, type CallDecision } from './decide-call.ts';
 import { evaluateForTool, rulesForTool } from './evaluate-rules.ts';
@@ -18,6 +18,8 @@ export interface BookGuardOptions {
   toolSet?: () => string | undefined;
   /** Nobody watches this conversation (a scheduled run), read at every call: levels only tighten. */
   unattended?: () => boolean;
+  /** The conversation's own folder (a schedule's --cwd), read at every call; undefined: the setting's. */
+  workingDir?: () => string | undefined;
 }
 
 export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): CallGuard {
@@ -37,10 +39,16 @@ export function bookCallGuard(book: RuleBook, options: BookGuardOptions = {}): C
     }
     return known;
   };
-  // Relative paths mean the folder the tool runs in (Tool.relativeTo), else the working folder.
+  // Relative paths mean the folder the tool runs in (Tool.relativeTo), else the working folder;
+  // a conversation with its own folder (a schedule's --cwd) runs its calls there instead.
   let workingDir = '';
   let inWorkingDir: PathContext = { home: book.home, bases: [] };
   const pathContext = (call: GuardedCall): PathContext => {
+    const own = options.workingDir?.();
+    if (own !== undefined) {
+      const setting = book.workingDir();
+      return { home: book.home, bases: call.tool.relativeTo ? call.tool.relativeTo.map((base) => (base === setting ? own : base)) : [own] };
+    }
     if (call.tool.relativeTo) return { home: book.home, bases: call.tool.relativeTo };
     const now = book.workingDir();
     if (now !== workingDir) inWorkingDir = { home: book.home, bases: [(workingDir = now)] };

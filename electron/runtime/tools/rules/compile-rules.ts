@@ -1,14 +1,13 @@
 // Rules as the user wrote them → checked and compiled once. A rule that cannot be compiled (a bad
 // regex, a matcher with no test) is kept as broken: it denies the tools its glob names, with a
 // message naming the rule and what to do, rather than silently not protecting anything.
-import { RULE_ACTIONS, type RuleAction, type RuleMatcher, type ToolRule } from '../../../../shared/permissions.ts';
+import { RULE_ACTIONS, RULE_TESTS, ruleProblems, type RuleAction, type RuleMatcher, type ToolRule } from '../../../../shared/tool-rule.ts';
 import { expandHome } from './normalise-path.ts';
 import { globToRegExp, isPathPattern } from './glob.ts';
 import { nameSkeleton } from './look-alike.ts';
 import { realOfLongestExisting } from './kernel-path.ts';
 
-const TESTS = ['glob', 'regex', 'prefix', 'equals'] as const;
-type TestKind = (typeof TESTS)[number];
+type TestKind = (typeof RULE_TESTS)[number];
 
 export interface CompiledMatcher {
   /** Path segments; `undefined`: every string in the arguments. */
@@ -37,43 +36,6 @@ export interface CompiledRule {
 
 export interface CompileContext {
   home: string;
-}
-
-/** Problems of one rule, each naming the field (`where[0].regex: …`). Empty when it is valid. */
-export function ruleProblems(rule: unknown): string[] {
-  if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) return ['a rule must be an object {action, tool, where?, reason?}'];
-  const r = rule as Record<string, unknown>;
-  const problems: string[] = [];
-  if (!RULE_ACTIONS.includes(r.action as RuleAction)) problems.push(`action must be one of ${RULE_ACTIONS.join(', ')} (got ${JSON.stringify(r.action)})`);
-  if (typeof r.tool !== 'string' || r.tool.trim() === '') problems.push('tool must be a tool name or glob such as "browser_*"');
-  if (r.reason !== undefined && typeof r.reason !== 'string') problems.push('reason must be text');
-  if (r.scope !== undefined && r.scope !== 'global' && r.scope !== 'chat') problems.push('scope must be "global" or "chat"');
-  if (r.where !== undefined) {
-    if (!Array.isArray(r.where)) problems.push('where must be a list of matchers');
-    else r.where.forEach((m, i) => problems.push(...matcherProblems(m).map((p) => `where[${i}]${p}`)));
-  }
-  return problems;
-}
-
-function matcherProblems(matcher: unknown): string[] {
-  if (typeof matcher !== 'object' || matcher === null || Array.isArray(matcher)) return [': must be an object {path, glob|regex|prefix|equals}'];
-  const m = matcher as Record<string, unknown>;
-  const problems: string[] = [];
-  if (m.path !== undefined && (typeof m.path !== 'string' || m.path === '')) problems.push('.path: must be a dotted path such as "url" or "files.*.path"');
-  const tests = TESTS.filter((t) => m[t] !== undefined);
-  if (tests.length !== 1) problems.push(`: needs exactly one of ${TESTS.join(', ')} (has ${tests.length ? tests.join(', ') : 'none'})`);
-  for (const t of ['glob', 'regex', 'prefix'] as const) {
-    if (m[t] !== undefined && typeof m[t] !== 'string') problems.push(`.${t}: must be text`);
-  }
-  if (typeof m.regex === 'string') {
-    try {
-      new RegExp(m.regex, 'u');
-    } catch (error) {
-      problems.push(`.regex: ${(error as Error).message.replace(/^Invalid regular expression: /, 'invalid regular expression ')}`);
-    }
-  }
-  for (const key of Object.keys(m)) if (key !== 'path' && !(TESTS as readonly string[]).includes(key)) problems.push(`: unknown field "${key}"`);
-  return problems;
 }
 
 export function compileRules(rules: readonly unknown[], context: CompileContext, labelOf: (n: number) => string = (n) => `rule ${n}`): CompiledRule[] {

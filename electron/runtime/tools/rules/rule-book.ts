@@ -5,7 +5,8 @@ import { homedir } from 'node:os';
 import type { PermissionLevel, ToolRule, ToolSet } from '../../../../shared/permissions.ts';
 import type { McpServerConfig, Settings } from '../../../../shared/settings.ts';
 import type { AuditWriter } from '../../audit/audit-log.ts';
-import { compileRules, ruleProblems, type CompiledRule } from './compile-rules.ts';
+import { compileRules, type CompiledRule } from './compile-rules.ts';
+import { ruleProblems } from '../../../../shared/tool-rule.ts';
 import type { ToolFileCheck } from './tool-file-check.ts';
 
 export interface RuleBookSource {

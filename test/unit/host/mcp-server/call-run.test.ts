@@ -69,7 +69,7 @@ describe('CallRun', () => {
       await new Promise<void>((r) => (release = r));
       return { status: 'SUCCESS', finalText: 'ok' };
     });
-    const done = run.next({ signal: new AbortController().signal, progress: (m) => messages.push(m) });
+    const done = run.next({ signal: new AbortController().signal, progress: (_n, m) => messages.push(m) });
     await running;
     update({ text: 'half' });
     update({ details: { n: 1 } });
@@ -77,5 +77,22 @@ describe('CallRun', () => {
     await done;
     update({ text: 'late' });
     expect(messages).toEqual(['half', '{"n":1}']);
+  });
+
+  it("numbers progress by the run: after a question's round trip the numbers go on rising", async () => {
+    const sent: Array<[number, string]> = [];
+    const form = { mode: 'form' as const, message: 'Which?', requestedSchema: { type: 'object' as const, properties: {} } };
+    const run: CallRun = new CallRun(async (signal, onUpdate) => {
+      onUpdate({ text: 'one' });
+      onUpdate({ text: 'two' });
+      await run.elicit(form, signal);
+      onUpdate({ text: 'three' });
+      return { status: 'SUCCESS', finalText: 'ok' };
+    });
+    const round = () => ({ signal: new AbortController().signal, progress: (n: number, m: string) => sent.push([n, m]) });
+    expect((await run.next(round())).kind).toBe('elicit');
+    run.answerElicitation({ action: 'accept', content: {} });
+    expect((await run.next(round())).kind).toBe('done');
+    expect(sent).toEqual([[1, 'one'], [2, 'two'], [3, 'three']]);
   });
 });

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseMcpServers } from '../../../../electron/runtime/sources/mcp/server-config.ts';
-import { serverRelativeTo } from '../../../../electron/runtime/sources/mcp/server-roots.ts';
+import { parseMcpServers } from '../../../../electron/runtime/sources/mcp/config/server-config.ts';
+import { serverRelativeTo } from '../../../../electron/runtime/sources/mcp/connection/server-roots.ts';
 
 const made: string[] = [];
 afterEach(() => made.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempFoldersNamed } from '../../../../electron/runtime/sources/mcp/launchers.ts';
+import { tempFoldersNamed } from '../../../../electron/runtime/sources/mcp/config/launchers.ts';
 
 describe('tempFoldersNamed (a server under /tmp stays readable behind the private /tmp)', () => {
   it('names the top temp folder of each existing absolute path on the command line, once', () => {
