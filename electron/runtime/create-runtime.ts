@@ -46,8 +46,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   const toolOptions = options.tools === false ? undefined : (options.tools ?? {});
   const closers: Array<() => unknown> = [() => settings.close()];
-  /** This runtime's helper processes, made with its tools. */
+  /** This runtime's helper processes, made with its tools or its first skill script run. */
   let pools: HelperPools | undefined;
+  const ownPools = (make: () => HelperPools & { close(): Promise<void> }): HelperPools => {
+    if (!pools) {
+      const made = make();
+      pools = made;
+      // Closed after the sources that use them (closers run last-in first-out).
+      closers.push(() => made.close());
+    }
+    return pools;
+  };
   /** Made by the first mcpServer(): the questions of its connections' calls go to their clients. */
   let serveRouter: ServeInteractionRouter | undefined;
 
@@ -100,8 +109,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ]);
     // The long-lived processes its tools run in (warm Python fork-servers, module tool hosts) are
     // this runtime's own: none outlives close(), and another runtime's close() never ends them.
-    const owned = helperPools();
-    pools = owned;
+    const owned = ownPools(helperPools);
     // Agenvoy-style tools may fetch their declared secrets over HTTP; a failure only loses that path.
     let keyEndpoint: KeyEndpoint | undefined;
     if (toolOptions.keyEndpoint) {
@@ -151,8 +159,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (toolOptions.mcp === 'start-all') await skillSync.sync();
     }
     const source = combineGroupSources(groupSources, { onListenerError: (error) => log(`tools.changed listener failed: ${(error as Error).message}`) });
-    // Closed after the sources that use them.
-    closers.push(() => owned.close());
     closers.push(() => source.close());
     if (!toolOptions.roots?.length) {
       let lastRoots = rootsKey(settings.get());
@@ -176,13 +182,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   /** The skills alone (`skills list` loads no tool); the tools' skills group comes from this one. */
   const skillSource = once(async (): Promise<SkillSource> => {
-    const [{ openSkillSource }, { secretResolverFrom }] = await Promise.all([import('./sources/skills/open-skill-source.ts'), import('./runner/secret-resolver.ts')]);
+    const [{ openSkillSource }, { secretResolverFrom }, { helperPools }] = await Promise.all([import('./sources/skills/open-skill-source.ts'), import('./runner/secret-resolver.ts'), import('./sources/source-context.ts')]);
     const opened = openSkillSource({
       home,
       settings,
       cwd: (current) => toolOptions?.cwd ?? current.workingDir ?? homedir(),
       toolRoots: () => toolRoots(),
       runnerOptions: { resolveSecrets: secretResolverFrom(secrets, process.env) },
+      // Skill scripts run in the runtime's warm fork-servers, beside the Python tools.
+      pools: () => ownPools(helperPools),
       watch: toolOptions?.watch ?? false,
       log,
     });

@@ -240,7 +240,7 @@ def run_main(kind, request):
     main = type(sys)('__main__')
     if kind == 'script':
         path = request['file']
-        sys.argv = [path]
+        sys.argv = [path] + [str(a) for a in request.get('args') or []]
         sys.path[0] = os.path.dirname(os.path.realpath(path))
         main.__file__ = path
         with open(path, 'rb') as f:

@@ -103,8 +103,8 @@ export interface RunSpec {
 export type PythonRunHint = (
   /** `python run_tool.py FILE FUNCTION MARKER`. */
   | { kind: 'module'; file: string; function: string; marker: string }
-  /** `python FILE` (Agenvoy script.py). */
-  | { kind: 'script'; file: string }
+  /** `python FILE ARGS…` (Agenvoy script.py, a skill's script). */
+  | { kind: 'script'; file: string; args?: string[] }
   /** `python -u -` with this program on stdin (three-layer execution.py after substitution). */
   | { kind: 'code'; code: string }
 ) & {

@@ -98,11 +98,12 @@ function warmPlan(spec: RunSpec, options: RunnerOptions & WarmPythonOptions): Wa
  * the spec would run cold (else undefined: the spec wins, and runs cold).
  */
 function describedFlags(hint: PythonRunHint, args: string[]): string[] | undefined {
-  const rest = args.slice(args.length - (hint.kind === 'module' ? 4 : 1));
+  const scriptArgs = hint.kind === 'script' ? (hint.args ?? []) : [];
+  const rest = args.slice(args.length - (hint.kind === 'module' ? 4 : 1 + scriptArgs.length));
   const flags = args.slice(0, args.length - rest.length);
   if (!flags.every((flag) => /^-[A-Za-z]+$/.test(flag))) return undefined;
   if (hint.kind === 'module') return rest.length === 4 && basename(rest[0]!) === 'run_tool.py' && rest[1] === hint.file && rest[2] === hint.function && rest[3] === hint.marker ? flags : undefined;
-  if (hint.kind === 'script') return rest[0] === hint.file ? flags : undefined;
+  if (hint.kind === 'script') return rest.length === 1 + scriptArgs.length && rest[0] === hint.file && scriptArgs.every((arg, i) => rest[i + 1] === arg) ? flags : undefined;
   return rest[0] === '-' ? flags : undefined;
 }
 
@@ -206,9 +207,9 @@ function zygoteRecipe(spec: RunSpec, plan: WarmPlan, options: RunnerOptions & Wa
   };
 }
 
-function hintFields(hint: PythonRunHint): Pick<ZygoteRequest, 'kind' | 'file' | 'function' | 'marker' | 'code'> {
+function hintFields(hint: PythonRunHint): Pick<ZygoteRequest, 'kind' | 'file' | 'args' | 'function' | 'marker' | 'code'> {
   if (hint.kind === 'module') return { kind: 'module', file: hint.file, function: hint.function, marker: hint.marker };
-  if (hint.kind === 'script') return { kind: 'script', file: hint.file };
+  if (hint.kind === 'script') return { kind: 'script', file: hint.file, ...(hint.args?.length ? { args: hint.args } : {}) };
   return { kind: 'code', code: hint.code };
 }
 

@@ -19,6 +19,8 @@ export const ANSWER_TIMEOUT_MS = 1000;
 export interface ZygoteRequest {
   kind: 'module' | 'script' | 'code';
   file?: string;
+  /** A script's arguments (sys.argv after its path). */
+  args?: string[];
   function?: string;
   marker?: string;
   code?: string;

@@ -1,11 +1,12 @@
 // Builds the runtime's one SkillSource from the settings store: roots and grants follow the
 // settings (a changed `skillRoots` or trust re-reads the folders; a switched skill rebuilds the
-// group), scripts run with a cold runner made once (skill scripts are not warm-Python modules).
+// group); Python scripts run in the owner's warm fork-servers (their dependencies preloaded),
+// everything else with the cold runner.
 import { existsSync } from 'node:fs';
 import type { Settings } from '../../../../shared/settings.ts';
 import { createRunner } from '../../runner/create-runner.ts';
 import type { Runner, RunnerOptions } from '../../runner/types.ts';
-import { createSourceContext } from '../source-context.ts';
+import { createSourceContext, type HelperPools } from '../source-context.ts';
 import type { ToolRoot } from '../discovery/tool-roots.ts';
 import type { SourceContext } from '../types.ts';
 import { skillRootsFromSettings, skillRootsKey } from './skill-roots.ts';
@@ -18,8 +19,13 @@ export interface OpenSkillSourceOptions {
   cwd: (settings: Settings) => string;
   toolRoots: () => ToolRoot[];
   runnerOptions?: RunnerOptions;
-  /** A ready runner (tests). */
+  /** A ready runner (tests): every run cold through it. */
   runner?: Runner;
+  /**
+   * The owner's helper processes: without a ready runner, skills' Python runs go through their
+   * warm fork-servers (asked for at the first run: `skills list` starts nothing). Absent: cold.
+   */
+  pools?: () => HelperPools;
   watch?: boolean;
   log?: (message: string) => void;
 }
@@ -27,7 +33,7 @@ export interface OpenSkillSourceOptions {
 export function openSkillSource(options: OpenSkillSourceOptions): { source: SkillSource; close(): void } {
   const { home, settings } = options;
   const roots = (current = settings.get()) => skillRootsFromSettings(current, { home, cwd: options.cwd(current) });
-  const runner = options.runner ?? createRunner({ maxOutputBytes: settings.get().limits.outputCapBytes, ...options.runnerOptions });
+  const cold = options.runner ?? (options.pools ? undefined : createRunner({ maxOutputBytes: settings.get().limits.outputCapBytes, ...options.runnerOptions }));
   let context: { of: Settings; ctx: SourceContext } | undefined;
   const source = new SkillSource({
     home,
@@ -38,7 +44,10 @@ export function openSkillSource(options: OpenSkillSourceOptions): { source: Skil
       if (context?.of !== current) {
         // Skill roots are kept read-only to every tool, as tool roots are (only those that exist: no litter).
         const skillDirs = roots(current).filter((r) => !r.untrusted && existsSync(r.root)).map((r) => ({ path: r.root, kind: 'user' as const }));
-        const ctx = createSourceContext(current, home, { runner, roots: [...options.toolRoots(), ...skillDirs] });
+        const allRoots = [...options.toolRoots(), ...skillDirs];
+        const ctx = cold
+          ? createSourceContext(current, home, { runner: cold, roots: allRoots })
+          : createSourceContext(current, home, { roots: allRoots, pools: options.pools!(), ...(options.runnerOptions ? { runnerOptions: options.runnerOptions } : {}) });
         // Scripts run in the working folder every tool runs in (settings.workingDir, else the home).
         context = { of: current, ctx };
       }

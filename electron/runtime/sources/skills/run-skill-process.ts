@@ -1,8 +1,10 @@
 // One run of a skill's script or of a short Python program for a skill: the interpreter named by
 // the script's extension (Python from the skill's own environment when it has one), in the chat's
 // working folder, under the sandbox every tool call gets: the skill's folder read-only, network
-// off unless the user granted it for this skill, secrets none. Never throws.
-import { extname } from 'node:path';
+// off unless the user granted it for this skill, secrets none. Python runs carry a warm hint: the
+// warm runner serves them from the skill's fork-server, its dependencies preloaded. Never throws.
+import { extname, join } from 'node:path';
+import { pythonPreloadSet } from '../../runner/warm-python/preload-set.ts';
 import { nodeCommand } from '../process/sandbox-spec-for.ts';
 // No skill imports from a folder tools can write (issue 32 §8): see python-flags.ts.
 import { PYTHON_SCRIPT_FLAGS, PYTHON_STDIN_FLAGS } from '../process/python-flags.ts';
@@ -29,13 +31,18 @@ export async function runSkillProcess(ctx: SourceContext, call: ToolContext, run
   const python = async () => skillEnvPython(ctx.home, skill.id) ?? (await resolvePythonCommand(ctx.pythonPath, ctx.runner));
   let spec: ProcessSpec;
   const env = { ...ctx.env, PYTHONDONTWRITEBYTECODE: '1', TOOLDESK_SKILL: skill.id, TOOLDESK_SKILL_DIR: skill.dir };
+  // One warm fork-server per skill (and grant): every Python run of the skill names the same
+  // preload set, its scripts' top-level imports (only what resolves outside every folder a call
+  // can write — the interpreter's or the skill's own environment — is ever preloaded).
+  const preload = skillPreloadSet(skill);
   if ('code' in run.what) {
-    spec = { command: await python(), args: [...PYTHON_STDIN_FLAGS, '-'], cwd: ctx.workingDir, stdin: run.what.code, env };
+    const { code } = run.what;
+    spec = { command: await python(), args: [...PYTHON_STDIN_FLAGS, '-'], cwd: ctx.workingDir, stdin: code, env, python: { kind: 'code', code, preload } };
   } else {
     const { script, args, stdin } = run.what;
     const ext = extname(script).toLowerCase();
     const extra = stdin !== undefined ? { stdin } : {};
-    if (ext === '.py') spec = { command: await python(), args: [...PYTHON_SCRIPT_FLAGS, '-u', '-B', script, ...args], cwd: ctx.workingDir, env, ...extra };
+    if (ext === '.py') spec = { command: await python(), args: [...PYTHON_SCRIPT_FLAGS, '-u', '-B', script, ...args], cwd: ctx.workingDir, env, ...extra, python: { kind: 'script', file: script, args, preload } };
     else if (ext === '.js' || ext === '.mjs') {
       const node = nodeCommand();
       spec = { command: node.command, args: [script, ...args], cwd: ctx.workingDir, env: { ...env, ...node.env }, ...extra };
@@ -55,6 +62,11 @@ export async function runSkillProcess(ctx: SourceContext, call: ToolContext, run
     aborted: `${label} was stopped.`,
     timedOut: (ms) => `${label} did not finish within ${Math.round(ms / 1000)} s (settings: limits.toolTimeoutMs).`,
   });
+}
+
+/** The skill's Python files (as listed when it was read), the preload set of all its Python runs. */
+export function skillPreloadSet(skill: Skill): string[] {
+  return pythonPreloadSet(skill.files.filter((f) => f.endsWith('.py')).map((f) => join(skill.dir, f)));
 }
 
 function readRun(exitCode: number | null, stdout: string, stderr: string, base: Pick<ToolRunResult, 'logs' | 'warnings'>, skill: Skill, network: boolean): ToolRunResult {
