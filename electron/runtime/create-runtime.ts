@@ -144,7 +144,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     let mcp: McpManager | undefined;
     // A one-shot run with no server to start has no MCP part to load (the SDK is big);
     // a long-running runtime keeps it ready for servers added while it runs.
-    if (mcpPartWanted(toolOptions.mcp, settings.get())) {
+    if (await mcpPartWanted(toolOptions.mcp, settings.get())) {
       const { mcpToolGroupSource } = await import('./sources/mcp/tool-group-source.ts');
       // Without the CLI's terminal, a server's questions become cards in the chat of the call.
       // Only a long-running runtime starts every switched-on server by itself.

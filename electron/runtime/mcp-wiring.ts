@@ -4,7 +4,6 @@
 import type { Settings } from '../../shared/settings.ts';
 import type { SessionManager } from './chat/persistence/session-manager.ts';
 import type { McpManager } from './sources/mcp/mcp-manager.ts';
-import { owningServers } from './sources/mcp/ready/owning-servers.ts';
 import type { McpInteractions } from './sources/mcp/types.ts';
 import type { SettingsStore } from './store/settings-store.ts';
 
@@ -16,16 +15,22 @@ import type { SettingsStore } from './store/settings-store.ts';
  */
 export type McpStartMode = 'lazy' | 'start-all' | { startOwnerOf: string } | false;
 
-/** The servers a mode starts now and waits for; undefined: every switched-on one, without waiting. */
-export function serversToStart(mode: McpStartMode | undefined, settings: Settings): string[] | 'all' | undefined {
+/**
+ * The servers a mode starts now and waits for; undefined: every switched-on one, without waiting.
+ * The owner lookup loads with a `tools run` only: `sessions list` and the like load no MCP code.
+ */
+export async function serversToStart(mode: McpStartMode | undefined, settings: Settings): Promise<string[] | 'all' | undefined> {
   if (mode === 'start-all') return 'all';
-  if (typeof mode === 'object') return owningServers(Object.keys(settings.mcpServers), mode.startOwnerOf);
+  if (typeof mode === 'object') {
+    const { owningServers } = await import('./sources/mcp/ready/owning-servers.ts');
+    return owningServers(Object.keys(settings.mcpServers), mode.startOwnerOf);
+  }
   return undefined;
 }
 
 /** Whether a mode needs the MCP part at all: a one-shot run with no server to start loads none (the SDK is big). */
-export function mcpPartWanted(mode: McpStartMode | undefined, settings: Settings): boolean {
-  const start = serversToStart(mode, settings);
+export async function mcpPartWanted(mode: McpStartMode | undefined, settings: Settings): Promise<boolean> {
+  const start = await serversToStart(mode, settings);
   if (start === 'all') return Object.keys(settings.mcpServers).length > 0;
   if (start) return start.length > 0;
   return mode !== false;
@@ -33,7 +38,7 @@ export function mcpPartWanted(mode: McpStartMode | undefined, settings: Settings
 
 /** Starts what the mode names and waits until those servers are ready or failed and quiet. */
 export async function startForMode(manager: McpManager, mode: McpStartMode | undefined, settings: Settings): Promise<void> {
-  const start = serversToStart(mode, settings);
+  const start = await serversToStart(mode, settings);
   if (!start) return;
   await manager.startAll(start === 'all' ? undefined : start);
   await manager.settle();
