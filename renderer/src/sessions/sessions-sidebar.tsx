@@ -114,7 +114,9 @@ export function SessionsSidebar(props: { searchRef: (el: HTMLInputElement) => vo
     tryRefocus();
     setTimeout(() => refocusId === id && (refocusId = null), 2000);
   };
-  createEffect(on(() => app.state.sessions, tryRefocus, { defer: true }));
+  // On whatever redraws the rows (`shown()` makes new row objects, so <For> rebuilds them all and
+  // the focused button is gone), not on the list's identity: a store update keeps that the same.
+  createEffect(on(shown, tryRefocus, { defer: true }));
   const rename = async (session: SessionInfo, title: string) => {
     // Enter and the blur that follows both land here: only the first one counts.
     if (editing() !== session.id) return;
