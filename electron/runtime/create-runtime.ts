@@ -204,7 +204,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     for (const session of openSessions) session.close();
     openSessions.clear();
   });
-  const openToolSession = async (source?: ToolGroupSource, activeToolSets?: ToolSessionDeps['activeToolSets']): Promise<ToolSessionFactory> => {
+  const openToolSession = async (source?: ToolGroupSource, skills?: Pick<ToolSessionDeps, 'activeToolSets' | 'skillScope'>): Promise<ToolSessionFactory> => {
     const [{ toolSessionFactory }, { settingsPermissionStore }] = await Promise.all([import('./tools/tool-session.ts'), import('./store/permission-store.ts')]);
     const open = toolSessionFactory({
       ...(source ? { tools: source } : {}),
@@ -214,7 +214,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ruleBook: rules(),
       log,
       closed: (session) => openSessions.delete(session),
-      ...(activeToolSets ? { activeToolSets } : {}),
+      ...skills,
     });
     return (sessionOptions) => {
       const session = open(sessionOptions);
@@ -226,8 +226,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   /** The one ToolSession factory of this runtime, over its tools when it has any. */
   const toolSessions = once(async () => {
     const loaded = toolOptions ? await tools() : undefined;
-    // A skill's accepted `allowed-tools` narrow a conversation while the skill is active there.
-    return openToolSession(loaded?.source, loaded?.skills.activeToolSets());
+    // A skill's accepted `allowed-tools` narrow a conversation while the skill is active there;
+    // each conversation offers the skills its Tools menu and tool set keep.
+    return openToolSession(loaded?.source, loaded ? { activeToolSets: loaded.skills.activeToolSets(), skillScope: loaded.skills.scope() } : undefined);
   });
 
   const sessions = once(async () => {

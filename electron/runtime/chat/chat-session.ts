@@ -89,8 +89,11 @@ export class ChatSession {
       selection: normalizeSelection(state?.toolSelection),
       ...(this.#chat.toolSet ? { toolSet: this.#chat.toolSet } : {}),
       ...(this.#chat.permissions ? { permissionLevel: this.#chat.permissions } : {}),
+      ...(this.#chat.skillsOff ? { skillsOff: this.#chat.skillsOff } : {}),
       log: (message) => this.#notice('warning', message),
     });
+    // Reopened: the skills it activated are active again (their accepted tool sets apply).
+    this.tools.restoreActivity(this.messages().flatMap((m) => (m.role === 'tool' ? [{ toolName: m.toolName, content: m.content, status: m.result.status }] : [])));
     if (state?.approvalMemory) this.tools.importApprovalMemory(state.approvalMemory);
     const { storedResult, settings } = options;
     const record = (entry: SessionRecord) => this.#file.append(entry);
@@ -191,6 +194,7 @@ export class ChatSession {
     this.#chat = { ...chat };
     this.tools.setToolSet(chat.toolSet);
     this.tools.setPermissionLevel(chat.permissions);
+    this.tools.setSkillsOff(chat.skillsOff);
     this.#file.append({ t: 'chat', at: Date.now(), chat: this.#chat });
     this.#emit({ type: 'session.settings', sessionId: this.id, chat: this.chatSettings() });
     return this.chatSettings();

@@ -4,6 +4,7 @@
 // only for a skill active in that conversation. Owned by the runtime's skill source. Listeners
 // hear each first activation (a skill's accepted tool set applies from then on).
 import { Emitter, type Disposer } from '../../base/emitter.ts';
+import type { ToolResultRecord } from '../../tools/tool-session.ts';
 import type { ToolContext } from '../../tools/types.ts';
 
 /** The first line of activate_skill's result: how a conversation shows a skill was activated. */
@@ -36,6 +37,21 @@ export class ActiveSkills {
       return ctx.conversation?.().messages.some((m) => m.role === 'tool' && m.content.startsWith(heading)) ?? false;
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * A reopened conversation (app restart, `chat --resume`): the skills whose activation result is
+   * among its results are active again, without an event (the ToolSession re-applies its sets).
+   */
+  restore(sessionId: string, results: readonly ToolResultRecord[], tool: string): void {
+    for (const result of results) {
+      if (result.toolName !== tool || result.status !== 'SUCCESS') continue;
+      const id = /^# Skill (\S+)\n/.exec(result.content)?.[1];
+      if (!id) continue;
+      let set = this.#bySession.get(sessionId);
+      if (!set) this.#bySession.set(sessionId, (set = new Set()));
+      set.add(id);
     }
   }
 
