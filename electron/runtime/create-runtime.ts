@@ -290,9 +290,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     async mcpServer(serverOptions) {
       const [{ createMcpServer }, { ServeInteractionRouter }] = await Promise.all([import('./host/mcp-server/mcp-server.ts'), import('./host/mcp-server/serve-interactions.ts')]);
       serveRouter ??= new ServeInteractionRouter();
-      // The enabled local skills go out through the skills extension, one catalog per server.
-      const { servedSkills } = await import('./host/mcp-server/serve-skills.ts');
-      const served = await servedSkills(await skillSource(), () => settings.get(), serverOptions.log ?? log);
+      // The enabled local skills go out through the skills extension, one catalog per server;
+      // a --toolset naming skills serves those alone, as its conversations offer those alone.
+      const [{ servedSkills }, { findToolSet }] = await Promise.all([import('./host/mcp-server/serve-skills.ts'), import('./tools/rules/rule-book.ts')]);
+      const named = () => (serverOptions.toolSet ? findToolSet(settings.get(), serverOptions.toolSet)?.skills : undefined);
+      const served = await servedSkills(await skillSource(), () => settings.get(), serverOptions.log ?? log, (id) => !named()?.length || named()!.includes(id));
       closers.push(() => served.close());
       // A host's first tools/list waits for the MCP servers' starts in flight (host/mcp-server/mcp-server.ts).
       const starts = toolOptions ? (await tools()).mcp : undefined;

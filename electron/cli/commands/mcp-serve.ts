@@ -8,6 +8,7 @@ import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, option, options, parseArgs } from '../parse-args.ts';
 import { VERSION } from '../version.ts';
 import { findToolSet } from '../../runtime/tools/rules/rule-book.ts';
+import { absentSkillsWarning } from '../../runtime/tools/skill-scope.ts';
 import { parsePort } from './serve.ts';
 
 export const DEFAULT_MCP_PORT = 47113;
@@ -65,6 +66,9 @@ export const mcpServeCommand: Command = {
 `);
       return 1;
     }
+    const set = toolSet ? findToolSet(server.settings(), toolSet) : undefined;
+    const absent = set?.skills?.length ? absentSkillsWarning(set, (await runtime.skills()).scope().ids()) : undefined;
+    if (absent) say(`tooldesk mcp serve: warning: ${absent}`);
     await describeOffer(runtime, server, options(args, 'group'), say);
     try {
       return http ? await serveHttp(args, io, server, port, say) : await serveStdio(io, server);

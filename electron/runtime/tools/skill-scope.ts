@@ -47,6 +47,17 @@ export function hiddenSkills(ids: readonly string[], off: readonly string[], set
   return hidden;
 }
 
+/**
+ * The warning for a set naming skills that are not offered now (not found, or switched off in
+ * Settings → Skills), as for a group that is missing: the set still works with the rest.
+ */
+export function absentSkillsWarning(set: ToolSet, offered: readonly string[]): string | undefined {
+  const absent = (set.skills ?? []).filter((id) => !offered.includes(id));
+  if (absent.length === 0) return undefined;
+  const names = absent.map((id) => `skill:${id}`).join(', ');
+  return `tool set "${set.name}": ${names} ${absent.length === 1 ? 'is' : 'are'} not loaded or switched off now (skills on: ${offered.join(', ') || 'none'}); the set offers only the skills it names that are.`;
+}
+
 /** A set naming skills names the skills group too: its tools are how those skills are used. */
 export function withSkillsGroup(set: ToolSet, group: string): ToolSet {
   if (!set.skills?.length || set.groups?.includes(group)) return set;
