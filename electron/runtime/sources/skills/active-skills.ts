@@ -1,7 +1,8 @@
 // Which skills each conversation activated: those activated since this process started (by
-// session id), and those whose activation result is in the conversation the call belongs to (a
-// chat reopened after a restart). Activating twice adds nothing, and run_skill_python is open
-// only for a skill active in that conversation. Owned by the runtime's skill source. Listeners
+// session id), those restored from a reopened chat's saved results (restore(): app restart,
+// `chat --session`), and those whose activation result is in the conversation the call belongs
+// to. Activating twice adds nothing, also across a restart, and run_skill_python is open only
+// for a skill active in that conversation. Owned by the runtime's skill source. Listeners
 // hear each first activation (a skill's accepted tool set applies from then on).
 import { Emitter, type Disposer } from '../../base/emitter.ts';
 import type { ToolResultRecord } from '../../tools/tool-session.ts';
@@ -47,6 +48,7 @@ export class ActiveSkills {
   restore(sessionId: string, results: readonly ToolResultRecord[], tool: string): void {
     for (const result of results) {
       if (result.toolName !== tool || result.status !== 'SUCCESS') continue;
+      // The result begins with activationHeading(id).
       const id = /^# Skill (\S+)\n/.exec(result.content)?.[1];
       if (!id) continue;
       let set = this.#bySession.get(sessionId);
