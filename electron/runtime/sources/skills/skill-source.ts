@@ -103,7 +103,9 @@ export class SkillSource implements ToolGroupSource {
       group: SKILLS_GROUP,
       ids: () => this.#offered.map((s) => s.id),
       narrow: (group, hidden) => {
-        if (group !== this.#groups[0]) return group; // a stale group (a reload is on its way): as it is
+        // Not ours (another source's group of that name won the name) or stale (our change is on its
+        // way): left as it is; calls naming a left-out skill are refused by the ToolSession anyway.
+        if (group !== this.#groups[0]) return group;
         const kept = this.#offered.filter((s) => !hidden.has(s.id));
         if (kept.length === this.#offered.length) return group;
         const key = kept.map((s) => s.id).join('\n');
