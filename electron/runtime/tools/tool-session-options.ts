@@ -44,8 +44,11 @@ export interface ToolSessionDeps {
   activeToolSets?: {
     sets(sessionId: string): ToolSet[];
     onChanged(listener: (sessionId: string) => void): Disposer;
-    /** A reopened conversation's tool results (oldest first): what it did before is in effect again. Contract: never throws. */
-    restore?(sessionId: string, results: readonly ToolResultRecord[]): void;
+    /**
+     * A reopened conversation's tool results (oldest first): what it did before is in effect
+     * again. Contract: never throws; true when a set may have changed.
+     */
+    restore?(sessionId: string, results: readonly ToolResultRecord[]): boolean;
   };
   /** The runtime's skills group as each conversation narrows it (skill-scope.ts). */
   skillScope?: SkillScopePort;

@@ -172,8 +172,7 @@ export class ToolSession {
    */
   restoreActivity(results: readonly ToolResultRecord[]): void {
     if (!this.#deps.activeToolSets?.restore || results.length === 0) return;
-    this.#deps.activeToolSets.restore(this.sessionId, results);
-    this.#resync();
+    if (this.#deps.activeToolSets.restore(this.sessionId, results)) this.#resync();
   }
 
   /** The conversation's own level (undefined: its tool set's, else default); applies from the next call. */

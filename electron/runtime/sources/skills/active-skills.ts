@@ -42,10 +42,12 @@ export class ActiveSkills {
   }
 
   /**
-   * A reopened conversation (app restart, `chat --resume`): the skills whose activation result is
-   * among its results are active again, without an event (the ToolSession re-applies its sets).
+   * A reopened conversation (app restart, `chat --session ID`): the skills whose activation result
+   * is among its results are active again, without an event (the ToolSession re-applies its sets).
+   * True when one became active.
    */
-  restore(sessionId: string, results: readonly ToolResultRecord[], tool: string): void {
+  restore(sessionId: string, results: readonly ToolResultRecord[], tool: string): boolean {
+    let added = false;
     for (const result of results) {
       if (result.toolName !== tool || result.status !== 'SUCCESS') continue;
       // The result begins with activationHeading(id).
@@ -53,8 +55,11 @@ export class ActiveSkills {
       if (!id) continue;
       let set = this.#bySession.get(sessionId);
       if (!set) this.#bySession.set(sessionId, (set = new Set()));
+      if (set.has(id)) continue;
       set.add(id);
+      added = true;
     }
+    return added;
   }
 
   of(sessionId: string): string[] {
