@@ -2,7 +2,7 @@
 // refuses a name that is no skill, naming the set and the entry; `chat --toolset` with a set
 // naming one skill of two offers the model that skill alone (catalog and enum, the skill tools on
 // without naming their group) and refuses the other; a set naming a skill that is gone since
-// still works, with a warning naming the set and the entry.
+// still works, with a warning naming the set and the entry (`chat`, `schedule add`).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -76,5 +76,9 @@ describe('tool sets naming skills', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('tooldesk: warning: tool set "old": skill:retired is not loaded or switched off now (skills on: docx, pdf); the set offers only the skills it names that are.');
     expect(activateEnum(server.chatRequests().at(-1)!)).toEqual(['pdf']);
+    // A schedule given that set is kept, with the same warning.
+    const scheduled = await runCli(home, ['schedule', 'add', 'nightly', '--every', '1d', '--prompt', 'fill the forms', '--toolset', 'old'], '', env);
+    expect(scheduled.code).toBe(0);
+    expect(scheduled.stderr).toContain('tooldesk schedule add: warning: tool set "old": skill:retired is not loaded or switched off now');
   });
 });
