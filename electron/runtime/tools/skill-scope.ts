@@ -7,6 +7,7 @@
 // untouched. A set naming no skill leaves the group as it is (offered whole when the set names
 // the `skills` group, off when it does not: the behaviour from before sets could name skills).
 import type { ToolSet } from '../../../shared/permissions.ts';
+import type { GroupsChange } from './executor-groups.ts';
 import type { ToolGroup } from './types.ts';
 
 /** What a runtime's skills give each ToolSession (sources/skills implements it). */
@@ -97,11 +98,14 @@ export class SessionSkills {
     return true;
   }
 
-  /** The source's groups without the skills group (registered by `reconcile` alone). */
-  others(groups: ToolGroup[]): ToolGroup[] {
+  /**
+   * The source's groups without the skills group (registered by `reconcile` alone). `change`: the
+   * groups the caller re-registers now (absent: all of them, which drops the skills group too).
+   */
+  others(groups: ToolGroup[], change?: GroupsChange): ToolGroup[] {
     const port = this.#port;
     if (!port) return groups;
-    this.#registered = undefined;
+    if (!change || [...change.added, ...change.removed, ...change.updated].includes(port.group)) this.#registered = undefined;
     return groups.filter((g) => g.name !== port.group);
   }
 

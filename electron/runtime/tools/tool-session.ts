@@ -105,7 +105,7 @@ export class ToolSession {
     for (const error of replaceExecutorGroups(executor, this.#skills.others(tools.groups()))) deps.log?.(error);
     this.#applySwitches(deps.settings());
     const offTools = tools.onChanged?.((change) => {
-      const groups = this.#skills.others(tools.groups());
+      const groups = this.#skills.others(tools.groups(), change);
       if (change) syncExecutorGroups(executor, groups, change);
       else for (const error of replaceExecutorGroups(executor, groups)) deps.log?.(error);
       this.#applySwitches(deps.settings());

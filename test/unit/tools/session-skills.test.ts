@@ -22,7 +22,7 @@ function runtimeWith(settings: Settings) {
   const other = makeGroup('files', [makeTool('read_file')]);
   const tools = { groups: () => [other, ...skills.groups()], onChanged: (listener: () => void) => skills.onChanged(() => listener()) };
   const deps = { tools, settings: () => settings, skillScope: skills.scope(), activeToolSets: skills.activeToolSets() };
-  return { skills, open: (sessionId: string, options: { skillsOff?: string[]; toolSet?: string } = {}) => new ToolSession(deps, { sessionId, ...options }) };
+  return { skills, root, open: (sessionId: string, options: { skillsOff?: string[]; toolSet?: string } = {}) => new ToolSession(deps, { sessionId, ...options }) };
 }
 
 const enumOf = (s: ToolSession, tool = 'activate_skill') =>
@@ -32,7 +32,7 @@ const offered = (s: ToolSession) => s.definitions().map((d) => d.function.name).
 describe('skills per conversation', () => {
   it("a skill switched off in one conversation leaves that conversation's catalog, enums and calls only", async () => {
     const settings: Settings = { ...defaultSettings(), groupDefaults: { files: true } };
-    const { open } = runtimeWith(settings);
+    const { open, skills, root } = runtimeWith(settings);
     const a = open('a');
     const b = open('b');
     expect(enumOf(a)).toEqual(['docx', 'pdf']);
@@ -59,6 +59,12 @@ describe('skills per conversation', () => {
     // Back on: the whole group again.
     a.setSkillsOff([]);
     expect(enumOf(a)).toEqual(['docx', 'pdf']);
+    // A skill added later (the group rebuilt) joins both; the one switched off stays out of `a`.
+    a.setSkillsOff(['pdf']);
+    writeSkill(root, 'xlsx', { name: 'xlsx', description: 'Reads sheets.' });
+    skills.load();
+    expect(enumOf(a)).toEqual(['docx', 'xlsx']);
+    expect(enumOf(b)).toEqual(['docx', 'pdf', 'xlsx']);
     a.close();
     b.close();
   });
