@@ -7,7 +7,8 @@
 //
 // API (what the next features hang on it):
 //   execute(name, args) a call as this conversation may make it: refused with a message for the
-//                       model when the conversation's choice leaves the tool out, else the
+//                       model when the conversation's choice leaves the tool (or the skill the
+//                       call names) out, else the
 //                       executor's pipeline (lookup → enabled → $VAR_REF → validation → approval →
 //                       run → format → truncate → cache → result approval). Every caller (chat,
 //                       mcp serve, MCP App tool calls, `tools run`) goes through here.
