@@ -75,6 +75,7 @@ describe('tool sets naming skills', () => {
     const result = await runCli(home, ['chat', '--base-url', server.url, '--model', 'fake-model', '--toolset', 'old', 'hello'], '', env);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('tooldesk: warning: tool set "old": skill:retired is not loaded or switched off now (skills on: docx, pdf); the set offers only the skills it names that are.');
+    expect(result.stderr.match(/skill:retired/g)).toHaveLength(1);
     expect(activateEnum(server.chatRequests().at(-1)!)).toEqual(['pdf']);
     // A schedule given that set is kept, with the same warning.
     const scheduled = await runCli(home, ['schedule', 'add', 'nightly', '--every', '1d', '--prompt', 'fill the forms', '--toolset', 'old'], '', env);

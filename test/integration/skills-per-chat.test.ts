@@ -3,7 +3,7 @@
 // enum) and refused there, while another chat keeps it; the choice survives reopening the chat in
 // a new runtime. A chat that activated a skill with an accepted `allowed-tools` set, reopened by a
 // new runtime on the same home, is narrowed by that set without activating again, and activating
-// it again adds nothing.
+// it again adds nothing. A tool set naming a skill that is gone warns in the chat that picks it.
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -45,7 +45,10 @@ beforeAll(async () => {
       groupDefaults: { script: true },
       // `forms` proposed only the skill tools, and the user accepted it: while `forms` is active
       // in a chat, that chat offers the skills group alone.
-      toolSets: [{ name: 'skill:forms', groups: ['skills'] }],
+      toolSets: [
+        { name: 'skill:forms', groups: ['skills'] },
+        { name: 'old', skills: ['forms', 'retired'] },
+      ],
       skills: { forms: { toolSet: 'skill:forms' } },
     }),
   );
@@ -106,6 +109,22 @@ describe('a skill switched off in one chat', () => {
     const reopened = await say(again.open(ids.a), 'hello again');
     expect(activateEnum(reopened)).toEqual(['forms']);
     expect(activateEnum(await say(again.open(ids.b), 'hello again'))).toEqual(['docx', 'forms']);
+  });
+});
+
+describe('a tool set naming a skill that is gone, picked in a chat', () => {
+  it('warns in that chat, naming the set and the entry, and offers the skills it names that are there', async () => {
+    const runtime = await open();
+    const sessions = await runtime.sessions();
+    const chat = sessions.create();
+    const notices: string[] = [];
+    chat.onEvent((event) => event.type === 'session.notice' && event.level === 'warning' && notices.push(event.message));
+    sessions.setChatSettings(chat.id, { toolSet: 'old' });
+    expect(notices).toEqual(['tool set "old": skill:retired is not loaded or switched off now (skills on: docx, forms); the set offers only the skills it names that are.']);
+    expect(activateEnum(await say(chat, 'hello'))).toEqual(['forms']);
+    // Settings saved again with the same set: no second warning.
+    sessions.setChatSettings(chat.id, { toolSet: 'old', permissions: 'ask' });
+    expect(notices).toHaveLength(1);
   });
 });
 

@@ -191,8 +191,11 @@ export class ChatSession {
 
   /** Replaces the chat's own model and settings (unset fields fall back to Settings). */
   setChatSettings(chat: ChatSettings): ChatSettings {
+    const picked = chat.toolSet !== undefined && chat.toolSet !== this.#chat.toolSet;
     this.#chat = { ...chat };
     this.tools.setToolSet(chat.toolSet);
+    const absent = picked ? this.tools.toolSetWarning() : undefined;
+    if (absent) this.#notice('warning', absent);
     this.tools.setPermissionLevel(chat.permissions);
     this.tools.setSkillsOff(chat.skillsOff);
     this.#file.append({ t: 'chat', at: Date.now(), chat: this.#chat });

@@ -122,6 +122,11 @@ export class SessionSkills {
     return next ? host.registerToolGroup(next).errors : [];
   }
 
+  /** absentSkillsWarning for `set` over the skills offered now; undefined without skills. */
+  absentWarning(set: ToolSet): string | undefined {
+    return this.#port && set.skills?.length ? absentSkillsWarning(set, this.#port.ids()) : undefined;
+  }
+
   /** Why this conversation refuses a call of `tool` naming a skill it left out; undefined otherwise. */
   refusal(tool: string, args: unknown): string | undefined {
     if (!this.#port || this.#hidden.size === 0) return undefined;

@@ -176,6 +176,12 @@ export class ToolSession {
     if (this.#deps.activeToolSets.restore(this.sessionId, results)) this.#resync();
   }
 
+  /** A warning when this conversation's tool set names skills not offered now (gone, or switched off). */
+  toolSetWarning(): string | undefined {
+    const set = this.#toolSet ? findToolSet(this.#deps.settings(), this.#toolSet) : undefined;
+    return set ? this.#skills.absentWarning(set) : undefined;
+  }
+
   /** The conversation's own level (undefined: its tool set's, else default); applies from the next call. */
   setPermissionLevel(level: PermissionLevel | undefined): void {
     this.#level = level;
