@@ -1,19 +1,19 @@
 // Warm dependency imports (issue 38): a warm call of a tool that imports numpy and requests against
 // a trivial warm call (module tool and script.py), with the fork-server's preloads on and off; and
-// a skill-style script that imports pypdf, warm against cold. Calls are interleaved one by one so
-// that every figure of a ratio sees the same machine load.
+// a skill's script that imports pypdf through run_skill_script, warm against cold. Calls are
+// interleaved one by one so that every figure of a ratio sees the same machine load.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { defaultSettings } from '../../shared/settings.ts';
-import { pythonPreloadSet } from '../../electron/runtime/runner/warm-python/preload-set.ts';
 import { loadPythonModules } from '../../electron/runtime/sources/python/index.ts';
 import { loadScriptFolders } from '../../electron/runtime/sources/script-folder/index.ts';
-import { sandboxSpecFor } from '../../electron/runtime/sources/process/sandbox-spec-for.ts';
 import { resolvePythonCommand } from '../../electron/runtime/sources/process/resolve-python-command.ts';
 import { createSourceContext, helperPools } from '../../electron/runtime/sources/source-context.ts';
+import { skillEnvDir } from '../../electron/runtime/sources/skills/skill-env.ts';
 import type { SourceContext } from '../../electron/runtime/sources/types.ts';
+import { createRuntime, type Runtime } from '../../electron/runtime/create-runtime.ts';
 import type { Tool } from '../../electron/runtime/tools/types.ts';
 import { percentile, report } from './report.ts';
 import { timed } from './warm-python.bench.ts';
@@ -94,32 +94,63 @@ export async function run(): Promise<void> {
   }
   report(pools.warmPython.counts().cold - before.cold, 'runs', 'warm-hinted runs that fell back to a cold start (must be 0)');
 
-  // A skill's script (skills run them as `python FILE` with the skill's scripts as the preload set).
+  await pools.close();
+  await skillScriptFigure(workDir);
+}
+
+const SKILL = 'pdfbench';
+const EXTRACT = 'import sys\nimport pypdf\n\nprint(pypdf.__version__, sys.argv[1:])\n';
+
+/**
+ * A skill's script importing pypdf through the real `run_skill_script` (ToolSession: approval,
+ * sandbox, audit), with the skill's own environment as `skills deps pdfbench --add pypdf` leaves it,
+ * in a runtime whose warm runner is on against one whose runner is cold. The homes live outside
+ * /tmp, as a user's does: a call can write /tmp, so nothing there is ever preloaded.
+ */
+async function skillScriptFigure(workDir: string): Promise<void> {
   const base = await resolvePythonCommand(null, context(workDir, false, false).runner);
   const venvPython = pypdfPython(base);
-  if (!venvPython) {
-    console.log('  (pypdf could not be installed from the package index: skill figure skipped)');
-  } else {
-    const skill = mkdtempSync(join(tmpdir(), 'td-bench-skill-'));
-    const script = join(skill, 'extract.py');
-    writeFileSync(script, 'import sys\nimport pypdf\n\nprint(pypdf.__version__, len(sys.argv))\n');
-    const warm = context(workDir, true, true, venvPython);
-    const cold = context(workDir, false, false, venvPython);
-    const call = async (ctx: SourceContext) => {
+  if (!venvPython) return void console.log('  (pypdf could not be installed from the package index: skill figure skipped)');
+  const runtimes: Record<'warm' | 'cold', Runtime> = {
+    warm: await skillRuntime('warm', workDir, dirname(dirname(venvPython)), true),
+    cold: await skillRuntime('cold', workDir, dirname(dirname(venvPython)), false),
+  };
+  const call = async (runtime: Runtime, i: number) => {
+    const session = await runtime.toolSession({ sessionId: `bench-${i}`, approve: async () => ({ decision: 'once' }) });
+    try {
       const started = performance.now();
-      const result = await ctx.runner({ command: venvPython, args: [script], cwd: workDir, timeoutMs: 30_000, sandbox: sandboxSpecFor(ctx, 'run_skill_script', skill), python: { kind: 'script', file: script, preload: pythonPreloadSet([script]) } });
-      if (result.exitCode !== 0) throw new Error(`skill script: ${result.stderr}`);
+      const result = await session.execute('run_skill_script', { skill: SKILL, script: 'scripts/extract.py', args: [String(i)] });
+      if (result.status !== 'SUCCESS' || !result.finalText.includes(`['${i}']`)) throw new Error(`skill script: ${JSON.stringify(result)}`);
       return performance.now() - started;
-    };
-    await call(warm);
-    const s = { warm: [] as number[], cold: [] as number[] };
-    for (let i = 0; i < CALLS; i++) {
-      s.warm.push(await call(warm));
-      s.cold.push(await call(cold));
+    } finally {
+      session.close();
     }
-    report(median(s.warm), 'ms', `skill script importing pypdf (venv), WARM, preloaded (median of ${CALLS})`);
-    report(median(s.cold), 'ms', `same, COLD (median of ${CALLS})`);
-    report(median(s.warm) / median(s.cold), '×', 'skill script importing pypdf, warm / cold (target ≤ 0.3×)');
+  };
+  await call(runtimes.warm, 0);
+  await call(runtimes.cold, 0);
+  const s = { warm: [] as number[], cold: [] as number[] };
+  for (let i = 1; i <= CALLS; i++) {
+    s.warm.push(await call(runtimes.warm, i));
+    s.cold.push(await call(runtimes.cold, i));
   }
-  await pools.close();
+  const preloaded = (await runtimes.warm.helpers()!.warmPython.zygotes()).flatMap((z) => z.preload.preloaded);
+  report(median(s.warm), 'ms', `run_skill_script of a script importing pypdf, WARM (preloaded: ${preloaded.join(', ') || 'nothing'}; median of ${CALLS})`);
+  report(median(s.cold), 'ms', `same, COLD (median of ${CALLS})`);
+  report(median(s.warm) / median(s.cold), '×', 'skill script importing pypdf, warm / cold (target ≤ 0.3×)');
+  await Promise.all([runtimes.warm.close(), runtimes.cold.close()]);
 }
+
+/** A TOOLDESK_HOME (kept between runs) holding the skill and its environment (a link to the venv). */
+async function skillRuntime(name: string, workDir: string, venv: string, warm: boolean): Promise<Runtime> {
+  const home = join(homedir(), '.cache', 'tooldesk-bench', `skill-home-${name}`);
+  rmSync(home, { recursive: true, force: true });
+  const skill = join(home, 'skills', SKILL);
+  mkdirSync(join(skill, 'scripts'), { recursive: true });
+  writeFileSync(join(skill, 'SKILL.md'), `---\nname: ${SKILL}\ndescription: Reads PDFs with pypdf.\n---\n\nRun scripts/extract.py.\n`);
+  writeFileSync(join(skill, 'scripts', 'extract.py'), EXTRACT);
+  mkdirSync(dirname(skillEnvDir(home, SKILL)), { recursive: true });
+  symlinkSync(venv, skillEnvDir(home, SKILL));
+  writeFileSync(join(home, 'settings.json'), JSON.stringify({ workingDir: workDir, runner: { warmPython: warm } }));
+  return createRuntime({ home, tools: { mcp: false, cwd: workDir } });
+}
+

@@ -27,8 +27,8 @@ export interface HostStart {
 }
 
 export interface BootHooks {
-  /** The process exists (or could not be made): the host boots from now on. */
-  spawned(): void;
+  /** The process exists (`inc`, not ready yet: requests written now wait in its stdin), or could not be made. */
+  spawned(inc?: Incarnation): void;
   /** Every message but `ready`, unchecked. */
   message(inc: Incarnation, message: FromHost): void;
   kill(inc: Incarnation, why: string): void;
@@ -47,8 +47,10 @@ export async function bootHost(start: HostStart, hooks: BootHooks): Promise<Inca
     env: { ...ctx.env, ...launch.env },
     sandbox: { ...sandbox, readOnlyPaths: [...(sandbox.readOnlyPaths ?? []), ...launch.readOnlyPaths, ...readOnlyPaths, bridgesDir, ...(transformCacheDir ? [transformCacheDir] : [])] },
   });
-  hooks.spawned();
-  if ('error' in managed) return { failure: `the module tool host could not start: ${managed.error}` };
+  if ('error' in managed) {
+    hooks.spawned();
+    return { failure: `the module tool host could not start: ${managed.error}` };
+  }
   const inc: Incarnation = { process: managed, pid: managed.pid, launch: { command: launch.command, args: hostArgs, cwd: root }, pending: new Map(), loaded: new Set(), execs: new Map(), dead: false, exitNote: '' };
   const ready = new Promise<number | Failure>((resolve) => {
     const timer = setTimeout(() => resolve({ failure: `the module tool host did not start within ${START_TIMEOUT_MS / 1000} s` }), START_TIMEOUT_MS);
@@ -59,6 +61,7 @@ export async function bootHost(start: HostStart, hooks: BootHooks): Promise<Inca
         resolve(typeof message.pid === 'number' ? message.pid : managed.pid);
       } else if (message) hooks.message(inc, message);
     }, () => hooks.kill(inc, `the module tool host sent a line longer than ${MAX_LINE_BYTES / 1024 / 1024} MB`));
+    hooks.spawned(inc);
     void managed.exited.then(({ code, signal }) => {
       clearTimeout(timer);
       inc.dead = true;

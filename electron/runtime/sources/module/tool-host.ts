@@ -40,8 +40,8 @@ let nextLoadId = 1;
 
 export class ToolHost {
   private current: Promise<Incarnation | Failure> | undefined;
-  /** Settles once the current start has its process (or failed): the host boots from then on. */
-  private spawned: Promise<void> = Promise.resolve();
+  /** Settles once the current start has its process (undefined: it failed): it boots from then on. */
+  private spawned: Promise<Incarnation | undefined> = Promise.resolve(undefined);
   private nextId = 1;
   private readonly loads = new Map<number, LoadRecord>();
   private readonly forgeries = new HostForgeries();
@@ -84,8 +84,11 @@ export class ToolHost {
     for (const record of records) this.loads.set(record.loadId, record);
     // The host boots (or is already up) while the app transpiles what it will ask for.
     let starting: Promise<Incarnation | Failure> | undefined = this.incarnation();
-    await this.spawned;
+    const booting = await this.spawned;
     for (const record of records) this.transpileAhead(record);
+    // A host still booting gets the requests at once: they wait in its stdin and it starts on them
+    // as soon as it is up, without a round trip through the app (a boot that fails settles them).
+    let early = booting && !booting.dead ? { inc: booting, waiting: this.sendLoads(booting, records, false) } : undefined;
     const answers: Array<LoadAnswer | Failure> = [];
     // The host answers in batches, so when it dies (or hangs) the unsent answers go with it and
     // the first unanswered module need not be the one to blame. The modules still unanswered then
@@ -102,10 +105,8 @@ export class ToolHost {
         while (answers.length < records.length) answers.push(inc);
         break;
       }
-      // One write for all of them: each write wakes the host.
-      inc.process.stdin.cork();
-      const waiting = records.slice(answers.length).map((record) => this.requestLoad(inc, record, careful));
-      inc.process.stdin.uncork();
+      const waiting = early?.inc === inc ? early.waiting : this.sendLoads(inc, records.slice(answers.length), careful);
+      early = undefined;
       this.busy(inc);
       for (const answer of waiting) {
         // The host loads one entry at a time: the bound starts when the one before it answered.
@@ -273,6 +274,14 @@ export class ToolHost {
     transpileAhead(this.config.transformCacheDir, record.entry, record.toolDir === record.entry.path, this.config.ctx.toolSourceMaxBytes);
   }
 
+  /** One write for all of them: each write wakes the host. */
+  private sendLoads(inc: Incarnation, records: LoadRecord[], careful: boolean): Array<Promise<LoadAnswer | Failure>> {
+    inc.process.stdin.cork();
+    const waiting = records.map((record) => this.requestLoad(inc, record, careful));
+    inc.process.stdin.uncork();
+    return waiting;
+  }
+
   /** Sends one `load`; settles with the host's answer, or a failure when the host ends first. */
   private requestLoad(inc: Incarnation, record: LoadRecord, careful = true): Promise<LoadAnswer | Failure> {
     const id = this.nextId++;
@@ -295,7 +304,7 @@ export class ToolHost {
         return this.incarnation();
       });
     }
-    let spawned!: () => void;
+    let spawned!: (inc?: Incarnation) => void;
     this.spawned = new Promise((resolve) => (spawned = resolve));
     const started = this.start(spawned);
     this.current = started;
@@ -306,7 +315,7 @@ export class ToolHost {
     return started;
   }
 
-  private async start(spawned: () => void): Promise<Incarnation | Failure> {
+  private async start(spawned: (inc?: Incarnation) => void): Promise<Incarnation | Failure> {
     try {
       this.starts++;
       const inc = await bootHost(this.config, {
