@@ -270,8 +270,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     toolRoots: () => toolRoots(),
     sandboxStatus: () => sandboxStatus(settings.get()),
     pythonPreloads: async (list) => {
-      const [{ pythonPreloads }, { createSourceContext }] = await Promise.all([import('./sources/process/python-preloads.ts'), import('./sources/source-context.ts')]);
-      return pythonPreloads(list, createSourceContext(settings.get(), home, { roots: toolRoots(), ...(pools ? { pools } : {}) }), settings.get().runner);
+      const [{ pythonPreloads }, { createSourceContext, helperPools }] = await Promise.all([import('./sources/process/python-preloads.ts'), import('./sources/source-context.ts')]);
+      return pythonPreloads(list, createSourceContext(settings.get(), home, { roots: toolRoots(), pools: ownPools(helperPools) }), settings.get().runner);
     },
     tools,
     skills: skillSource,

@@ -3,9 +3,9 @@
 // a wall of text; the generated pages (commands, settings) are what their generators write; every
 // settings key has its sentence; every tool example is a file under docs/examples/ that discovery
 // loads without a problem; every JSON settings example passes the settings schema.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
 import { SETTINGS_DESCRIPTIONS } from '../../electron/runtime/store/settings-descriptions.ts';
 import { validateSettings } from '../../electron/runtime/store/validate-settings.ts';
@@ -13,10 +13,22 @@ import { parseMcpServers } from '../../electron/runtime/sources/mcp/config/serve
 import { anchorsOf, docPages, fences, links, tableCells } from '../support/docs/markdown-pages.ts';
 import { settingsKeyPaths } from '../support/docs/settings-page.ts';
 import { GENERATED_PAGES } from '../support/docs/write-docs.ts';
-import { repoRoot, runCli } from '../support/run-cli.ts';
+import { removeScratch, repoRoot, runCli, scratchInCheckout } from '../support/run-cli.ts';
 
 const pages = docPages();
 const byPath = new Map(pages.map((p) => [p.path, p]));
+
+afterAll(removeScratch);
+
+/** Every file below `dir` with its size and time: what a test run must not change. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .sort()
+    .map((name) => {
+      const stat = statSync(join(dir, name));
+      return `${name} ${stat.size} ${stat.mtimeMs}`;
+    });
+}
 
 describe('the docs', () => {
   it('README is a front page of at most 150 lines, and its table of contents reaches every page', () => {
@@ -78,11 +90,18 @@ describe('the docs', () => {
   });
 
   it('discovery loads every example tool with no problem but a missing interpreter', async () => {
-    const home = join(repoRoot, '.cache');
-    const checked = await runCli(join(home, `docs-examples-${process.pid}`), ['tools', 'check', '--json', '--root', join(repoRoot, 'docs/examples/tools')]);
+    // A copy: loading writes smart-load caches (`<name>.tool.json`) beside the scripts, and a test
+    // run must leave the checkout as it found it.
+    const examples = join(repoRoot, 'docs/examples/tools');
+    const before = filesUnder(examples);
+    const scratch = scratchInCheckout('docs-examples-');
+    const root = join(scratch, 'tools');
+    cpSync(examples, root, { recursive: true });
+    const checked = await runCli(join(scratch, 'home'), ['tools', 'check', '--json', '--root', root]);
     const report = JSON.parse(checked.stdout) as { diagnostics: Array<{ code?: string; severity: string; file: string; message: string }>; groups?: unknown[] };
     // pwsh cannot be installed on every machine: its example is then listed but cannot run.
     expect(report.diagnostics.filter((d) => d.code !== 'interpreter-missing')).toEqual([]);
+    expect(filesUnder(examples)).toEqual(before);
   });
 
   it('every example skill loads, its name matching its folder, and nothing in it is flagged', async () => {

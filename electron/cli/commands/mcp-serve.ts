@@ -69,10 +69,13 @@ export const mcpServeCommand: Command = {
     const set = toolSet ? findToolSet(server.settings(), toolSet) : undefined;
     const absent = set?.skills?.length ? absentSkillsWarning(set, (await runtime.skills()).scope().ids()) : undefined;
     if (absent) say(`tooldesk mcp serve: warning: ${absent}`);
-    await describeOffer(runtime, server, options(args, 'group'), say);
+    // Said once the MCP servers starting are up (or past their bound), as a host's first list
+    // sees them: a server's group and tools exist only once it has started.
+    const described = server.ready().then(() => describeOffer(runtime, server, options(args, 'group'), say));
     try {
       return http ? await serveHttp(args, io, server, port, say) : await serveStdio(io, server);
     } finally {
+      await described.catch(() => undefined);
       await runtime.close();
       // A tool process that ignores its kill must not keep the server alive once we are done
       // (only as the `tooldesk` process itself: an embedding caller owns its own exit).

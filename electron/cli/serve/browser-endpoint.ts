@@ -4,7 +4,7 @@
 // free one, with a note.
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAccessToken } from '../../runtime/host/transport/access-token.ts';
+import { createAccessToken } from '../../runtime/base/access-token.ts';
 
 export interface BrowserEndpoint {
   port: number;

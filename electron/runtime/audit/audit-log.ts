@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditEntry, McpServeAuditEntry } from '../../../shared/permissions.ts';
-import { countCodePoints, sliceCodePoints } from '../tools/result/code-points.ts';
+import { countCodePoints, sliceCodePoints } from '../base/code-points.ts';
 
 export const AUDIT_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
 

@@ -53,8 +53,13 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
   args.push('--unshare-all');
   if (plan.network) args.push('--share-net');
   // --cap-drop ALL matters when the app runs as root: bwrap keeps root's capabilities otherwise,
-  // and CAP_SYS_ADMIN could unmount the masks.
-  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
+  // and CAP_SYS_ADMIN could unmount the masks. No --new-session: the sandbox stays in the run's
+  // process group, so killing the group kills bwrap's inner process (the PID namespace's init,
+  // and with it everything in the namespace) at any moment. --die-with-parent alone misses an
+  // outer bwrap killed before its child set it up (about 1 in 12 kills in bwrap's first ~12 ms
+  // here). Runs are started in a new session of their own (detached), with no controlling
+  // terminal, so the terminal injection --new-session guards against has no terminal to reach.
+  args.push('--die-with-parent', '--cap-drop', 'ALL');
   for (const cap of plan.keepCaps ?? []) args.push('--cap-add', cap);
   args.push('--chdir', plan.cwd, '--');
   return args;

@@ -7,8 +7,8 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InboxAnswer, ScheduleRun } from '../../../shared/schedules.ts';
-import { createAccessToken, tokensMatch } from '../host/transport/access-token.ts';
-import { isAllowedHost } from '../host/transport/loopback-guard.ts';
+import { createAccessToken, tokensMatch } from '../base/access-token.ts';
+import { isAllowedHost } from '../base/loopback-guard.ts';
 
 export interface ControlHandlers {
   run(name: string): Promise<ScheduleRun>;

@@ -1,7 +1,8 @@
 // Issue #36 item 9: `mcp serve` answered a host's first tools/list at once, with only the tools
 // of the servers that happened to be ready (ReadVar and ListVars), so a host that lists once and
 // calls got "Unknown tool". The first list now waits for the enabled MCP servers' starts in
-// flight, each at most for its own `startTimeoutMs`, and the log names the servers left out.
+// flight, each at most for its own `startTimeoutMs`, and the log names the servers left out. The
+// "N tools" line on stderr waits the same way.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -39,6 +40,8 @@ describe('mcp serve: the first tools/list waits for the MCP servers starting', (
     const result = await client.callTool({ name: 'slowpoke__hello', arguments: {} });
     expect(textOf(result)).toBe('hello after 2500 ms');
     expect(connected.stderr()).not.toContain('not ready');
+    // The count on stderr is said once the server is up, so it counts what the host was offered.
+    expect(connected.stderr()).toContain(`tooldesk mcp serve: ${tools.length} tools from slowpoke`);
   }, 60_000);
 
   it('answers within the bound of a server slower than its startTimeoutMs, without it, and the log names it', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { rowsToToolSets } from '../../../renderer/src/settings/tool-sets-section.tsx';
 import { suggestToolSets } from '../../../renderer/src/chat/composer/slash-suggestions.ts';
-import { isUnknownToolCommand } from '../../../renderer/src/chat/composer/composer.tsx';
+import { isUnknownToolCommand } from '../../../renderer/src/chat/composer/composer-send.tsx';
 
 const row = (name: string, groups = '', tools = '', level: '' | 'trusted' | 'ask' = '') => ({ name, groups, tools, level });
 

@@ -43,7 +43,9 @@ describe('buildBwrapArgs', () => {
 
   it('isolates everything, keeps the network unless the tool declared network: false, and ends with --', () => {
     const withNet = buildBwrapArgs(plan());
-    for (const flag of ['--unshare-all', '--share-net', '--die-with-parent', '--new-session']) expect(withNet).toContain(flag);
+    for (const flag of ['--unshare-all', '--share-net', '--die-with-parent']) expect(withNet).toContain(flag);
+    // The sandbox stays in the run's process group (see bwrap-args.ts and sandbox-early-kill.test.ts).
+    expect(withNet).not.toContain('--new-session');
     expect(pos(withNet, '--cap-drop', 'ALL')).toBeGreaterThan(0);
     expect(pos(withNet, '--unsetenv', 'SSH_AUTH_SOCK')).toBeGreaterThan(0);
     expect(withNet.slice(-3)).toEqual(['--chdir', '/w', '--']);

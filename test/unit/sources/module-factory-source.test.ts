@@ -182,6 +182,18 @@ describe('module tools (seed 003)', () => {
     expect(await second.execute({}, testToolContext())).toMatchObject({ formattedText: '2' });
   });
 
+  it('gives each module of a host its own copy of a file they both import (one jiti serves every load)', async () => {
+    const root = makeTmpHome();
+    writeFileSync(join(root, 'counter.ts'), 'let n = 0;\nexport const next = (): number => ++n;\n');
+    for (const name of ['count_a', 'count_b']) {
+      writeFileSync(join(root, `${name}.ts`), `import { next } from "./counter.ts";\nexport default () => ({ name: "${name}", description: "counts", execute: async () => ({ content: [{ type: "text", text: String(next()) }] }) });\n`);
+    }
+    const entries = ['count_a.ts', 'count_b.ts'].map((file) => ({ root, path: join(root, file), format: 'module' as const }));
+    const tools = toolsByName((await loadModuleFactories(entries, testSourceContext())).groups);
+    const text = async (name: string) => ((await tools.get(name)!.execute({}, testToolContext())) as { formattedText?: string }).formattedText;
+    expect([await text('count_a'), await text('count_a'), await text('count_b')]).toEqual(['1', '2', '1']);
+  });
+
   it('passes a tool’s declared secrets to the processes its exec() starts, as env vars, redacted from their output', async () => {
     const root = makeTmpHome();
     const SECRET = 'sk-module-41f0c2d9';

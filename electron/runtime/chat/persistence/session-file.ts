@@ -5,44 +5,35 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { fileError } from '../../base/file-error.ts';
 import { join } from 'node:path';
-import type { ChatMessage, ChatSettings, SessionFlags, SessionInfo } from '../../../../shared/chat.ts';
-import type { ToolExecuteStatus } from '../../../../shared/tools.ts';
+import type { ChatMessage, SessionInfo } from '../../../../shared/chat.ts';
 import type { Variable } from '../../../../shared/variables.ts';
-import { MessageTree } from '../message-tree.ts';
 import { outlineSession } from './session-outline.ts';
 import { DEFAULT_LIMITS } from '../../../../shared/settings.ts';
 import { applyFlags, parseRecord, SESSION_FORMAT_VERSION, type SessionRecord } from './session-records.ts';
+import { applySessionRecord, emptyReplayState, settleTimes, type ReplayKeep, type SessionReplayState } from './session-reducer.ts';
 import { isValidSessionId } from './session-id.ts';
 import { toolResultFromFile } from './session-result.ts';
 import { DEFAULT_TITLE } from '../titles/title-from-message.ts';
 
-export interface SessionState {
+/** A session replayed whole, for a chat to continue. */
+export interface SessionState extends Omit<SessionReplayState<ChatMessage, Variable>, 'variables'> {
   id: string;
-  title: string;
-  createdAt: number;
-  updatedAt: number;
   /** The shown path (root → head). */
   messages: ChatMessage[];
-  /** Every message, branches included. */
-  tree: MessageTree;
-  /** The chat's own model and settings. */
-  chat: ChatSettings;
   /** In restore order (rules first, then least recently used first). */
   variables: Variable[];
-  approvalMemory: unknown;
   warnings: string[];
-  /** The chat's choice of tools (absent: the global switches). */
-  toolSelection?: unknown;
-  /** The model names FindTools found in this chat (offered from then on, also after a reopen). */
-  foundTools?: string[];
-  /** The last turn, when the file has its start but not its end: it was cut off. */
-  openTurn?: { turnId: string; at: number };
-  /** Approvals asked and never answered, by request id: the call id each one asked about. */
-  unansweredAsks: Map<string, string>;
-  /** Of those, result approvals: by call id, the result the card showed (the call already ran). */
-  unansweredResults: Map<string, { status: ToolExecuteStatus; text: string }>;
-  flags: SessionFlags;
 }
+
+/** A whole replay keeps every message and variable as written. */
+const KEEP_WHOLE: ReplayKeep<ChatMessage, Variable> = {
+  message: (message) => {
+    // Results of older builds (every field optional) are read into the union on `status`.
+    if (message.role === 'tool') message.result = toolResultFromFile(message.result, message.content);
+    return message;
+  },
+  variable: (variable) => variable,
+};
 
 /** The summary of a replayed session. */
 function infoOf(id: string, state: SessionState): SessionInfo {
@@ -54,7 +45,6 @@ export const sessionPaths = (dir: string, id: string) => ({
   meta: join(dir, `${id}.meta.json`),
 });
 
-/** Replays a session file. Never throws for bad content; throws only for I/O errors. */
 /** A session log larger than this is listed from its head and not opened (2 GiB cost 4.4 GB). */
 export const MAX_SESSION_LOG_BYTES = 256 * 1024 * 1024;
 const HEAD_BYTES = 64 * 1024;
@@ -65,12 +55,13 @@ function tooLarge(file: string, size: number): string {
   return `${file} is ${sizeText(size)}, more than the ${sizeText(MAX_SESSION_LOG_BYTES)} a session may be to open, so it was not opened; \`tooldesk sessions show\` reads it a message at a time, or move it out of the sessions folder.`;
 }
 
+/** Replays a session file. Never throws for bad content; throws only for I/O errors. */
 export function readSessionFile(file: string, id: string): SessionState {
   const size = statSync(file).size;
   if (size > MAX_SESSION_LOG_BYTES) throw new Error(tooLarge(file, size));
   const text = readFileSync(file, 'utf8');
-  const state: SessionState = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messages: [], tree: new MessageTree(), chat: {}, variables: [], approvalMemory: undefined, warnings: [], unansweredAsks: new Map(), unansweredResults: new Map(), flags: {} };
-  const variables = new Map<string, Variable>();
+  const state = emptyReplayState<ChatMessage, Variable>();
+  const warnings: string[] = [];
   const lines = text.split('\n');
   const torn = !text.endsWith('\n') && lines.at(-1) !== '';
   for (let i = 0; i < lines.length; i++) {
@@ -79,88 +70,17 @@ export function readSessionFile(file: string, id: string): SessionState {
     const record = parseRecord(line);
     if (typeof record === 'string') {
       const last = i === lines.length - 1;
-      state.warnings.push(
+      warnings.push(
         last && torn
           ? `${file}: the last line was cut off (the app probably stopped while writing it); it was dropped.`
           : `${file}:${i + 1}: skipped an unreadable line (${record}).`,
       );
       continue;
     }
-    apply(state, variables, record);
+    applySessionRecord(state, record, KEEP_WHOLE);
   }
-  state.variables = [...variables.values()];
-  state.messages = state.tree.path();
-  if (state.createdAt === 0) state.createdAt = statSync(file).mtimeMs;
-  if (state.updatedAt === 0) state.updatedAt = state.createdAt;
-  return state;
-}
-
-function apply(state: SessionState, variables: Map<string, Variable>, record: SessionRecord): void {
-  if ('at' in record && record.at > state.updatedAt && record.t !== 'flags') state.updatedAt = record.at;
-  switch (record.t) {
-    case 'flags':
-      applyFlags(state.flags, record);
-      break;
-    case 'session':
-      state.createdAt = record.createdAt;
-      state.title = record.title || DEFAULT_TITLE;
-      break;
-    case 'message':
-      // Results of older builds (every field optional) are read into the union on `status`.
-      if (record.message.role === 'tool') record.message.result = toolResultFromFile(record.message.result, record.message.content);
-      state.tree.add(record.message);
-      break;
-    case 'head':
-      state.tree.setHead(record.id);
-      break;
-    case 'delete':
-      state.tree.delete(record.id);
-      break;
-    case 'chat':
-      state.chat = record.chat ?? {};
-      break;
-    case 'title':
-      state.title = record.title;
-      break;
-    case 'var':
-      variables.delete(record.variable.name);
-      variables.set(record.variable.name, record.variable);
-      break;
-    case 'var-remove':
-      variables.delete(record.name);
-      break;
-    case 'vars':
-      variables.clear();
-      for (const v of record.data?.variables ?? []) variables.set(v.name, v);
-      break;
-    case 'approval-memory':
-      state.approvalMemory = record.data;
-      break;
-    case 'approval':
-      // null: dropped by an abort or a close, so the question was never answered.
-      if (record.decision !== null) {
-        state.unansweredAsks.delete(record.request.id);
-        if (record.request.type === 'result') state.unansweredResults.delete(record.request.callId);
-      }
-      break;
-    case 'approval-asked':
-      state.unansweredAsks.set(record.request.id, record.request.callId);
-      if (record.request.type === 'result' && record.request.result) state.unansweredResults.set(record.request.callId, record.request.result);
-      break;
-    case 'turn':
-      if (record.state === 'started') {
-        state.openTurn = { turnId: record.turnId, at: record.at };
-        state.unansweredAsks.clear();
-        state.unansweredResults.clear();
-      } else if (state.openTurn?.turnId === record.turnId) state.openTurn = undefined;
-      break;
-    case 'tool-selection':
-      state.toolSelection = record.selection;
-      break;
-    case 'found-tools':
-      state.foundTools = Array.isArray(record.names) ? record.names.filter((n): n is string => typeof n === 'string') : [];
-      break;
-  }
+  settleTimes(state, () => statSync(file).mtimeMs);
+  return { ...state, id, variables: [...state.variables.values()], messages: state.tree.path(), warnings };
 }
 
 /** A session too large to open, listed from its first records only, its size in the title. */

@@ -1,15 +1,14 @@
 // A session read for showing, in memory bounded by its longest record rather than its size: a
 // first pass keeps only the outline (title, times, each message's id, parent and place in the
 // file, variable summaries), then the shown path is read back message by message from the file.
-// The same records and replay rules as readSessionFile (session-file.ts), which loads a session
-// whole for a chat to continue.
+// The same fold (session-reducer.ts, its summary layer) as readSessionFile (session-file.ts), which
+// loads a session whole for a chat to continue.
 import { closeSync, openSync, statSync } from 'node:fs';
 import type { ChatMessage, SessionInfo } from '../../../../shared/chat.ts';
 import { VARIABLE_TYPES, type Variable, type VariableInfo } from '../../../../shared/variables.ts';
 import { jsonlLines, readLineAt } from './jsonl-lines.ts';
-import { MessageTree } from '../message-tree.ts';
-import { applyFlags, parseRecord } from './session-records.ts';
-import { DEFAULT_TITLE } from '../titles/title-from-message.ts';
+import { parseRecord } from './session-records.ts';
+import { applySummaryRecord, emptySummaryState, settleTimes } from './session-reducer.ts';
 
 /** A record longer than this is skipped with a note (a 500 MB line must not cost gigabytes). */
 export const MAX_SESSION_RECORD_BYTES = 32 * 1024 * 1024;
@@ -45,12 +44,6 @@ function summaryOf(variable: Variable): VariableSummary | undefined {
   return { info, bytes: Buffer.byteLength(value, 'utf8') };
 }
 
-function setVariable(variables: Map<string, VariableSummary>, variable: Variable): void {
-  const summary = summaryOf(variable);
-  variables.delete(variable?.name);
-  if (summary) variables.set(variable.name, summary);
-}
-
 /** Rules by name, then the others newest first, the oldest dropped past the bounds (as a restore does). */
 function listVariables(variables: Map<string, VariableSummary>, bounds: { maxEntries: number; maxBytes: number }): VariableInfo[] {
   const all = [...variables.values()];
@@ -64,10 +57,12 @@ function listVariables(variables: Map<string, VariableSummary>, bounds: { maxEnt
 
 /** The outline of a session file, read once through a fixed buffer. Throws only for I/O errors. */
 export function outlineSession(file: string, id: string, bounds: { maxEntries: number; maxBytes: number }): SessionOutline {
-  const info: SessionInfo = { id, title: DEFAULT_TITLE, createdAt: 0, updatedAt: 0, messageCount: 0 };
-  const tree = new MessageTree<MessagePlace>();
-  const variables = new Map<string, VariableSummary>();
+  const state = emptySummaryState<MessagePlace, VariableSummary>();
   const warnings: string[] = [];
+  // A message is not kept, only where it stands in the file, to be read back when shown.
+  let offset = 0;
+  let bytes = 0;
+  const keep = { message: (m: ChatMessage): MessagePlace => ({ id: m.id, parentId: m.parentId, offset, bytes }), variable: summaryOf };
   for (const line of jsonlLines(file, MAX_SESSION_RECORD_BYTES)) {
     if (line.kind === 'oversize') {
       warnings.push(`${file}:${line.number}: skipped a line of ${sizeText(line.bytes)}, more than the ${sizeText(MAX_SESSION_RECORD_BYTES)} a record may be; it was not read.`);
@@ -79,46 +74,13 @@ export function outlineSession(file: string, id: string, bounds: { maxEntries: n
       warnings.push(line.torn ? `${file}: the last line was cut off (the app probably stopped while writing it); it was dropped.` : `${file}:${line.number}: skipped an unreadable line (${record}).`);
       continue;
     }
-    // Pinning or archiving is not activity: it does not move the chat in the list.
-    if ('at' in record && record.at > info.updatedAt && record.t !== 'flags') info.updatedAt = record.at;
-    switch (record.t) {
-      case 'flags':
-        applyFlags(info, record);
-        break;
-      case 'session':
-        info.createdAt = record.createdAt;
-        info.title = record.title || DEFAULT_TITLE;
-        break;
-      case 'title':
-        info.title = record.title;
-        break;
-      case 'message':
-        tree.add({ id: record.message.id, parentId: record.message.parentId, offset: line.offset, bytes: line.bytes });
-        break;
-      case 'head':
-        tree.setHead(record.id);
-        break;
-      case 'delete':
-        tree.delete(record.id);
-        break;
-      case 'var':
-        setVariable(variables, record.variable);
-        break;
-      case 'var-remove':
-        variables.delete(record.name);
-        break;
-      case 'vars':
-        variables.clear();
-        for (const v of record.data?.variables ?? []) setVariable(variables, v);
-        break;
-    }
+    ({ offset, bytes } = line);
+    applySummaryRecord(state, record, keep);
   }
-  if (info.createdAt === 0) info.createdAt = statSync(file).mtimeMs;
-  if (info.updatedAt === 0) info.updatedAt = info.createdAt;
-  info.messageCount = tree.size;
-  const shown = tree.path();
-  info.shownCount = shown.length;
-  return { file, info, warnings, variables: listVariables(variables, bounds), shown };
+  settleTimes(state, () => statSync(file).mtimeMs);
+  const shown = state.tree.path();
+  const info: SessionInfo = { id, title: state.title, createdAt: state.createdAt, updatedAt: state.updatedAt, messageCount: state.tree.size, ...state.flags, shownCount: shown.length };
+  return { file, info, warnings, variables: listVariables(state.variables, bounds), shown };
 }
 
 /**

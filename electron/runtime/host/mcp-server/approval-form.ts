@@ -5,7 +5,7 @@
 // client must not be able to change the user's policies.
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/server';
 import type { ApprovalDecision, ApprovalRequest } from '../../../../shared/tools.ts';
-import { sliceCodePoints, countCodePoints } from '../../tools/result/code-points.ts';
+import { sliceCodePoints, countCodePoints } from '../../base/code-points.ts';
 
 /** How much of the arguments / result the question quotes (the full text is in the audit log). */
 const QUOTE_CHARS = 2000;

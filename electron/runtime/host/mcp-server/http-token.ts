@@ -1,7 +1,7 @@
 // The bearer token of `mcp serve --http`: generated once and kept in the OS keychain, so host
 // configs keep working across restarts. Without a keychain the token lives for this run only
 // (and the caller says so); it never goes to the settings file or a log.
-import { createAccessToken } from '../transport/access-token.ts';
+import { createAccessToken } from '../../base/access-token.ts';
 import type { SecretStore } from '../../store/secret-store.ts';
 
 export const MCP_TOKEN_SECRET = 'TOOLDESK_MCP_HTTP_TOKEN';

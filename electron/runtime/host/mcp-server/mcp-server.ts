@@ -52,6 +52,11 @@ export type { HttpToken, McpHttpServer };
 export interface McpServer {
   /** What a client is offered now: the tool count and the groups (built-ins left out). */
   offer(): { tools: number; groups: ToolGroupInfo[] };
+  /**
+   * Settles once the MCP servers starting have started or passed their start bound (the wait
+   * the first tools/list makes; shared with it). Contract: never rejects.
+   */
+  ready(): Promise<void>;
   settings(): Settings;
   /** One connection over stdin/stdout; `done` resolves when it ends. */
   serveStdio(io: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream }): { done: Promise<void>; close(): Promise<void> };
@@ -112,6 +117,7 @@ export function createMcpServer(parts: McpServerParts, options: McpServerOptions
         session.close();
       }
     },
+    ready: () => (parts.starts ? whenReady() : Promise.resolve()),
     settings: () => parts.settings.get(),
     serveStdio: (io) => serveMcpStdio({ makeConnection, ...io, log: say }),
     serveHttp: ({ port, token }) => startMcpHttpServer({ port, token, makeConnection, log: say }),

@@ -7,8 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { tokensMatch } from '../transport/access-token.ts';
-import { isAllowedHost, isAllowedOrigin, loopbackBindAddress } from '../transport/loopback-guard.ts';
+import { tokensMatch } from '../../base/access-token.ts';
+import { isAllowedHost, isAllowedOrigin, loopbackBindAddress } from '../../base/loopback-guard.ts';
 import type { McpServeConnection } from './serve-connection.ts';
 
 export const MCP_PATH = '/mcp';

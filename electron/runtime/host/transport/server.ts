@@ -5,9 +5,9 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { API_ERRORS, API_LIMITS, toErrorValue, type ApiEvent, type ServerFrame } from '../../../../shared/api.ts';
-import { createAccessToken, tokensMatch } from './access-token.ts';
+import { createAccessToken, tokensMatch } from '../../base/access-token.ts';
 import { dispatchRequest } from '../dispatch.ts';
-import { isAllowedHost, isAllowedOrigin, loopbackBindAddress } from './loopback-guard.ts';
+import { isAllowedHost, isAllowedOrigin, loopbackBindAddress } from '../../base/loopback-guard.ts';
 import { securityHeaders, serveStatic } from './static-files.ts';
 import type { ApiHost } from '../types.ts';
 

@@ -46,7 +46,7 @@ export function openSkillSource(options: OpenSkillSourceOptions): { source: Skil
         const skillDirs = roots(current).filter((r) => !r.untrusted && existsSync(r.root)).map((r) => ({ path: r.root, kind: 'user' as const }));
         const allRoots = [...options.toolRoots(), ...skillDirs];
         const ctx = cold
-          ? createSourceContext(current, home, { runner: cold, roots: allRoots })
+          ? createSourceContext(current, home, { runner: cold, roots: allRoots, ...(options.pools ? { pools: options.pools() } : {}) })
           : createSourceContext(current, home, { roots: allRoots, pools: options.pools!(), ...(options.runnerOptions ? { runnerOptions: options.runnerOptions } : {}) });
         // Scripts run in the working folder every tool runs in (settings.workingDir, else the home).
         context = { of: current, ctx };

@@ -1,7 +1,7 @@
 // The result-shaping steps of execute(): data → formattedText (formatForLLM) → the truncated text
 // the model sees, and the hint that tells it where the rest is.
 import type { TruncationInfo } from '../../../../shared/tools.ts';
-import { countCodePoints } from './code-points.ts';
+import { countCodePoints } from '../../base/code-points.ts';
 import { errorText } from '../run-tool.ts';
 import { truncateContent } from './truncate-content.ts';
 import type { Tool, ToolRunResult } from '../types.ts';

@@ -2,7 +2,7 @@
 // and replaces the middle with a note saying how much was left out. Counts code points.
 import { DEFAULT_LIMITS } from '../../../../shared/settings.ts';
 import type { TruncationInfo } from '../../../../shared/tools.ts';
-import { codeUnitIndex, codeUnitIndexFromEnd, countCodePoints } from './code-points.ts';
+import { codeUnitIndex, codeUnitIndexFromEnd, countCodePoints } from '../../base/code-points.ts';
 
 export const DEFAULT_TRUNCATE_CHARS = DEFAULT_LIMITS.truncateChars;
 

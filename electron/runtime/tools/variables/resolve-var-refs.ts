@@ -3,7 +3,7 @@
 // context. Values may themselves hold references; those expand too, with cycle detection and a
 // cap on the expanded size so a reference bomb fails clearly instead of eating memory.
 import { closeNamesHint } from '../close-names.ts';
-import { sliceCodePoints } from '../result/code-points.ts';
+import { sliceCodePoints } from '../../base/code-points.ts';
 
 export const DEFAULT_MAX_EXPANDED_CHARS = 16 * 1024 * 1024;
 

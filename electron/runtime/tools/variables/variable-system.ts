@@ -14,7 +14,7 @@ import { VARIABLE_TYPES } from '../../../../shared/variables.ts';
 import type { VariableSlice } from '../../../../shared/api.ts';
 import { DEFAULT_LIMITS } from '../../../../shared/settings.ts';
 import { Emitter } from '../../base/emitter.ts';
-import { countCodePoints, sliceCodePoints } from '../result/code-points.ts';
+import { countCodePoints, sliceCodePoints } from '../../base/code-points.ts';
 
 export const DEFAULT_MAX_VARIABLES = DEFAULT_LIMITS.variableMaxEntries;
 export const DEFAULT_MAX_VARIABLE_BYTES = DEFAULT_LIMITS.variableMaxBytes;

@@ -4,7 +4,7 @@
 import { VARIABLE_TYPES } from '../../../../shared/variables.ts';
 import type { VariableType } from '../../../../shared/variables.ts';
 import { closeNamesHint } from '../close-names.ts';
-import { countCodePoints, sliceCodePoints } from '../result/code-points.ts';
+import { countCodePoints, sliceCodePoints } from '../../base/code-points.ts';
 import { READ_ONLY_PERMISSION } from '../approval/approval-policy.ts';
 import { DEFAULT_TRUNCATE_CHARS } from '../result/truncate-content.ts';
 import type { Tool, ToolGroup, ToolRunResult } from '../types.ts';

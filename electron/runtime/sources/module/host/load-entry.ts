@@ -1,7 +1,7 @@
-// Loads one module entry inside the tool host: jiti (a fresh instance per load, so a reload never
+// Loads one module entry inside the tool host: jiti (without a module cache, so a reload never
 // sees a stale module), the factory or `pi.registerTool` extension, adapted into tools.
 import { join } from 'node:path';
-import { createJiti } from 'jiti';
+import { createJiti, type Jiti } from 'jiti';
 import type { Diagnostic } from '../../../../../shared/tools.ts';
 import type { Tool } from '../../../tools/types.ts';
 import type { SourceEntry } from '../../types.ts';
@@ -17,6 +17,11 @@ export interface LoadOptions {
   bridges: Record<BridgeName, string>;
   /** jiti's `transform` (esbuild, cached), or undefined for jiti's own. */
   transform?: (opts: { source: string; filename?: string; ts?: boolean }) => { code: string };
+  /**
+   * One jiti per alias map for every load (the host's: see jitiPerAlias). Without it each load
+   * makes its own, as the app did before the tool host.
+   */
+  jiti?: (alias: Record<string, string>, make: () => Jiti) => Jiti;
   /** A writable folder for jiti's own cache (the fallback transform). */
   scratchDir: string;
   factoryTimeoutMs: number;
@@ -116,21 +121,39 @@ async function loadModuleFile(file: string, entry: SourceEntry, plan: ReturnType
 }
 
 /**
- * A new jiti without a module cache each time: an edited tool (or a file it imports) reloads
- * fresh. `interopDefault` stays off: its Proxy says `__esModule` without listing `default`, so
- * `import ms from "ms"` (CommonJS) and `import path from "node:path"` came out undefined.
+ * jiti without a module cache: every import evaluates the module and what it imports afresh (a
+ * shared instance keeps nothing between imports), so an edited tool, or a file it imports,
+ * reloads fresh. `interopDefault` stays off: its Proxy says `__esModule` without listing
+ * `default`, so `import ms from "ms"` (CommonJS) and `import path from "node:path"` came out
+ * undefined.
  */
 async function importFresh(file: string, alias: Record<string, string>, options: LoadOptions): Promise<unknown> {
   const base = { moduleCache: false, alias, interopDefault: false };
   if (options.transform) {
+    const { transform } = options;
+    const make = () => createJiti(file, { ...base, transform, fsCache: false });
     try {
-      return await createJiti(file, { ...base, transform: options.transform, fsCache: false }).import(file);
+      return await (options.jiti ? options.jiti(alias, make) : make()).import(file);
     } catch (error) {
       // esbuild could not transform it (e.g. top-level await): jiti's own transform may.
       if (!isTransformError(error)) throw error;
     }
   }
   return createJiti(file, { ...base, fsCache: options.scratchDir }).import(file);
+}
+
+/**
+ * The host's jiti instances, one per alias map: making one reads jiti's settings from the
+ * environment and builds its resolvers, about a tenth of a warm load.
+ */
+export function jitiPerAlias(): NonNullable<LoadOptions['jiti']> {
+  const made = new Map<string, Jiti>();
+  return (alias, make) => {
+    const key = JSON.stringify(alias);
+    let jiti = made.get(key);
+    if (!jiti) made.set(key, (jiti = make()));
+    return jiti;
+  };
 }
 
 function isTransformError(error: unknown): boolean {

@@ -13,7 +13,7 @@ import type { HostEnv } from '../host-api.ts';
 import { MAX_CALL_OUTPUT_CHARS, MAX_LINE_BYTES, type ExecReply, type FromHost, type HostToolInfo, type ToHost } from '../host-protocol.ts';
 import { shimValues, type BridgeName } from '../shim/shim-bridges.ts';
 import { fastModuleTransform } from '../transform.ts';
-import { loadModuleEntry } from './load-entry.ts';
+import { jitiPerAlias, loadModuleEntry } from './load-entry.ts';
 import { cachedTransform } from './transform-cache.ts';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as { cacheDir?: string | null; bridges: Record<BridgeName, string> };
@@ -112,6 +112,7 @@ let nextExecId = 1;
 const baseTransform = fastModuleTransform();
 const transform = baseTransform && cachedTransform(baseTransform, config.cacheDir ?? null);
 const scratchDir = join(tmpdir(), 'tooldesk-jiti');
+const jiti = jitiPerAlias();
 
 function hostEnv(workingDir: string, loadId: number): HostEnv {
   return {
@@ -140,6 +141,7 @@ async function handle(message: ToHost): Promise<void> {
         env: hostEnv(message.workingDir, message.loadId),
         bridges: config.bridges,
         ...(transform ? { transform } : {}),
+        jiti,
         scratchDir,
         factoryTimeoutMs: message.factoryTimeoutMs,
         ...(message.maxSourceBytes ? { maxSourceBytes: message.maxSourceBytes } : {}),

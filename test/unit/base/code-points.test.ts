@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countCodePoints, sliceCodePoints } from '../../../../electron/runtime/tools/result/code-points.ts';
+import { countCodePoints, sliceCodePoints } from '../../../electron/runtime/base/code-points.ts';
 
 describe('code points', () => {
   it('counts an emoji (a surrogate pair) as one character', () => {
