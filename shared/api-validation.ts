@@ -51,8 +51,9 @@ const chatSettings = obj(
     maxTokens: num({ integer: true, min: 1 }),
     permissions: oneOf([...PERMISSION_LEVELS]),
     toolSet: name,
+    skillsOff: list(name, 1000),
   },
-  ['providerId', 'model', 'systemPrompt', 'temperature', 'maxTokens', 'permissions', 'toolSet'],
+  ['providerId', 'model', 'systemPrompt', 'temperature', 'maxTokens', 'permissions', 'toolSet', 'skillsOff'],
 );
 // The bytes travel base64 inside the request, whose size the transport bounds.
 const attachment = obj({ name: str(API_LIMITS.maxNameChars, 1), mediaType: str(256), data: str(API_LIMITS.maxMessageBytes) });

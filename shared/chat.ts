@@ -101,6 +101,11 @@ export interface ChatSettings {
   permissions?: PermissionLevel;
   /** A tool set of settings.toolSets: its tools, rules and level apply to this chat. */
   toolSet?: string;
+  /**
+   * Skills switched off for this chat in its Tools menu (ids): left out of its catalog, and a call
+   * naming one is refused. Settings → Skills stays the switch for every chat.
+   */
+  skillsOff?: string[];
 }
 
 /** How fast a model step was. */

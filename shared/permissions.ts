@@ -26,6 +26,12 @@ export interface ToolSet {
   groups?: string[];
   /** Tool names. */
   tools?: string[];
+  /**
+   * Skills (ids, as `skills list` names them): the skills' tools are in the set and the chat's
+   * catalog offers only these skills. Absent or empty: the set names no skill, and the `skills`
+   * group, when the set names it, offers every enabled skill (as before sets could name skills).
+   */
+  skills?: string[];
   /** Checked after the global rules, with the same precedence (deny > ask > allow). */
   rules?: ToolRule[];
   level?: PermissionLevel;

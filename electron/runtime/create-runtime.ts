@@ -204,7 +204,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     for (const session of openSessions) session.close();
     openSessions.clear();
   });
-  const openToolSession = async (source?: ToolGroupSource, activeToolSets?: ToolSessionDeps['activeToolSets']): Promise<ToolSessionFactory> => {
+  const openToolSession = async (source?: ToolGroupSource, skills?: Pick<ToolSessionDeps, 'activeToolSets' | 'skillScope'>): Promise<ToolSessionFactory> => {
     const [{ toolSessionFactory }, { settingsPermissionStore }] = await Promise.all([import('./tools/tool-session.ts'), import('./store/permission-store.ts')]);
     const open = toolSessionFactory({
       ...(source ? { tools: source } : {}),
@@ -214,7 +214,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ruleBook: rules(),
       log,
       closed: (session) => openSessions.delete(session),
-      ...(activeToolSets ? { activeToolSets } : {}),
+      ...skills,
     });
     return (sessionOptions) => {
       const session = open(sessionOptions);
@@ -226,8 +226,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   /** The one ToolSession factory of this runtime, over its tools when it has any. */
   const toolSessions = once(async () => {
     const loaded = toolOptions ? await tools() : undefined;
-    // A skill's accepted `allowed-tools` narrow a conversation while the skill is active there.
-    return openToolSession(loaded?.source, loaded?.skills.activeToolSets());
+    // A skill's accepted `allowed-tools` narrow a conversation while the skill is active there;
+    // each conversation offers the skills its Tools menu and tool set keep.
+    return openToolSession(loaded?.source, loaded ? { activeToolSets: loaded.skills.activeToolSets(), skillScope: loaded.skills.scope() } : undefined);
   });
 
   const sessions = once(async () => {
@@ -289,9 +290,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     async mcpServer(serverOptions) {
       const [{ createMcpServer }, { ServeInteractionRouter }] = await Promise.all([import('./host/mcp-server/mcp-server.ts'), import('./host/mcp-server/serve-interactions.ts')]);
       serveRouter ??= new ServeInteractionRouter();
-      // The enabled local skills go out through the skills extension, one catalog per server.
-      const { servedSkills } = await import('./host/mcp-server/serve-skills.ts');
-      const served = await servedSkills(await skillSource(), () => settings.get(), serverOptions.log ?? log);
+      // The enabled local skills go out through the skills extension, one catalog per server;
+      // a --toolset naming skills serves those alone, as its conversations offer those alone.
+      const [{ servedSkills }, { findToolSet }] = await Promise.all([import('./host/mcp-server/serve-skills.ts'), import('./tools/rules/rule-book.ts')]);
+      const named = () => (serverOptions.toolSet ? findToolSet(settings.get(), serverOptions.toolSet)?.skills : undefined);
+      const served = await servedSkills(await skillSource(), () => settings.get(), serverOptions.log ?? log, (id) => !named()?.length || named()!.includes(id));
       closers.push(() => served.close());
       // A host's first tools/list waits for the MCP servers' starts in flight (host/mcp-server/mcp-server.ts).
       const starts = toolOptions ? (await tools()).mcp : undefined;

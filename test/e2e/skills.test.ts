@@ -1,9 +1,9 @@
 // Issue #34 in the app (Chromium, browser mode, the real runtime): Settings → Skills lists every
 // skill with origin, description, file count and problems; its switch, network grant and the
 // `skillRoots` folders persist in the settings; the chat's Tools menu lists the skills beside the
-// groups; `allowed-tools` is shown as a proposal and, once accepted, narrows a chat's tools only
-// while the skill is active there; "New tool" makes a valid SKILL.md folder.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// groups, each switch that chat's own; `allowed-tools` is shown as a proposal and, once accepted,
+// narrows a chat's tools only while the skill is active there; "New tool" makes a valid SKILL.md folder.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -102,23 +102,39 @@ describe('Settings → Skills', () => {
 });
 
 describe("the chat's Tools menu", () => {
-  it('lists the skills beside the groups; unticking one switches it off for every chat', async () => {
+  it('lists the skills beside the groups; unticking one switches it off for this chat only', async () => {
     await closeSettings();
     await newChat(page);
+    await send(page, 'first');
+    await page.getByTestId('assistant-message').filter({ hasText: 'You said: first' }).waitFor();
     await page.getByTestId('tools-button').click();
     const skills = page.getByTestId('tool-selection-skills');
     await skills.getByTestId('tool-selection-skill').first().waitFor();
     const ids = await skills.getByTestId('tool-selection-skill').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-skill')));
     expect(ids.sort()).toEqual(['echo-only', 'from-extra', 'other-name', 'pdf-helper']);
     await skills.getByLabel('Skill from-extra').uncheck();
-    await expect.poll(() => settingsFile().skills?.['from-extra']?.enabled).toBe(false);
-    // The catalog the model gets no longer names it.
+    // Saved with this chat (its settings record), not in the settings every chat reads.
+    const sessionsDir = join(app.home, 'sessions');
+    const chatRecords = () => readdirSync(sessionsDir).filter((f) => f.endsWith('.jsonl')).filter((f) => readFileSync(join(sessionsDir, f), 'utf8').includes('"skillsOff":["from-extra"]'));
+    await expect.poll(() => chatRecords().length).toBe(1);
+    expect(settingsFile().skills?.['from-extra']?.enabled).toBeUndefined();
+    await expect(skills.textContent()).resolves.toContain('3/4 on for this chat');
+    // The catalog this chat's model gets no longer names it.
     await page.keyboard.press('Escape');
     await send(page, 'hello');
     await page.getByTestId('assistant-message').filter({ hasText: 'You said: hello' }).waitFor();
     const system = (app.fake.chatRequests().at(-1)!.body.messages as Array<{ content: string }>)[0]!.content;
     expect(system).toContain('- pdf-helper: Reads PDF forms');
     expect(system).not.toContain('from-extra');
+    // Another chat keeps it, and its menu shows it on.
+    await newChat(page);
+    await send(page, 'other chat');
+    await page.getByTestId('assistant-message').filter({ hasText: 'You said: other chat' }).waitFor();
+    const other = (app.fake.chatRequests().at(-1)!.body.messages as Array<{ content: string }>)[0]!.content;
+    expect(other).toContain('- from-extra: Found through skillRoots.');
+    await page.getByTestId('tools-button').click();
+    await expect(skills.getByLabel('Skill from-extra').isChecked()).resolves.toBe(true);
+    await page.keyboard.press('Escape');
   });
 });
 

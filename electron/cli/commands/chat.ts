@@ -12,6 +12,7 @@ import { formatDiagnostic } from '../tools-load.ts';
 import { flag, option, parseArgs } from '../parse-args.ts';
 import { PERMISSION_LEVELS, type PermissionLevel } from '../../../shared/permissions.ts';
 import { findToolSet } from '../../runtime/tools/rules/rule-book.ts';
+import { absentSkillsWarning } from '../../runtime/tools/skill-scope.ts';
 import { TerminalApprover } from '../terminal-approver.ts';
 import { humanPrinter } from '../chat-printer.ts';
 import { formatCalls, parseCliChatCommand, sessionCalls } from '../chat-calls.ts';
@@ -176,6 +177,9 @@ export const chatCommand: Command = {
         io.stderr.write(`tooldesk chat: no tool set "${toolSet}"${known.length ? ` (there are: ${known.join(', ')})` : ''}; \`tooldesk toolset add NAME ITEM…\` makes one\n`);
         return 1;
       }
+      const set = toolSet ? findToolSet(settings.get(), toolSet) : undefined;
+      const absent = set?.skills?.length ? absentSkillsWarning(set, (await runtime.skills()).scope().ids()) : undefined;
+      if (absent) io.stderr.write(`tooldesk: warning: ${absent}\n`);
       session = id ? manager.open(id) : manager.create();
       if (level || toolSet) session.setChatSettings({ ...session.chatSettings(), ...(level ? { permissions: level as PermissionLevel } : {}), ...(toolSet ? { toolSet } : {}) });
       for (const warning of manager.warnings.get(session.id) ?? []) io.stderr.write(`tooldesk: warning: ${warning}\n`);

@@ -8,6 +8,7 @@ import { UsageError, type CliIO, type Command } from '../command.ts';
 import { flag, option, options, parseArgs } from '../parse-args.ts';
 import { VERSION } from '../version.ts';
 import { findToolSet } from '../../runtime/tools/rules/rule-book.ts';
+import { absentSkillsWarning } from '../../runtime/tools/skill-scope.ts';
 import { parsePort } from './serve.ts';
 
 export const DEFAULT_MCP_PORT = 47113;
@@ -65,6 +66,9 @@ export const mcpServeCommand: Command = {
 `);
       return 1;
     }
+    const set = toolSet ? findToolSet(server.settings(), toolSet) : undefined;
+    const absent = set?.skills?.length ? absentSkillsWarning(set, (await runtime.skills()).scope().ids()) : undefined;
+    if (absent) say(`tooldesk mcp serve: warning: ${absent}`);
     // Said once the MCP servers starting are up (or past their bound), as a host's first list
     // sees them: a server's group and tools exist only once it has started.
     const described = server.ready().then(() => describeOffer(runtime, server, options(args, 'group'), say));

@@ -89,8 +89,11 @@ export class ChatSession {
       selection: normalizeSelection(state?.toolSelection),
       ...(this.#chat.toolSet ? { toolSet: this.#chat.toolSet } : {}),
       ...(this.#chat.permissions ? { permissionLevel: this.#chat.permissions } : {}),
+      ...(this.#chat.skillsOff ? { skillsOff: this.#chat.skillsOff } : {}),
       log: (message) => this.#notice('warning', message),
     });
+    // Reopened: the skills it activated are active again (their accepted tool sets apply).
+    this.tools.restoreActivity(this.messages().flatMap((m) => (m.role === 'tool' ? [{ toolName: m.toolName, content: m.content, status: m.result.status }] : [])));
     if (state?.approvalMemory) this.tools.importApprovalMemory(state.approvalMemory);
     const { storedResult, settings } = options;
     const record = (entry: SessionRecord) => this.#file.append(entry);
@@ -188,9 +191,13 @@ export class ChatSession {
 
   /** Replaces the chat's own model and settings (unset fields fall back to Settings). */
   setChatSettings(chat: ChatSettings): ChatSettings {
+    const picked = chat.toolSet !== undefined && chat.toolSet !== this.#chat.toolSet;
     this.#chat = { ...chat };
     this.tools.setToolSet(chat.toolSet);
+    const absent = picked ? this.tools.toolSetWarning() : undefined;
+    if (absent) this.#notice('warning', absent);
     this.tools.setPermissionLevel(chat.permissions);
+    this.tools.setSkillsOff(chat.skillsOff);
     this.#file.append({ t: 'chat', at: Date.now(), chat: this.#chat });
     this.#emit({ type: 'session.settings', sessionId: this.id, chat: this.chatSettings() });
     return this.chatSettings();

@@ -42,7 +42,7 @@ export const SETTINGS_DESCRIPTIONS: Record<string, string> = {
   'runner.preloadImports': "Warm dependency imports: a fork-server imports the installed modules its folder's tools import at top level before it forks a call.",
   'runner.preloadMaxMs': 'A module whose import takes longer than this, ms, is not preloaded (default 2000).',
   toolRules: 'Rules on calls\' arguments: `{action: allow|ask|deny, tool, where?, reason?, scope?}`; deny wins, then ask, then allow, then the tool\'s policy.',
-  toolSets: 'Named tool sets for a chat (`/toolset NAME`, `chat --toolset`) and `mcp serve --toolset`: `{name, groups?, tools?, rules?, level?}`.',
+  toolSets: 'Named tool sets for a chat (`/toolset NAME`, `chat --toolset`) and `mcp serve --toolset`: `{name, groups?, tools?, skills?, rules?, level?}`; a set naming skills offers only those skills.',
   serverBindings: 'The identity (command and arguments, or URL) of each MCP server its tools\' "always" approvals were given for.',
   skillRoots: 'More folders holding skill folders (Agent Skills), besides ~/.agents/skills, ~/.claude/skills, ~/.codex/skills and TOOLDESK_HOME/skills.',
   skills: 'Per skill (by its id; `ORIGIN:NAME` when two share a name): `enabled`, `network` (its scripts may use the network), `toolSet` (the tool set made from its `allowed-tools` when you accepted them; on only while the skill is active in a chat).',

@@ -134,6 +134,8 @@ export const SETTINGS_SCHEMA: JsonSchema = {
           name: { type: 'string', minLength: 1, pattern: '^[^\\s]+$' },
           groups: { type: 'array', items: { type: 'string' } },
           tools: { type: 'array', items: { type: 'string' } },
+          // Skill ids (`pdf`, or `label:pdf` when two origins share the name): one word each.
+          skills: { type: 'array', items: { type: 'string', minLength: 1, pattern: '^[^\\s]+$' } },
           rules: { type: 'array', items: toolRule },
           level: permissionLevel,
         },

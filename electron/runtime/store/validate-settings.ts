@@ -7,6 +7,8 @@ import check from './settings-validator.ts';
 
 /** Where a rule sits: `/toolRules/3` or `/toolSets/1/rules/0`. */
 const RULE_AT = /^\/(?:toolRules\/\d+|toolSets\/\d+\/rules\/\d+)(?=\/|$)/;
+/** A tool set's `skills` list or one of its entries: `/toolSets/1/skills/0`. */
+const SKILLS_AT = /^\/toolSets\/(\d+)\/skills(?:\/(\d+))?$/;
 
 export function validateSettings(data: unknown): string[] {
   if (check(data)) return [];
@@ -14,7 +16,11 @@ export function validateSettings(data: unknown): string[] {
   const rules = new Set<string>();
   for (const e of (check.errors ?? []) as ErrorObject[]) {
     const rule = RULE_AT.exec(e.instancePath)?.[0];
-    if (rule === undefined) problems.push(problemOf(e));
+    const skills = SKILLS_AT.exec(e.instancePath);
+    if (skills) {
+      const problem = skillsProblem(data, e.instancePath, Number(skills[1]), skills[2]);
+      if (!problems.includes(problem)) problems.push(problem);
+    } else if (rule === undefined) problems.push(problemOf(e));
     else if (!rules.has(rule)) {
       rules.add(rule);
       const issues = ruleShapeIssues(at(data, rule));
@@ -36,6 +42,14 @@ function problemOf(e: ErrorObject): string {
           ? `: ${JSON.stringify(params.allowedValue)}`
           : '';
   return `${dotted(e.instancePath) || 'settings'} ${e.message ?? 'is invalid'}${extra}`;
+}
+
+/** A tool set's skills entry that is no skill id, named by the set and the entry. */
+function skillsProblem(data: unknown, pointer: string, set: number, entry: string | undefined): string {
+  const name = (at(data, `/toolSets/${set}`) as { name?: unknown } | undefined)?.name;
+  const where = `${dotted(pointer)} (tool set ${typeof name === 'string' ? `"${name}"` : set + 1})`;
+  if (entry === undefined) return `${where}: must be a list of skill ids, e.g. ["pdf"]`;
+  return `${where}: ${JSON.stringify(at(data, pointer))} is not a skill id: one word, as \`tooldesk skills list\` names the skill (e.g. "pdf")`;
 }
 
 const dotted = (pointer: string) => pointer.replace(/^\//, '').replace(/\//g, '.');

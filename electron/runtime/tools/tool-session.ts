@@ -7,7 +7,8 @@
 //
 // API (what the next features hang on it):
 //   execute(name, args) a call as this conversation may make it: refused with a message for the
-//                       model when the conversation's choice leaves the tool out, else the
+//                       model when the conversation's choice leaves the tool (or the skill the
+//                       call names) out, else the
 //                       executor's pipeline (lookup → enabled → $VAR_REF → validation → approval →
 //                       run → format → truncate → cache → result approval). Every caller (chat,
 //                       mcp serve, MCP App tool calls, `tools run`) goes through here.
@@ -25,87 +26,36 @@
 //                       its rules join the runtime's and its level is the default level.
 //   activeToolSets      sets the conversation earned by what it did (a skill's accepted
 //                       `allowed-tools`, while the skill is active): narrow like a tool set.
+//                       restoreActivity(results) rebuilds them from a reopened chat's results.
+//   skills              setSkillsOff(ids): skills this conversation leaves out (its Tools menu);
+//                       with a set naming skills, the skills group is narrowed per conversation
+//                       (skill-scope.ts): catalog, enums and refusals are this conversation's.
 //   setPermissionLevel  the conversation's level (ask / default / read-only auto / trusted),
 //                       applied from the next call.
 //   onChanged(l)        after every re-sync (tools reloaded, switches or selection changed).
 //   close()             stops the syncing, rejects pending approvals, aborts running tools.
-// Enable state is layered in one place (#applySwitches): settings' switches → an exact tool set →
+// Enable state is layered in one place (#applySwitches): the conversation's skills group (narrowed
+// by its switched-off skills and the sets naming skills) → settings' switches → an exact tool set →
 // onlyGroups → selection → a narrowing tool set → active tool sets → enabled for this run. Argument rules are checked
 // in the executor (its guard, over the runtime's RuleBook) after $VAR_REF resolution and validation.
-import type { PermissionLevel, ToolSet } from '../../../shared/permissions.ts';
+import type { PermissionLevel } from '../../../shared/permissions.ts';
 import type { Settings } from '../../../shared/settings.ts';
 import type { ChatToolSelection } from '../../../shared/tool-selection.ts';
 import type { Diagnostic, ToolDefinition, ToolExecuteResult, ToolGroupInfo, ToolInfo, ToolPermission } from '../../../shared/tools.ts';
 import { Emitter, type Disposer } from '../base/emitter.ts';
 import type { ApprovalMemoryData } from './approval/approval-memory.ts';
-import { applyEnableState, replaceExecutorGroups, syncExecutorGroups, type GroupsChange } from './executor-groups.ts';
+import { applyEnableState, replaceExecutorGroups, syncExecutorGroups } from './executor-groups.ts';
 import { ToolExecutor, type ExecuteOptions } from './tool-executor.ts';
 import { applyToolSelection, normalizeSelection, selectionRefusal } from './tool-selection.ts';
 import { applyToolSet, enableExactly } from './rules/apply-tool-set.ts';
 import { bookCallGuard } from './rules/book-call-guard.ts';
-import { findToolSet, type RuleBook } from './rules/rule-book.ts';
-import type { ApprovalCallback, PermissionStore, SessionEvent, ToolGroup } from './types.ts';
+import { findToolSet } from './rules/rule-book.ts';
+import { SessionSkills, withSkillsGroup } from './skill-scope.ts';
+import type { SessionEvent, ToolGroup } from './types.ts';
 import { VariableSystem } from './variables/variable-system.ts';
 
-/** Where a conversation's tool groups come from (the runtime's combined source, a test's list). */
-export interface ToolSource {
-  groups(): ToolGroup[];
-  /**
-   * Contract: the listener is called after the set of groups changed, with which groups changed
-   * when known; returns a disposer.
-   */
-  onChanged?(listener: (change?: GroupsChange) => void): Disposer;
-}
-
-/** What every ToolSession of one runtime shares: the sources, the settings, the user's overrides. */
-export interface ToolSessionDeps {
-  tools?: ToolSource;
-  settings: () => Settings;
-  /** Contract: runs after the settings changed; returns a disposer. */
-  onSettingsChanged?: (listener: (settings: Settings) => void) => Disposer;
-  /** The user's per-tool overrides; "always allow" writes here. */
-  permissions?: PermissionStore;
-  /** Rules, tool sets and the audit log (permissions as data); absent: policies alone decide. */
-  ruleBook?: RuleBook;
-  /** Registration problems (name clashes, …), as they happen. */
-  log?: (message: string) => void;
-  /** Contract: called once, when `session` closes (the runtime forgets it); never throws. */
-  closed?: (session: ToolSession) => void;
-  /**
-   * Tool sets a conversation is in because of what it did (a skill's accepted `allowed-tools`,
-   * while that skill is active). They only narrow. Contract: `sets` is cheap and never throws;
-   * `onChanged` calls back with the session whose sets changed and returns a disposer.
-   */
-  activeToolSets?: { sets(sessionId: string): ToolSet[]; onChanged(listener: (sessionId: string) => void): Disposer };
-}
-
-export interface ToolSessionOptions {
-  /** Names the cached variables' session and the tools' onSession events. */
-  sessionId: string;
-  /** A restored session's variables; a new, bounded one by default. */
-  variables?: VariableSystem;
-  approve?: ApprovalCallback;
-  /** This conversation's own choice of tools (a chat's "Tools" button); null follows the switches. */
-  selection?: ChatToolSelection | null;
-  /** Only these groups may be on (`mcp serve --group`); empty or absent: every enabled group. */
-  onlyGroups?: readonly string[];
-  /** Where the executor reports what it swallowed (onSession hooks, rulePrompt functions). */
-  log?: (message: string) => void;
-  /** A named tool set (settings `toolSets`) this conversation uses. */
-  toolSet?: string;
-  /** The set is exactly what is on (`mcp serve --toolset`) instead of narrowing the switches. */
-  exactToolSet?: boolean;
-  /** The conversation's own permission level; absent: its tool set's, else `default`. */
-  permissionLevel?: PermissionLevel;
-  /** Contract: true while nobody watches (a scheduled run's chat); read at every call. Levels then only tighten (decide-call.ts). */
-  unattended?: () => boolean;
-  /**
-   * Contract: the folder this conversation's calls run in when it has its own (a scheduled run's
-   * --cwd), else undefined (the working-folder setting); read at every call. Relative paths in
-   * the rules' checks mean this folder then.
-   */
-  workingDir?: () => string | undefined;
-}
+export type { ToolResultRecord, ToolSessionDeps, ToolSessionOptions, ToolSource } from './tool-session-options.ts';
+import type { ToolResultRecord, ToolSessionDeps, ToolSessionOptions } from './tool-session-options.ts';
 
 export type ToolSessionFactory = (options: ToolSessionOptions) => ToolSession;
 
@@ -127,6 +77,7 @@ export class ToolSession {
   #level: PermissionLevel | undefined;
   readonly #exactToolSet: boolean;
   readonly #workingDir: (() => string | undefined) | undefined;
+  readonly #skills: SessionSkills;
   #closed = false;
 
   constructor(deps: ToolSessionDeps, options: ToolSessionOptions) {
@@ -138,6 +89,7 @@ export class ToolSession {
     this.#level = options.permissionLevel;
     this.#exactToolSet = options.exactToolSet ?? false;
     this.#workingDir = options.workingDir;
+    this.#skills = new SessionSkills(deps.skillScope, options.skillsOff);
     const { limits } = deps.settings();
     const executor = new ToolExecutor({
       sessionId: options.sessionId,
@@ -151,10 +103,10 @@ export class ToolSession {
     });
     this.#executor = executor;
     const tools = deps.tools ?? { groups: () => [] };
-    for (const error of replaceExecutorGroups(executor, tools.groups())) deps.log?.(error);
+    for (const error of replaceExecutorGroups(executor, this.#skills.others(tools.groups()))) deps.log?.(error);
     this.#applySwitches(deps.settings());
     const offTools = tools.onChanged?.((change) => {
-      const groups = tools.groups();
+      const groups = this.#skills.others(tools.groups(), change);
       if (change) syncExecutorGroups(executor, groups, change);
       else for (const error of replaceExecutorGroups(executor, groups)) deps.log?.(error);
       this.#applySwitches(deps.settings());
@@ -205,6 +157,31 @@ export class ToolSession {
     this.#resync();
   }
 
+  /** Skills (ids) this conversation leaves out. A copy. */
+  skillsOff(): string[] {
+    return this.#skills.off();
+  }
+
+  /** Leaves `ids` out of this conversation's skills (its catalog, enums, calls) and applies it now. */
+  setSkillsOff(ids: readonly string[] | undefined): void {
+    if (this.#skills.setOff(ids)) this.#resync();
+  }
+
+  /**
+   * A reopened conversation: what its earlier results did is in effect again (skills it activated
+   * are active, their accepted tool sets narrow it) without running anything again.
+   */
+  restoreActivity(results: readonly ToolResultRecord[]): void {
+    if (!this.#deps.activeToolSets?.restore || results.length === 0) return;
+    if (this.#deps.activeToolSets.restore(this.sessionId, results)) this.#resync();
+  }
+
+  /** A warning when this conversation's tool set names skills not offered now (gone, or switched off). */
+  toolSetWarning(): string | undefined {
+    const set = this.#toolSet ? findToolSet(this.#deps.settings(), this.#toolSet) : undefined;
+    return set ? this.#skills.absentWarning(set) : undefined;
+  }
+
   /** The conversation's own level (undefined: its tool set's, else default); applies from the next call. */
   setPermissionLevel(level: PermissionLevel | undefined): void {
     this.#level = level;
@@ -234,11 +211,16 @@ export class ToolSession {
     return selectionRefusal(this.#executor, this.#selection, name);
   }
 
+  /** Why this conversation refuses this call: the tool (refusal), or a skill it left out. */
+  #callRefusal(name: string, args: unknown): string | undefined {
+    return this.refusal(name) ?? this.#skills.refusal(this.#executor.getTool(name)?.definition.function.name ?? name, args);
+  }
+
   // ── the one way a call runs ───────────────────────────────────────────────────────────────
 
   /** One call as this conversation may make it; never throws (see the header). */
   async execute(name: string, args: unknown, options: ExecuteOptions = {}): Promise<ToolExecuteResult> {
-    const refusal = this.refusal(name);
+    const refusal = this.#callRefusal(name, args);
     const workingDir = this.#workingDir?.();
     if (refusal === undefined) return this.#executor.execute(name, args, workingDir === undefined ? options : { ...options, workingDir });
     return { toolName: name, status: 'ERROR', error: refusal, finalText: refusal, ...(options.callId ? { callId: options.callId } : {}), durationMs: 0 };
@@ -364,7 +346,12 @@ export class ToolSession {
 
   /** Settings' switches, an exact tool set, `onlyGroups`, the selection, then a narrowing tool set. */
   #applySwitches(settings: Settings): void {
-    const set = this.#toolSet ? findToolSet(settings, this.#toolSet) : undefined;
+    const group = this.#skills.group;
+    const found = this.#toolSet ? findToolSet(settings, this.#toolSet) : undefined;
+    const set = found && group ? withSkillsGroup(found, group) : found;
+    const actives = (this.#deps.activeToolSets?.sets(this.sessionId) ?? []).map((s) => (group ? withSkillsGroup(s, group) : s));
+    const sources = this.#deps.tools?.groups() ?? [];
+    for (const error of this.#skills.reconcile(this.#executor, sources, set ? [set, ...actives] : actives)) this.#deps.log?.(error);
     applyEnableState(this.#executor, settings);
     this.#executor.setToolSetScope(undefined);
     if (set && this.#exactToolSet) enableExactly(this.#executor, set);
@@ -375,7 +362,7 @@ export class ToolSession {
     }
     if (this.#selection) applyToolSelection(this.#executor, this.#selection);
     if (set && !this.#exactToolSet) applyToolSet(this.#executor, set);
-    for (const active of this.#deps.activeToolSets?.sets(this.sessionId) ?? []) applyToolSet(this.#executor, active);
+    for (const active of actives) applyToolSet(this.#executor, active);
     for (const name of this.#forRun) {
       const group = this.#executor.groupOf(name);
       if (group) this.#executor.toggleGroupEnabled(group, true);

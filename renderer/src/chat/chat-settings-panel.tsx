@@ -30,8 +30,9 @@ export function ChatSettingsPanel(props: { chat: ChatSettings; onClose: () => vo
   const save = async () => {
     const v = values();
     if (!v) return;
-    const { providerId, model } = props.chat;
-    await app.setChatSettings({ ...(providerId ? { providerId } : {}), ...(model ? { model } : {}), ...v });
+    // The panel edits these three; the chat's model, tool set, level and skills stay as they are.
+    const { systemPrompt: _prompt, temperature: _temperature, maxTokens: _maxTokens, ...kept } = props.chat;
+    await app.setChatSettings({ ...kept, ...v });
     props.onClose();
   };
   const apply = (preset: ChatPreset) => {

@@ -22,6 +22,8 @@ export function ChatView(props: { onOpenSettings: (section?: string) => void; on
   const [choosing, setChoosing] = createSignal(false);
   let toolsButton: HTMLButtonElement | undefined;
   /** The open chat's choice of tools, or the new chat's (kept until its session is stored). */
+  /** The chat's own settings (the draft's before its first message). */
+  const ownChat = () => chat()?.chat ?? app.state.draft?.chat ?? {};
   const selection = () => (chat() ? chat()!.toolSelection : (app.state.draft?.toolSelection ?? null));
   const selectedCount = () => effectiveSelection(app.state.tools.groups, selection()).tools.length;
   // Prompts and resources come from switched-on MCP servers: with none, no menu entries, no button.
@@ -83,6 +85,11 @@ export function ChatView(props: { onOpenSettings: (section?: string) => void; on
               onNewTool={props.onNewTool}
               selection={selection()}
               onChange={(next) => void app.setToolSelection(chat()?.sessionId ?? null, next)}
+              skillsOff={ownChat().skillsOff ?? []}
+              onSkillsOffChange={(off) => {
+                const { skillsOff: _old, ...rest } = ownChat();
+                void app.setChatSettings(off.length ? { ...rest, skillsOff: off } : rest);
+              }}
               onClose={() => {
                 returnFocusAfterClose(document.querySelector('[data-testid="tool-selection"]'), () => toolsButton);
                 setChoosing(false);

@@ -1,4 +1,4 @@
-// Settings → Tool sets: named choices of groups and tools (with a default permission level) that a
+// Settings → Tool sets: named choices of groups, tools and skills (with a default permission level) that a
 // chat picks in its header or with `/toolset NAME`, and `mcp serve --toolset NAME` serves. Edited
 // as rows and saved at once; a set's own rules (made with the CLI or in settings.json) are kept.
 import { For, Show } from 'solid-js';
@@ -12,6 +12,8 @@ interface Row {
   name: string;
   groups: string;
   tools: string;
+  /** Skill ids: chats using the set offer only these skills (empty: the set names no skill). */
+  skills?: string;
   level: PermissionLevel | '';
   /** Kept as they are: the form does not edit a set's own rules. */
   rules?: ToolSet['rules'];
@@ -23,6 +25,7 @@ const toRow = (set: ToolSet): Row => ({
   name: set.name,
   groups: (set.groups ?? []).join(', '),
   tools: (set.tools ?? []).join(', '),
+  skills: (set.skills ?? []).join(', '),
   level: set.level ?? '',
   ...(set.rules?.length ? { rules: set.rules } : {}),
 });
@@ -40,8 +43,9 @@ export function rowsToToolSets(rows: Row[]): { sets: ToolSet[] } | { error: stri
     seen.add(name);
     const groups = list(row.groups);
     const tools = list(row.tools);
-    if (groups.length + tools.length === 0) return { error: `${which}: name at least one group or tool.` };
-    sets.push({ name, ...(groups.length ? { groups } : {}), ...(tools.length ? { tools } : {}), ...(row.rules ? { rules: row.rules } : {}), ...(row.level ? { level: row.level } : {}) });
+    const skills = list(row.skills ?? '');
+    if (groups.length + tools.length + skills.length === 0) return { error: `${which}: name at least one group, tool or skill.` };
+    sets.push({ name, ...(groups.length ? { groups } : {}), ...(tools.length ? { tools } : {}), ...(skills.length ? { skills } : {}), ...(row.rules ? { rules: row.rules } : {}), ...(row.level ? { level: row.level } : {}) });
   }
   return { sets };
 }
@@ -61,7 +65,7 @@ export function ToolSetsSection() {
     <section class="settings-section" aria-labelledby="tool-sets-title" data-testid="tool-sets-section">
       <h3 id="tool-sets-title">Tool sets</h3>
       <p class="small muted">
-        A named choice of groups and tools, with the permission level of chats that use it. A chat picks one in its header or with <code>/toolset NAME</code>;{' '}
+        A named choice of groups, tools and skills (a set naming skills offers only those), with the permission level of chats that use it. A chat picks one in its header or with <code>/toolset NAME</code>;{' '}
         <code>tooldesk mcp serve --toolset NAME</code> serves exactly that set. Names are separated by commas.
       </p>
       <datalist id="tool-set-groups">
@@ -80,6 +84,7 @@ export function ToolSetsSection() {
               onInput={(e) => update(i(), { groups: e.currentTarget.value })}
             />
             <input class="grow" aria-label={`Tool set ${i() + 1} tools`} placeholder="tools: fetch_url" value={row.tools} onInput={(e) => update(i(), { tools: e.currentTarget.value })} />
+            <input aria-label={`Tool set ${i() + 1} skills`} placeholder="skills: pdf" value={row.skills ?? ''} onInput={(e) => update(i(), { skills: e.currentTarget.value })} />
             <select aria-label={`Tool set ${i() + 1} level`} value={row.level} onChange={(e) => update(i(), { level: e.currentTarget.value as Row['level'] })}>
               <option value="">Level: chat's default</option>
               <For each={PERMISSION_LEVELS}>{(level) => <option value={level}>{PERMISSION_LEVEL_LABELS[level]}</option>}</For>
@@ -94,7 +99,7 @@ export function ToolSetsSection() {
         )}
       </For>
       <DraftSaveRow label="Save tool sets" disabled={!dirty()} onSave={() => void saveSets()} problem={problem()}>
-        <button type="button" onClick={() => change([...rows(), { name: '', groups: '', tools: '', level: '' }])}>
+        <button type="button" onClick={() => change([...rows(), { name: '', groups: '', tools: '', skills: '', level: '' }])}>
           + Add tool set
         </button>
       </DraftSaveRow>

@@ -1,11 +1,20 @@
-// The chat's Tools menu lists the skills beside the groups (issue #34). A skill's switch is the
-// one of Settings → Skills (every chat: the catalog the model sees is one per app, not per chat),
-// so the menu says so; its search filters skills as it filters tools.
+// The chat's Tools menu lists the skills beside the groups (issue #34). A skill's switch here is
+// this chat's own (ChatSettings.skillsOff, saved with the chat): unticked, the skill leaves this
+// chat's catalog and the model cannot use it here; other chats keep it. Settings → Skills stays
+// the switch for every chat: a skill off there shows here greyed, with the way to it. The
+// search filters skills as it filters tools.
 import { For, Show, createEffect, createSignal, on } from 'solid-js';
 import type { SkillView } from '../../../shared/api-skills.ts';
 import { useApp } from '../store/app-context.tsx';
 
-export function SkillsMenuList(props: { query: string; onOpenSettings?: (section?: string) => void }) {
+export function SkillsMenuList(props: {
+  query: string;
+  /** Skills (ids) switched off for this chat. */
+  off: readonly string[];
+  /** Contract: saves the chat's switched-off skills (sorted, no duplicates). */
+  onOffChange: (off: string[]) => void;
+  onOpenSettings?: (section?: string) => void;
+}) {
   const app = useApp();
   const [skills, setSkills] = createSignal<SkillView[]>([]);
   const load = async () => {
@@ -15,9 +24,10 @@ export function SkillsMenuList(props: { query: string; onOpenSettings?: (section
   createEffect(on([() => app.state.settings, () => app.state.tools], () => void load()));
   const q = () => props.query.trim().toLowerCase();
   const shown = () => skills().filter((s) => !q() || s.id.toLowerCase().includes(q()) || s.description.toLowerCase().includes(q()));
-  const set = async (skill: SkillView, enabled: boolean) => {
-    const view = await app.guard(() => app.api.setSkillEnabled({ id: skill.id, enabled }));
-    if (view) setSkills(view.skills.filter((s) => s.dir));
+  const onHere = (skill: SkillView) => skill.enabled && !props.off.includes(skill.id);
+  const set = (skill: SkillView, on: boolean) => {
+    const rest = props.off.filter((id) => id !== skill.id);
+    props.onOffChange((on ? rest : [...rest, skill.id]).sort());
   };
   return (
     <Show when={shown().length}>
@@ -26,7 +36,7 @@ export function SkillsMenuList(props: { query: string; onOpenSettings?: (section
           <span class="row">
             <strong>Skills</strong>
             <span class="muted small">
-              {shown().filter((s) => s.enabled).length}/{shown().length} on for every chat ·{' '}
+              {shown().filter(onHere).length}/{shown().length} on for this chat · for every chat:{' '}
               <button type="button" class="link small" onClick={() => props.onOpenSettings?.('skills')}>
                 Settings → Skills
               </button>
@@ -37,9 +47,10 @@ export function SkillsMenuList(props: { query: string; onOpenSettings?: (section
           {(skill) => (
             <div class="row tool-selection-tool" data-testid="tool-selection-skill" data-skill={skill.id}>
               <label class="row grow">
-                <input type="checkbox" aria-label={`Skill ${skill.id}`} checked={skill.enabled} onChange={(e) => void set(skill, e.currentTarget.checked)} />
+                <input type="checkbox" aria-label={`Skill ${skill.id}`} checked={onHere(skill)} disabled={!skill.enabled} onChange={(e) => set(skill, e.currentTarget.checked)} />
                 <code>{skill.id}</code>
                 <span class="muted small tool-selection-desc" title={skill.description}>
+                  {skill.enabled ? '' : 'off in Settings → Skills · '}
                   {skill.origin.label} · {skill.description}
                 </span>
               </label>

@@ -54,6 +54,30 @@ describe('mcp serve: the skills extension', () => {
   });
 });
 
+describe('mcp serve --toolset naming skills', () => {
+  it('serves and offers only the skills the set names, and warns of one that is gone', async () => {
+    const serve = serveHome();
+    const userHome = join(serve.home, '..', 'user');
+    serve.env.HOME = userHome;
+    writeSkill(join(userHome, '.agents/skills'), 'notes', { name: 'notes', description: 'Keeps notes.' });
+    writeSkill(join(userHome, '.agents/skills'), 'drafts', { name: 'drafts', description: 'Writes drafts.' });
+    const settings = JSON.parse(readFileSync(join(serve.home, 'settings.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(serve.home, 'settings.json'), JSON.stringify({ ...settings, toolSets: [{ name: 'noting', skills: ['notes', 'gone'] }] }));
+    const { client, transport, stderr } = await connectStdio(serve, { args: ['--toolset', 'noting'] });
+    try {
+      const { skills: entries } = await new SkillsClient(client).list();
+      expect(entries.map((e) => e.frontmatter.name)).toEqual(['notes']);
+      const tools = (await client.listTools()).tools;
+      expect(tools.map((t) => t.name).sort()).toEqual(['ListVars', 'ReadVar', 'activate_skill', 'read_skill_file', 'run_skill_python', 'run_skill_script']);
+      expect((tools.find((t) => t.name === 'activate_skill')!.inputSchema.properties as { name: { enum: string[] } }).name.enum).toEqual(['notes']);
+      expect(stderr()).toContain('tooldesk mcp serve: warning: tool set "noting": skill:gone is not loaded or switched off now');
+    } finally {
+      await transport.close();
+      serve.cleanup();
+    }
+  });
+});
+
 describe("Tooldesk as a skills host", () => {
   it("lists an SDK SkillsExtension server's skills, labelled with the server", async () => {
     const serve = serveHome([]);

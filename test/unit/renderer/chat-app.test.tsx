@@ -202,6 +202,21 @@ describe('model per chat', () => {
   });
 });
 
+describe('chat settings kept', () => {
+  it("saving Chat settings keeps the chat's model, tool set, level and switched-off skills", async () => {
+    const chat = { providerId: 'p', model: 'llama3.2', toolSet: 'web', permissions: 'trusted' as const, skillsOff: ['pdf'], temperature: 1 };
+    const { calls } = await mount({
+      openSession: (req: { sessionId: string }) => ({ session: { id: req.sessionId, title: 'First chat', createdAt: 1, updatedAt: 2, messageCount: 0 }, messages: [], pendingApprovals: [], running: false, chat }),
+      setChatSettings: (req: { chat: unknown }) => req.chat,
+    });
+    fireEvent.click(screen.getByTestId('chat-settings-toggle'));
+    fireEvent.input(await screen.findByLabelText('Temperature'), { target: { value: '' } });
+    fireEvent.input(screen.getByLabelText('Max tokens'), { target: { value: '64' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.setChatSettings).toHaveBeenCalledWith({ sessionId: 's1', chat: { providerId: 'p', model: 'llama3.2', toolSet: 'web', permissions: 'trusted', skillsOff: ['pdf'], maxTokens: 64 } }));
+  });
+});
+
 describe('attachments in the composer', () => {
   it('Attach adds chips, refuses what it cannot send by name, warns about images for a model not known to see them', async () => {
     const { calls } = await mount();

@@ -22,7 +22,16 @@ describe('rowsToToolSets', () => {
     expect(rowsToToolSets([row('', 'files')])).toEqual({ error: 'Tool set 1: give it a name.' });
     expect(rowsToToolSets([row('my set', 'files')])).toEqual({ error: 'Tool set "my set": a name has no spaces (/toolset NAME reads one word).' });
     expect(rowsToToolSets([row('a', 'files'), row('a', 'web')])).toEqual({ error: 'Tool set "a": another set has this name.' });
-    expect(rowsToToolSets([row('empty', ' , ', ',')])).toEqual({ error: 'Tool set "empty": name at least one group or tool.' });
+    expect(rowsToToolSets([row('empty', ' , ', ',')])).toEqual({ error: 'Tool set "empty": name at least one group, tool or skill.' });
+  });
+
+  it('keeps the skills a set names (a set of skills alone is a set)', () => {
+    expect(rowsToToolSets([{ ...row('forms', '', 'read_file'), skills: 'pdf, docx, pdf' }, { ...row('just-skills'), skills: ' pdf ' }])).toEqual({
+      sets: [
+        { name: 'forms', tools: ['read_file'], skills: ['pdf', 'docx'] },
+        { name: 'just-skills', skills: ['pdf'] },
+      ],
+    });
   });
 });
 

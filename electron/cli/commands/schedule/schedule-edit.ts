@@ -8,6 +8,7 @@ import { ON_ASK_CHOICES, type OnAsk, type ScheduleConfig } from '../../../../sha
 import { checkSchedule } from '../../../runtime/schedules/schedule-config.ts';
 import { systemTimeZone } from '../../../runtime/schedules/schedule-when.ts';
 import { findToolSet } from '../../../runtime/tools/rules/rule-book.ts';
+import { absentSkillsWarning } from '../../../runtime/tools/skill-scope.ts';
 import { withCliRuntime } from '../../cli-runtime.ts';
 import { UsageError, type Command } from '../../command.ts';
 import { option, parseArgs } from '../../parse-args.ts';
@@ -53,6 +54,9 @@ export const addCommand: Command = {
         io.stderr.write(`tooldesk schedule add: no tool set "${toolSet}"${known.length ? ` (there are: ${known.join(', ')})` : ''}; \`tooldesk toolset add NAME ITEM…\` makes one\n`);
         return 1;
       }
+      const set = toolSet ? findToolSet(settings, toolSet) : undefined;
+      const absent = set?.skills?.length ? absentSkillsWarning(set, (await runtime.skills()).scope().ids()) : undefined;
+      if (absent) io.stderr.write(`tooldesk schedule add: warning: ${absent}\n`);
       const active = settings.providers.find((p) => p.id === settings.activeProviderId);
       const model = option(args, 'model') ?? active?.model;
       const given = option(args, 'cwd');

@@ -38,9 +38,12 @@ export function skillFilesOf(skills: () => readonly Skill[]): SkillFiles {
   };
 }
 
-/** The catalog of the enabled local skills, kept in step with the source. Contract: never throws. */
-export async function servedSkills(source: SkillSource, settings: () => Parameters<typeof skillEnabled>[1], log: (message: string) => void): Promise<{ catalog: SkillCatalog; close(): void }> {
-  const local = () => source.skills().filter((s) => s.dir && s.origin.kind !== 'mcp' && skillEnabled(s, settings()));
+/**
+ * The catalog of the enabled local skills, kept in step with the source; `keep` narrows it (the
+ * skills `mcp serve --toolset`'s set names, read at every listing). Contract: never throws.
+ */
+export async function servedSkills(source: SkillSource, settings: () => Parameters<typeof skillEnabled>[1], log: (message: string) => void, keep: (id: string) => boolean = () => true): Promise<{ catalog: SkillCatalog; close(): void }> {
+  const local = () => source.skills().filter((s) => s.dir && s.origin.kind !== 'mcp' && skillEnabled(s, settings()) && keep(s.id));
   const catalog = await SkillsExtension.load(skillFilesOf(local), { onWarning: (w) => log(`skills: ${w.path}: ${w.message}`) });
   const off = source.onChanged(() => void catalog.reload().catch((error: Error) => log(`skills: reload failed: ${error.message}`)));
   return { catalog, close: off };

@@ -7,6 +7,7 @@ import type { Settings } from '../../../../shared/settings.ts';
 import type { Diagnostic } from '../../../../shared/tools.ts';
 import { Emitter, type Disposer } from '../../base/emitter.ts';
 import { diffGroups, type ToolGroupSource, type ToolsChange } from '../../tools/tools-change.ts';
+import type { SkillScopePort } from '../../tools/skill-scope.ts';
 import type { ToolGroup } from '../../tools/types.ts';
 import type { SourceContext } from '../types.ts';
 import { ActiveSkills } from './active-skills.ts';
@@ -17,7 +18,7 @@ import { SkillDigests } from './skill-files.ts';
 import { activeSkillToolSets } from './skill-tool-sets.ts';
 import { flagText, SkillFlagCache } from './skill-flags.ts';
 import type { SkillRoot } from './skill-roots.ts';
-import { createSkillsGroup } from './skill-tools.ts';
+import { createSkillsGroup, SKILLS_GROUP, skillNamedBy } from './skill-tools.ts';
 import type { Skill } from './skill-types.ts';
 
 export interface SkillSourceOptions {
@@ -44,6 +45,10 @@ export class SkillSource implements ToolGroupSource {
   #all: Skill[] = [];
   #diagnostics: Diagnostic[] = [];
   #groups: ToolGroup[] = [];
+  /** The skills the group offers (enabled, with a folder), catalog order. */
+  #offered: Skill[] = [];
+  /** Conversations' narrowed groups by the ids they keep; emptied when the group is rebuilt. */
+  #narrowed = new Map<string, ToolGroup | null>();
   #watchers: FSWatcher[] = [];
   #timer: NodeJS.Timeout | undefined;
 
@@ -90,6 +95,26 @@ export class SkillSource implements ToolGroupSource {
   /** The ToolSession port applying accepted `allowed-tools` sets while their skill is active. */
   activeToolSets(): ReturnType<typeof activeSkillToolSets> {
     return activeSkillToolSets(this.active, this.#options.settings);
+  }
+
+  /** The ToolSession port narrowing the group per conversation (its Tools menu, its tool set). */
+  scope(): SkillScopePort {
+    return {
+      group: SKILLS_GROUP,
+      ids: () => this.#offered.map((s) => s.id),
+      narrow: (group, hidden) => {
+        // Not ours (another source's group of that name won the name) or stale (our change is on its
+        // way): left as it is; calls naming a left-out skill are refused by the ToolSession anyway.
+        if (group !== this.#groups[0]) return group;
+        const kept = this.#offered.filter((s) => !hidden.has(s.id));
+        if (kept.length === this.#offered.length) return group;
+        const key = kept.map((s) => s.id).join('\n');
+        let narrowed = this.#narrowed.get(key);
+        if (narrowed === undefined) this.#narrowed.set(key, (narrowed = this.#group(kept)));
+        return narrowed;
+      },
+      skillOf: skillNamedBy,
+    };
   }
 
   flags(skill: Skill): string[] {
@@ -175,17 +200,23 @@ export class SkillSource implements ToolGroupSource {
     const before = this.#groups;
     this.#all = qualifyClashes([...this.#local.map(unqualified), ...[...this.#remote.values()].flat().map(unqualified)]);
     const settings = this.#options.settings();
-    const group = createSkillsGroup({
-      skills: this.#all.filter((s) => skillEnabled(s, settings) && s.dir !== ''),
+    this.#offered = this.#all.filter((s) => skillEnabled(s, settings) && s.dir !== '');
+    this.#narrowed.clear();
+    const group = this.#group(this.#offered);
+    this.#groups = group ? [group] : [];
+    const change = diffGroups(before, this.#groups, this.#diagnostics);
+    if (before.length || this.#groups.length) this.#changed.fire(change);
+  }
+
+  #group(skills: Skill[]): ToolGroup | null {
+    return createSkillsGroup({
+      skills,
       context: this.#options.context,
       settings: this.#options.settings,
       approvals: this.approvals,
       active: this.active,
       flags: (skill) => this.flags(skill),
     });
-    this.#groups = group ? [group] : [];
-    const change = diffGroups(before, this.#groups, this.#diagnostics);
-    if (before.length || this.#groups.length) this.#changed.fire(change);
   }
 }
 

@@ -7,10 +7,10 @@
 import { skillToolSetName } from '../../../../shared/api-skills.ts';
 import type { ToolSet } from '../../../../shared/permissions.ts';
 import type { Settings } from '../../../../shared/settings.ts';
-import type { Disposer } from '../../base/emitter.ts';
+import type { ToolSessionDeps } from '../../tools/tool-session.ts';
 import { findToolSet } from '../../tools/rules/rule-book.ts';
 import type { ActiveSkills } from './active-skills.ts';
-import { SKILLS_GROUP } from './skill-tools.ts';
+import { ACTIVATE_SKILL, SKILLS_GROUP } from './skill-tools.ts';
 import type { Skill } from './skill-types.ts';
 
 export interface AllowedToolsMatch {
@@ -43,7 +43,7 @@ export function allowedToolsSet(skill: Pick<Skill, 'id' | 'frontMatter'>, known:
 }
 
 /** The ToolSession's `activeToolSets` port over the skills active in each conversation. */
-export function activeSkillToolSets(active: ActiveSkills, settings: () => Settings): { sets(sessionId: string): ToolSet[]; onChanged(listener: (sessionId: string) => void): Disposer } {
+export function activeSkillToolSets(active: ActiveSkills, settings: () => Settings): NonNullable<ToolSessionDeps['activeToolSets']> {
   return {
     sets(sessionId) {
       const current = settings();
@@ -56,5 +56,6 @@ export function activeSkillToolSets(active: ActiveSkills, settings: () => Settin
       return sets;
     },
     onChanged: (listener) => active.onActivated(({ sessionId }) => listener(sessionId)),
+    restore: (sessionId, results) => active.restore(sessionId, results, ACTIVATE_SKILL),
   };
 }

@@ -165,6 +165,12 @@ export function createSkillsGroup(ports: SkillToolPorts): ToolGroup | null {
   };
 }
 
+/** The skill a call of one of the skill tools names (`name` of activate_skill, else `skill`); undefined for other tools. */
+export function skillNamedBy(tool: string, args: Record<string, unknown>): string | undefined {
+  const value = tool === ACTIVATE_SKILL ? args.name : tool === READ_SKILL_FILE || tool === RUN_SKILL_SCRIPT || tool === RUN_SKILL_PYTHON ? args.skill : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** What activate_skill returns: the instructions (commands marked, never run) and the file list. */
 export function activationText(skill: Skill): string {
   const marked = markCommandLines(skill.body);

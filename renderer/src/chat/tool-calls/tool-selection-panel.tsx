@@ -15,6 +15,9 @@ export function ToolSelectionPanel(props: {
   groups: ToolGroupInfo[];
   selection: ChatToolSelection | null;
   onChange: (selection: ChatToolSelection | null) => void;
+  /** Skills (ids) switched off for this chat, and where a change goes (saved with the chat). */
+  skillsOff?: readonly string[];
+  onSkillsOffChange?: (off: string[]) => void;
   onClose: () => void;
   /** "Settings → Tool groups" and "New tool" in the hint shown while none of the user's own tools is on. */
   onOpenSettings?: (section?: string) => void;
@@ -136,7 +139,7 @@ export function ToolSelectionPanel(props: {
             );
           }}
         </For>
-        <SkillsMenuList query={query()} onOpenSettings={(section) => { props.onClose(); props.onOpenSettings?.(section); }} />
+        <SkillsMenuList query={query()} off={props.skillsOff ?? []} onOffChange={(off) => props.onSkillsOffChange?.(off)} onOpenSettings={(section) => { props.onClose(); props.onOpenSettings?.(section); }} />
       </div>
     </div>
   );
