@@ -99,6 +99,27 @@ describe('Settings → Skills', () => {
     await expect(item('from-extra').getByTestId('skill-meta').textContent()).resolves.toContain('custom');
     expect(settingsFile().skillRoots).toEqual([extraRoot]);
   });
+
+  it('Settings → Tool sets offers the skills found and names one a set names that is not loaded', async () => {
+    const section = page.getByTestId('tool-sets-section');
+    await section.scrollIntoViewIfNeeded();
+    await section.getByRole('button', { name: '+ Add tool set' }).click();
+    await section.getByLabel('Tool set 1 name').fill('forms');
+    const skills = section.getByLabel('Tool set 1 skills');
+    await skills.fill('pdf-helper');
+    await expect(section.getByTestId('tool-set-missing-skills').count()).resolves.toBe(0);
+    const offered = await section.locator('#tool-set-skills option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).toEqual(expect.arrayContaining(['pdf-helper', 'echo-only', 'from-extra']));
+    await skills.fill('pdf-helper, pdf-typo');
+    await expect.poll(() => section.getByTestId('tool-set-missing-skills').textContent()).toContain('No skill pdf-typo is loaded');
+    expect(await seriousViolations(page)).toEqual([]);
+    // Only a warning: the set saves, and chats using it get pdf-helper.
+    await section.getByRole('button', { name: 'Save tool sets' }).click();
+    await expect.poll(() => settingsFile().toolSets).toEqual([{ name: 'forms', skills: ['pdf-helper', 'pdf-typo'] }]);
+    await section.getByRole('button', { name: 'Remove tool set 1' }).click();
+    await section.getByRole('button', { name: 'Save tool sets' }).click();
+    await expect.poll(() => settingsFile().toolSets ?? []).toEqual([]);
+  });
 });
 
 describe("the chat's Tools menu", () => {
@@ -118,7 +139,7 @@ describe("the chat's Tools menu", () => {
     const chatRecords = () => readdirSync(sessionsDir).filter((f) => f.endsWith('.jsonl')).filter((f) => readFileSync(join(sessionsDir, f), 'utf8').includes('"skillsOff":["from-extra"]'));
     await expect.poll(() => chatRecords().length).toBe(1);
     expect(settingsFile().skills?.['from-extra']?.enabled).toBeUndefined();
-    await expect(skills.textContent()).resolves.toContain('3/4 on for this chat');
+    await expect.poll(() => skills.textContent()).toContain('3/4 on for this chat');
     // The catalog this chat's model gets no longer names it.
     await page.keyboard.press('Escape');
     await send(page, 'hello');
@@ -133,7 +154,7 @@ describe("the chat's Tools menu", () => {
     const other = (app.fake.chatRequests().at(-1)!.body.messages as Array<{ content: string }>)[0]!.content;
     expect(other).toContain('- from-extra: Found through skillRoots.');
     await page.getByTestId('tools-button').click();
-    await expect(skills.getByLabel('Skill from-extra').isChecked()).resolves.toBe(true);
+    await expect.poll(() => skills.getByLabel('Skill from-extra').isChecked()).toBe(true);
     await page.keyboard.press('Escape');
   });
 });

@@ -1,7 +1,7 @@
 // Settings → Tool sets: named choices of groups, tools and skills (with a default permission level) that a
 // chat picks in its header or with `/toolset NAME`, and `mcp serve --toolset NAME` serves. Edited
 // as rows and saved at once; a set's own rules (made with the CLI or in settings.json) are kept.
-import { For, Show } from 'solid-js';
+import { For, Show, createEffect, createSignal, on } from 'solid-js';
 import { PERMISSION_LEVEL_LABELS, PERMISSION_LEVELS, type PermissionLevel, type ToolSet } from '../../../shared/permissions.ts';
 import { useApp } from '../store/app-context.tsx';
 import { useDraftRows } from './draft-rows.ts';
@@ -50,6 +50,14 @@ export function rowsToToolSets(rows: Row[]): { sets: ToolSet[] } | { error: stri
   return { sets };
 }
 
+/**
+ * The skills a row names that are not loaded (none when the list is not known yet): chats using
+ * the set still get the rest, as `chat --toolset` warns; the form says so before it is saved.
+ */
+export function skillsNotLoaded(skills: string, loaded: ReadonlySet<string> | null): string[] {
+  return loaded ? list(skills).filter((id) => !loaded.has(id)) : [];
+}
+
 export function ToolSetsSection() {
   const app = useApp();
   const { settings, save } = useSettings();
@@ -60,6 +68,14 @@ export function ToolSetsSection() {
     if (await save({ toolSets: parsed.sets })) markSaved();
   };
   const groupNames = () => app.state.tools.groups.map((g) => g.name);
+  // The skills found (enabled or not), re-read when the tools or the settings change.
+  const [skillIds, setSkillIds] = createSignal<ReadonlySet<string> | null>(null);
+  createEffect(
+    on([() => app.state.settings, () => app.state.tools], async () => {
+      const view = await app.guard(() => app.api.listSkills());
+      if (view) setSkillIds(new Set(view.skills.map((skill) => skill.id)));
+    }),
+  );
 
   return (
     <section class="settings-section" aria-labelledby="tool-sets-title" data-testid="tool-sets-section">
@@ -70,6 +86,9 @@ export function ToolSetsSection() {
       </p>
       <datalist id="tool-set-groups">
         <For each={groupNames()}>{(name) => <option value={name} />}</For>
+      </datalist>
+      <datalist id="tool-set-skills">
+        <For each={[...(skillIds() ?? [])]}>{(id) => <option value={id} />}</For>
       </datalist>
       <For each={rows()} fallback={<p class="small muted">No tool sets yet.</p>}>
         {(row, i) => (
@@ -84,7 +103,7 @@ export function ToolSetsSection() {
               onInput={(e) => update(i(), { groups: e.currentTarget.value })}
             />
             <input class="grow" aria-label={`Tool set ${i() + 1} tools`} placeholder="tools: fetch_url" value={row.tools} onInput={(e) => update(i(), { tools: e.currentTarget.value })} />
-            <input aria-label={`Tool set ${i() + 1} skills`} placeholder="skills: pdf" value={row.skills ?? ''} onInput={(e) => update(i(), { skills: e.currentTarget.value })} />
+            <input aria-label={`Tool set ${i() + 1} skills`} placeholder="skills: pdf" list="tool-set-skills" value={row.skills ?? ''} onInput={(e) => update(i(), { skills: e.currentTarget.value })} />
             <select aria-label={`Tool set ${i() + 1} level`} value={row.level} onChange={(e) => update(i(), { level: e.currentTarget.value as Row['level'] })}>
               <option value="">Level: chat's default</option>
               <For each={PERMISSION_LEVELS}>{(level) => <option value={level}>{PERMISSION_LEVEL_LABELS[level]}</option>}</For>
@@ -95,6 +114,11 @@ export function ToolSetsSection() {
             <button type="button" class="small danger" aria-label={`Remove tool set ${i() + 1}`} onClick={() => change(rows().filter((_, j) => j !== i()))}>
               ✕
             </button>
+            <Show when={skillsNotLoaded(row.skills ?? '', skillIds()).length}>
+              <p class="small warn-text row-note" role="status" data-testid="tool-set-missing-skills">
+                No skill {skillsNotLoaded(row.skills ?? '', skillIds()).join(', ')} is loaded: chats using this set get the rest without it. Settings → Skills lists the skills found.
+              </p>
+            </Show>
           </div>
         )}
       </For>

@@ -1,7 +1,7 @@
 // Settings → Tool sets: rows back to settings.toolSets, each problem named by its set; and
 // `/toolset NAME` offered in the message box's menu.
 import { describe, expect, it } from 'vitest';
-import { rowsToToolSets } from '../../../renderer/src/settings/tool-sets-section.tsx';
+import { rowsToToolSets, skillsNotLoaded } from '../../../renderer/src/settings/tool-sets-section.tsx';
 import { suggestToolSets } from '../../../renderer/src/chat/composer/slash-suggestions.ts';
 import { isUnknownToolCommand } from '../../../renderer/src/chat/composer/composer-send.tsx';
 
@@ -47,5 +47,14 @@ describe('/toolset in the message box', () => {
   it('is not a mistyped tool: the box is cleared once it is sent', () => {
     expect(isUnknownToolCommand('/toolset web', ['script_echo'])).toBe(false);
     expect(isUnknownToolCommand('/toolsett web', ['script_echo'])).toBe(true);
+  });
+});
+
+describe('skills a tool set names that are not loaded', () => {
+  it('are named once the list of skills is known, each once, and never before', () => {
+    const loaded = new Set(['pdf', 'docx']);
+    expect(skillsNotLoaded('pdf, xlsx, xlsx , docx, pptx', loaded)).toEqual(['xlsx', 'pptx']);
+    expect(skillsNotLoaded(' pdf ', loaded)).toEqual([]);
+    expect(skillsNotLoaded('xlsx', null)).toEqual([]);
   });
 });
