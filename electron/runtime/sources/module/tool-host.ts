@@ -14,11 +14,11 @@ import type { LoadRecord } from './load-record.ts';
 export type { LoadRecord } from './load-record.ts';
 export type { LoadOutcome } from './host-incarnation.ts';
 import { describeForged, HostForgeries } from './host-forgeries.ts';
-import type { Failure, Incarnation, LoadAnswer, LoadOutcome, CallOutput } from './host-incarnation.ts';
+import { holdApp, killHost, releaseApp, sendToHost, stopHost, type CallOutput, type Failure, type Incarnation, type LoadAnswer, type LoadOutcome } from './host-incarnation.ts';
 import { routeHostMessage } from './route-host-message.ts';
 import { transpileAhead } from './transpile-ahead.ts';
 import { validDiagnostic, validToolInfo } from './host-messages.ts';
-import type { ExecReply, ExecRequest, FromHost, ToHost } from './host-protocol.ts';
+import type { ExecReply, ExecRequest, FromHost } from './host-protocol.ts';
 
 /** A module's factory may take this long; the whole load of one entry gets a little more. */
 export const FACTORY_TIMEOUT_MS = 10_000;
@@ -30,6 +30,7 @@ export const EXEC_GRACE_MS = 200;
 /** After a cancel, how long the tool has to return before its host is killed. */
 export const CANCEL_GRACE_MS = 2_000;
 const SESSION_TIMEOUT_MS = FACTORY_TIMEOUT_MS;
+const LOAD_TIMED_OUT = `The module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (an endless loop or a wait that never ends at load time?), so its tool host was stopped`;
 
 export interface HostConfig extends HostStart {
   /** Called when the host ended because no listed tool needs it (the pool forgets it). */
@@ -107,7 +108,7 @@ export class ToolHost {
       }
       const waiting = early?.inc === inc ? early.waiting : this.sendLoads(inc, records.slice(answers.length), careful);
       early = undefined;
-      this.busy(inc);
+      holdApp(inc);
       for (const answer of waiting) {
         // The host loads one entry at a time: the bound starts when the one before it answered.
         let timer: NodeJS.Timeout | undefined;
@@ -116,7 +117,7 @@ export class ToolHost {
           answer,
           new Promise<Failure>((resolve) => {
             timer = setTimeout(() => {
-              void this.kill(inc, `The module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (an endless loop or a wait that never ends at load time?), so its tool host was stopped`);
+              void killHost(inc, LOAD_TIMED_OUT);
               resolve({ failure: 'timeout' });
             }, quick ? QUICK_RELOAD_MS : LOAD_TIMEOUT_MS);
           }),
@@ -138,7 +139,7 @@ export class ToolHost {
         }
         answers.push(bounded);
       }
-      this.idle(inc);
+      releaseApp(inc);
     }
     return records.map((record, i) => this.outcome(record, answers[i]!));
   }
@@ -159,7 +160,7 @@ export class ToolHost {
   release(loadId: number): void {
     if (!this.loads.delete(loadId)) return;
     void this.current?.then((inc) => {
-      if (!('failure' in inc) && !inc.dead && inc.loaded.delete(loadId)) this.send(inc, { t: 'release', loadId });
+      if (!('failure' in inc) && !inc.dead && inc.loaded.delete(loadId)) sendToHost(inc, { t: 'release', loadId });
     });
   }
 
@@ -170,7 +171,7 @@ export class ToolHost {
     if (this.loads.size > 0) return;
     if (inc && !('failure' in inc)) {
       if (inc.pending.size > 0 || inc.execs.size > 0) return;
-      await this.stop(inc);
+      await stopHost(inc);
     }
     if (this.loads.size === 0) this.config.onUnused?.(this);
   }
@@ -186,20 +187,20 @@ export class ToolHost {
     const output: CallOutput = { stdout: '', stderr: '', cut: {} };
     const answer = await new Promise<ToolRunResult | Failure>((resolve) => {
       inc.pending.set(id, { kind: 'execute', file: record.entry.path, resolve, onUpdate: toolCtx.onUpdate, output, trace: currentCallTrace(), loadId: record.loadId, key, callId: toolCtx.callId });
-      this.busy(inc);
+      holdApp(inc);
       const onAbort = () => {
         cancelled = true;
-        this.send(inc, { t: 'cancel', id });
+        sendToHost(inc, { t: 'cancel', id });
         // A tool that ignores its signal (or loops forever) is stopped with its host.
-        killTimer = setTimeout(() => void this.kill(inc, `the tool did not stop within ${CANCEL_GRACE_MS / 1000} s after it was cancelled, so its tool host was stopped (it restarts on the next call)`), CANCEL_GRACE_MS);
+        killTimer = setTimeout(() => void killHost(inc, `the tool did not stop within ${CANCEL_GRACE_MS / 1000} s after it was cancelled, so its tool host was stopped (it restarts on the next call)`), CANCEL_GRACE_MS);
       };
       toolCtx.signal.addEventListener('abort', onAbort, { once: true });
-      this.send(inc, { t: 'execute', id, loadId: record.loadId, key, args, callId: toolCtx.callId, sessionId: toolCtx.sessionId });
+      sendToHost(inc, { t: 'execute', id, loadId: record.loadId, key, args, callId: toolCtx.callId, sessionId: toolCtx.sessionId });
     }).finally(() => {
       clearTimeout(killTimer);
       inc.pending.delete(id);
       this.endExecsOf(inc, id);
-      this.idle(inc);
+      releaseApp(inc);
     });
     traceToolHost({ pid: inc.process.pid, ...inc.launch, sandboxed: inc.process.sandboxed, stdout: output.stdout, stderr: output.stderr, ...(output.cut.stdout || output.cut.stderr ? { cut: output.cut } : {}) });
     const forged = this.forgeries.take(record.entry.path);
@@ -214,13 +215,13 @@ export class ToolHost {
     let timer: NodeJS.Timeout | undefined;
     const answer = await new Promise<{ error?: string } | Failure>((resolve) => {
       inc.pending.set(id, { kind: 'session', file: record.entry.path, resolve });
-      this.busy(inc);
+      holdApp(inc);
       timer = setTimeout(() => resolve({ failure: `the session hook did not finish within ${SESSION_TIMEOUT_MS / 1000} s` }), SESSION_TIMEOUT_MS);
-      this.send(inc, { t: 'session', id, loadId: record.loadId, key, event });
+      sendToHost(inc, { t: 'session', id, loadId: record.loadId, key, event });
     }).finally(() => {
       clearTimeout(timer);
       inc.pending.delete(id);
-      this.idle(inc);
+      releaseApp(inc);
     });
     if ('failure' in answer) throw new Error(answer.failure);
     if (answer.error) throw new Error(answer.error);
@@ -229,8 +230,8 @@ export class ToolHost {
   /** Ends the host (and anything it started), and one being replaced. */
   async shutdown(): Promise<void> {
     const inc = await this.current;
-    await Promise.all([...this.retiring].map((old) => this.stop(old)));
-    if (inc && !('failure' in inc)) await this.stop(inc);
+    await Promise.all([...this.retiring].map((old) => stopHost(old)));
+    if (inc && !('failure' in inc)) await stopHost(inc);
   }
 
   /** A host whose mask went stale (host-mask.ts) finishes what it runs, then stops; a new one serves. */
@@ -240,7 +241,7 @@ export class ToolHost {
     if (!inc || 'failure' in inc || inc.dead || this.current !== live || !hostMaskIsStale(inc, this.config.sandbox)) return;
     this.current = undefined;
     retireHost(inc, this.retiring);
-    this.idle(inc);
+    releaseApp(inc);
   }
 
   private async ensureLoaded(record: LoadRecord): Promise<Incarnation | Failure> {
@@ -259,13 +260,13 @@ export class ToolHost {
     if ('failure' in inc) return inc;
     this.transpileAhead(record);
     const answer = this.requestLoad(inc, record);
-    this.busy(inc);
+    holdApp(inc);
     const timer = setTimeout(() => {
-      void this.kill(inc, `The module did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s (an endless loop or a wait that never ends at load time?), so its tool host was stopped`);
+      void killHost(inc, LOAD_TIMED_OUT);
     }, LOAD_TIMEOUT_MS);
     const result = await answer;
     clearTimeout(timer);
-    this.idle(inc);
+    releaseApp(inc);
     return result;
   }
 
@@ -287,7 +288,7 @@ export class ToolHost {
     const id = this.nextId++;
     return new Promise<LoadAnswer | Failure>((resolve) => {
       inc.pending.set(id, { kind: 'load', file: record.entry.path, resolve });
-      this.send(inc, { t: 'load', id, loadId: record.loadId, entry: record.entry, workingDir: this.config.ctx.workingDir, factoryTimeoutMs: FACTORY_TIMEOUT_MS, ...(this.config.ctx.toolSourceMaxBytes ? { maxSourceBytes: this.config.ctx.toolSourceMaxBytes } : {}), ...(careful ? { careful } : {}) });
+      sendToHost(inc, { t: 'load', id, loadId: record.loadId, entry: record.entry, workingDir: this.config.ctx.workingDir, factoryTimeoutMs: FACTORY_TIMEOUT_MS, ...(this.config.ctx.toolSourceMaxBytes ? { maxSourceBytes: this.config.ctx.toolSourceMaxBytes } : {}), ...(careful ? { careful } : {}) });
     }).then((answer) => {
       inc.pending.delete(id);
       if (!('failure' in answer)) inc.loaded.add(record.loadId);
@@ -321,9 +322,9 @@ export class ToolHost {
       const inc = await bootHost(this.config, {
         spawned,
         message: (inc, message) => routeHostMessage(inc, message, { forged: (m, why) => this.forged(inc, m, why), exec: (m) => this.onExec(inc, m) }),
-        kill: (inc, why) => void this.kill(inc, why),
+        kill: (inc, why) => void killHost(inc, why),
       });
-      if (!('failure' in inc)) this.idle(inc);
+      if (!('failure' in inc)) releaseApp(inc);
       return inc;
     } finally {
       spawned();
@@ -335,7 +336,7 @@ export class ToolHost {
     const bound = bindExec(message, inc.pending, this.loads);
     if ('refused' in bound) {
       if (bound.forged) return this.forged(inc, message, bound.refused);
-      return this.send(inc, { t: 'exec-reply', id: message.id, reply: { stdout: '', stderr: bound.refused, code: 127, killed: false, warnings: [] } });
+      return sendToHost(inc, { t: 'exec-reply', id: message.id, reply: { stdout: '', stderr: bound.refused, code: 127, killed: false, warnings: [] } });
     }
     // Run inside the trace of the call that asked, so its Inspect panel lists the process.
     const run = () => this.runExec(inc, message.id, message.request, bound);
@@ -346,13 +347,13 @@ export class ToolHost {
   private async runExec(inc: Incarnation, id: number, request: ExecRequest, { executeId, record, secrets }: Extract<ExecBinding, { record: unknown }>): Promise<void> {
     const controller = new AbortController();
     inc.execs.set(id, { controller, executeId });
-    this.busy(inc);
+    holdApp(inc);
     const reply: ExecReply = inc.loaded.has(record.loadId)
       ? await runModuleExec(this.config.ctx, record, secrets, request, controller.signal)
       : { stdout: '', stderr: 'exec: this module is not loaded any more', code: 127, killed: false, warnings: [] };
     inc.execs.delete(id);
-    this.idle(inc);
-    this.send(inc, { t: 'exec-reply', id, reply });
+    releaseApp(inc);
+    sendToHost(inc, { t: 'exec-reply', id, reply });
   }
 
   /**
@@ -367,39 +368,5 @@ export class ToolHost {
   /** A message no open request asked for: ignored, and charged to the modules now running. */
   private forged(inc: Incarnation, message: { t?: unknown; id?: unknown }, why: string): void {
     this.forgeries.charge([...inc.pending.values()].map((p) => p.file), describeForged(message, why));
-  }
-
-  private send(inc: Incarnation, message: ToHost): void {
-    if (inc.dead) return;
-    try {
-      inc.process.stdin.write(`${JSON.stringify(message)}\n`);
-    } catch {
-      // the host is going away; its exit settles what is pending
-    }
-  }
-
-  /** While a request or an exec is open the host keeps the app alive; idle, it lets it exit. */
-  private busy(inc: Incarnation): void {
-    if (!inc.dead) inc.process.ref();
-  }
-
-  private idle(inc: Incarnation): void {
-    if (!inc.dead && inc.pending.size === 0 && inc.execs.size === 0) inc.process.unref();
-    if (inc.retiring && !inc.dead && inc.pending.size === 0 && inc.execs.size === 0) void this.stop(inc);
-  }
-
-  private async kill(inc: Incarnation, why: string): Promise<void> {
-    if (inc.dead) return;
-    inc.exitNote ||= why;
-    await inc.process.kill();
-  }
-
-  private async stop(inc: Incarnation): Promise<void> {
-    if (inc.dead) return;
-    inc.exitNote ||= 'the module tool host was shut down';
-    inc.process.stdin.end();
-    const timer = setTimeout(() => void inc.process.kill(), 2_000);
-    await inc.process.exited;
-    clearTimeout(timer);
   }
 }
