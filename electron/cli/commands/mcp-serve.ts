@@ -71,11 +71,13 @@ export const mcpServeCommand: Command = {
     if (absent) say(`tooldesk mcp serve: warning: ${absent}`);
     // Said once the MCP servers starting are up (or past their bound), as a host's first list
     // sees them: a server's group and tools exist only once it has started.
-    const described = server.ready().then(() => describeOffer(runtime, server, options(args, 'group'), say));
+    // Not waited for at the end: a host that leaves at once must not wait out a slow server's start.
+    let serving = true;
+    void server.ready().then(() => (serving ? describeOffer(runtime, server, options(args, 'group'), say) : undefined)).catch(() => undefined);
     try {
       return http ? await serveHttp(args, io, server, port, say) : await serveStdio(io, server);
     } finally {
-      await described.catch(() => undefined);
+      serving = false;
       await runtime.close();
       // A tool process that ignores its kill must not keep the server alive once we are done
       // (only as the `tooldesk` process itself: an embedding caller owns its own exit).

@@ -7,7 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { connectStdio, serveHome, textOf, type ServeHome } from '../../support/mcp-serve-harness.ts';
+import { spawnSync } from 'node:child_process';
+import { CLI, connectStdio, serveHome, textOf, type ServeHome } from '../../support/mcp-serve-harness.ts';
 import { fixture } from '../../support/mcp-servers.ts';
 
 const SLOW = fixture('slow-start-server.mjs');
@@ -59,4 +60,15 @@ describe('mcp serve: the first tools/list waits for the MCP servers starting', (
     expect(connected.stderr()).toMatch(/first tools\/list is answered without the tools of MCP server\(s\) not ready: late \(could not start: did not answer initialize within 2 s/);
     expect(connected.stderr()).not.toMatch(/not ready:[^\n]*slowpoke/);
   }, 60_000);
+
+  it('ends at once when its host leaves, without waiting out a slow start to print its offer', () => {
+    serve = homeWith({ late: slow(30_000, 20_000) });
+    const began = Date.now();
+    const run = spawnSync(process.execPath, [CLI, 'mcp', 'serve', '--root', serve.root], { env: serve.env, input: '', encoding: 'utf8', timeout: 25_000 });
+    expect(run.error, run.stderr).toBeUndefined();
+    expect(run.status, run.stderr).toBe(0);
+    // Well inside the server's 20 s start bound; the offer line is never printed.
+    expect(Date.now() - began).toBeLessThan(12_000);
+    expect(run.stderr).not.toMatch(/mcp serve: \d+ tools from/);
+  }, 40_000);
 });
